@@ -1,0 +1,960 @@
+//! The tree builder: a bounds-checked reader that records a node around every read.
+//!
+//! Format code calls `b.u32("FileSize")`, `b.group("Header", |b| …)`,
+//! `b.region("Data", start, len, |b| …)`; the builder notes the cursor before and
+//! after each read and stores that span on the node. Nothing can read past the end
+//! of the file or of the enclosing region: such a read records an error node that
+//! says what was expected, what was there and where, marks its ancestors damaged and
+//! returns [`Stop`], which unwinds to the nearest [`Builder::region`] (or the root).
+//! Everything decoded before the failure stays in the tree.
+//!
+//! When the tree is finished, bytes inside a parent that no child claims become
+//! [`Kind::Unknown`] nodes, so every byte is accounted for.
+
+use crate::source::ByteSource;
+use crate::tree::{BitSpan, Kind, Name, Node, NodeId, Tree, Value};
+
+/// Signals that decoding of the current region cannot continue. The error itself is
+/// already recorded on a node of the tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stop;
+
+/// Result of a builder read.
+pub type DResult<T> = Result<T, Stop>;
+
+/// Byte order for multi-byte integer reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endian {
+    /// Least significant byte first.
+    Little,
+    /// Most significant byte first.
+    Big,
+}
+
+/// Longest string an offset may resolve to before it is reported as unterminated.
+pub const MAX_REF_STRING: u64 = 4096;
+/// Longest string value kept in a node; longer strings are truncated in `value`
+/// and their full length is said in `display`.
+pub const MAX_STRING_VALUE: usize = 64 * 1024;
+/// Byte runs up to this length show their bytes as hex in `display`.
+const HEX_PREVIEW: u64 = 32;
+
+struct Frame {
+    id: NodeId,
+    /// Cursor (bits) when the frame opened.
+    start: u64,
+    /// Reads may not go past this bit.
+    limit: u64,
+    /// Human name of what bounds the frame, for error messages.
+    bound: String,
+}
+
+/// Builds a [`Tree`] while reading from a [`ByteSource`]. See the module docs.
+pub struct Builder<'s> {
+    src: &'s dyn ByteSource,
+    len_bits: u64,
+    tree: Tree,
+    stack: Vec<Frame>,
+    pos: u64,
+    last: Option<NodeId>,
+    budget: usize,
+    endian: Endian,
+}
+
+fn fmt_off(bits: u64) -> String {
+    if bits % 8 == 0 {
+        format!("0x{:X}", bits / 8)
+    } else {
+        format!("0x{:X}.{}", bits / 8, bits % 8)
+    }
+}
+
+/// Renders up to [`HEX_PREVIEW`] bytes as spaced hex.
+pub fn hex_preview(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 3);
+    for (i, b) in bytes.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        s.push_str(&format!("{b:02X}"));
+    }
+    s
+}
+
+impl<'s> Builder<'s> {
+    /// A builder over `src` whose root node is called `root_name`.
+    pub fn new(src: &'s dyn ByteSource, root_name: &'static str) -> Self {
+        let len = src.len();
+        let len_bits = len.saturating_mul(8);
+        let tree = Tree::with_root(
+            Name::Static(root_name),
+            BitSpan {
+                start: 0,
+                end: len_bits,
+            },
+        );
+        // Every node but a derived one claims at least one bit, and derived nodes are
+        // produced a bounded number per claimed field; this generous linear budget
+        // stops any loop a hostile count could otherwise drive.
+        let budget =
+            4096usize.saturating_add(usize::try_from(len.saturating_mul(12)).unwrap_or(usize::MAX));
+        Builder {
+            src,
+            len_bits,
+            tree,
+            stack: vec![Frame {
+                id: 0,
+                start: 0,
+                limit: len_bits,
+                bound: "end of file".into(),
+            }],
+            pos: 0,
+            last: None,
+            budget,
+            endian: Endian::Little,
+        }
+    }
+
+    // ----- position -------------------------------------------------------------
+
+    /// Length of the source in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.len_bits / 8
+    }
+    /// Cursor in bytes (rounded down if inside a byte).
+    pub fn pos(&self) -> u64 {
+        self.pos / 8
+    }
+    /// Cursor in bits.
+    pub fn pos_bits(&self) -> u64 {
+        self.pos
+    }
+    /// Moves the cursor to an absolute byte offset. Reads there fail cleanly if it
+    /// is outside the current region.
+    pub fn seek(&mut self, byte: u64) {
+        self.pos = byte.saturating_mul(8);
+    }
+    /// End of the current region in bytes.
+    pub fn limit(&self) -> u64 {
+        self.frame().limit / 8
+    }
+    /// Bytes left before the end of the current region.
+    pub fn remaining(&self) -> u64 {
+        self.frame().limit.saturating_sub(self.pos) / 8
+    }
+    /// Sets the byte order of later multi-byte reads.
+    pub fn set_endian(&mut self, e: Endian) {
+        self.endian = e;
+    }
+    /// The byte order in force.
+    pub fn endian(&self) -> Endian {
+        self.endian
+    }
+    /// The id of the node created last.
+    pub fn last(&self) -> Option<NodeId> {
+        self.last
+    }
+    /// The id of the innermost open group.
+    pub fn current(&self) -> NodeId {
+        self.frame().id
+    }
+    /// The tree built so far.
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    fn frame(&self) -> &Frame {
+        self.stack.last().expect("builder stack never empty")
+    }
+
+    // ----- peeking (no nodes) ---------------------------------------------------
+
+    /// Reads up to `n` bytes at an absolute offset without creating a node. Returns
+    /// fewer at the end of the file. `n` is capped by the file size, so a count read
+    /// from the file cannot size the allocation.
+    pub fn peek_bytes(&self, offset: u64, n: u64) -> Vec<u8> {
+        let avail = self.file_len().saturating_sub(offset);
+        let n = n.min(avail) as usize;
+        let mut buf = vec![0u8; n];
+        let got = self.src.read_at(offset, &mut buf);
+        buf.truncate(got);
+        buf
+    }
+
+    /// Reads an unsigned integer of `size` bytes (1..=8) at `offset` in the current
+    /// byte order, or `None` past the end of the file.
+    pub fn peek_uint(&self, offset: u64, size: u64) -> Option<u64> {
+        let b = self.peek_bytes(offset, size);
+        if b.len() as u64 != size || size == 0 || size > 8 {
+            return None;
+        }
+        Some(self.assemble(&b))
+    }
+
+    fn assemble(&self, b: &[u8]) -> u64 {
+        let mut v = 0u64;
+        match self.endian {
+            Endian::Little => {
+                for (i, &x) in b.iter().enumerate() {
+                    v |= (x as u64) << (8 * i);
+                }
+            }
+            Endian::Big => {
+                for &x in b {
+                    v = (v << 8) | x as u64;
+                }
+            }
+        }
+        v
+    }
+
+    /// Reads `n` (≤ 64) bits at bit position `pos`, least significant first.
+    fn raw_bits(&self, pos: u64, n: u64) -> u64 {
+        if n == 0 {
+            return 0;
+        }
+        let first = pos / 8;
+        let last = (pos + n).div_ceil(8);
+        let bytes = self.peek_bytes(first, last - first);
+        let mut acc: u128 = 0;
+        for (i, &x) in bytes.iter().enumerate() {
+            acc |= (x as u128) << (8 * i);
+        }
+        let v = acc >> (pos % 8);
+        if n >= 64 {
+            v as u64
+        } else {
+            (v as u64) & ((1u64 << n) - 1)
+        }
+    }
+
+    /// Finds a NUL-terminated string starting at `offset` that ends before `end`
+    /// (and within [`MAX_REF_STRING`] bytes). Returns the text and its span
+    /// (terminator included), or a message saying why it could not be read.
+    pub fn peek_cstr(&self, offset: u64, end: u64) -> Result<(String, BitSpan), String> {
+        let end = end.min(self.file_len());
+        if offset >= end {
+            return Err(format!(
+                "string offset 0x{offset:X} is outside the table ending at 0x{end:X}"
+            ));
+        }
+        let window = (end - offset).min(MAX_REF_STRING);
+        let bytes = self.peek_bytes(offset, window);
+        match bytes.iter().position(|&c| c == 0) {
+            Some(n) => Ok((
+                String::from_utf8_lossy(&bytes[..n]).into_owned(),
+                BitSpan::bytes(offset, offset + n as u64 + 1),
+            )),
+            None => Err(format!(
+                "string at 0x{offset:X} has no NUL terminator before 0x{:X}",
+                offset + window
+            )),
+        }
+    }
+
+    // ----- node creation --------------------------------------------------------
+
+    fn push(&mut self, name: Name, kind: Kind, span: BitSpan) -> DResult<NodeId> {
+        if self.tree.len() >= self.budget {
+            let parent = self.frame().id;
+            let msg = format!(
+                "node budget of {} exhausted for a {}-byte file: the structure claims more entries than the data can hold",
+                self.budget,
+                self.file_len()
+            );
+            self.set_error(parent, msg);
+            return Err(Stop);
+        }
+        let parent = self.frame().id;
+        let id = self.tree.push(
+            parent,
+            Node {
+                name,
+                kind,
+                span,
+                value: None,
+                display: None,
+                error: None,
+                reference: None,
+                damaged: false,
+                parent: Some(parent),
+                children: Vec::new(),
+            },
+        );
+        self.last = Some(id);
+        Ok(id)
+    }
+
+    /// Checks that `nbits` can be read at the cursor; if not, records an error node
+    /// named `name` over what is left and returns [`Stop`].
+    fn need(&mut self, name: &Name, kind: Kind, nbits: u64, what: &str) -> DResult<()> {
+        let limit = self.frame().limit;
+        let end = self.pos.checked_add(nbits);
+        if end.is_some_and(|e| e <= limit) && self.pos <= limit {
+            return Ok(());
+        }
+        let avail = limit.saturating_sub(self.pos);
+        let start = self.pos.min(limit);
+        let bound = self.frame().bound.clone();
+        let msg = if self.pos > limit {
+            format!(
+                "expected {what} at {}, but that is past the {bound} at {}",
+                fmt_off(self.pos),
+                fmt_off(limit)
+            )
+        } else {
+            format!(
+                "expected {what} at {}, found only {} before the {bound} at {}",
+                fmt_off(self.pos),
+                describe_bits(avail),
+                fmt_off(limit)
+            )
+        };
+        let id = self.push(
+            name.clone(),
+            kind,
+            BitSpan {
+                start,
+                end: start + avail,
+            },
+        )?;
+        self.set_error(id, msg);
+        Err(Stop)
+    }
+
+    fn leaf(&mut self, name: Name, kind: Kind, nbits: u64, what: &str) -> DResult<(NodeId, u64)> {
+        self.need(&name, kind, nbits, what)?;
+        let start = self.pos;
+        self.pos += nbits;
+        let id = self.push(
+            name,
+            kind,
+            BitSpan {
+                start,
+                end: self.pos,
+            },
+        )?;
+        Ok((id, start))
+    }
+
+    /// Reads an unsigned integer of `size` bytes in the current byte order.
+    pub fn uint(&mut self, name: impl Into<Name>, size: u64) -> DResult<u64> {
+        let kind = match size {
+            1 => Kind::U8,
+            2 => Kind::U16,
+            4 => Kind::U32,
+            _ => Kind::U64,
+        };
+        let what = format!("a {}-byte integer", size);
+        let (id, start) = self.leaf(name.into(), kind, size * 8, &what)?;
+        let v = self.peek_uint(start / 8, size).unwrap_or(0);
+        self.tree.node_mut(id).value = Some(Value::U(v));
+        Ok(v)
+    }
+
+    /// Reads a `u8`.
+    pub fn u8(&mut self, name: impl Into<Name>) -> DResult<u8> {
+        self.uint(name, 1).map(|v| v as u8)
+    }
+    /// Reads a `u16` in the current byte order.
+    pub fn u16(&mut self, name: impl Into<Name>) -> DResult<u16> {
+        self.uint(name, 2).map(|v| v as u16)
+    }
+    /// Reads a `u32` in the current byte order.
+    pub fn u32(&mut self, name: impl Into<Name>) -> DResult<u32> {
+        self.uint(name, 4).map(|v| v as u32)
+    }
+    /// Reads a `u64` in the current byte order.
+    pub fn u64(&mut self, name: impl Into<Name>) -> DResult<u64> {
+        self.uint(name, 8)
+    }
+
+    /// Reads a signed integer of `size` bytes in the current byte order.
+    pub fn int(&mut self, name: impl Into<Name>, size: u64) -> DResult<i64> {
+        let kind = match size {
+            1 => Kind::I8,
+            2 => Kind::I16,
+            4 => Kind::I32,
+            _ => Kind::I64,
+        };
+        let what = format!("a {}-byte signed integer", size);
+        let (id, start) = self.leaf(name.into(), kind, size * 8, &what)?;
+        let raw = self.peek_uint(start / 8, size).unwrap_or(0);
+        let shift = 64 - 8 * size.clamp(1, 8);
+        let v = ((raw << shift) as i64) >> shift;
+        self.tree.node_mut(id).value = Some(Value::I(v));
+        Ok(v)
+    }
+
+    /// Reads an IEEE `f32` in the current byte order.
+    pub fn f32(&mut self, name: impl Into<Name>) -> DResult<f32> {
+        let (id, start) = self.leaf(name.into(), Kind::F32, 32, "a 4-byte float")?;
+        let v = f32::from_bits(self.peek_uint(start / 8, 4).unwrap_or(0) as u32);
+        self.tree.node_mut(id).value = Some(Value::F(v as f64));
+        Ok(v)
+    }
+
+    /// Reads an integer whose meaning is an enumeration: `value` keeps the number,
+    /// `display` the name `names` gives (or says the number is not a known value).
+    pub fn uint_enum(
+        &mut self,
+        name: impl Into<Name>,
+        size: u64,
+        names: fn(u64) -> Option<&'static str>,
+    ) -> DResult<u64> {
+        let v = self.uint(name, size)?;
+        let d = match names(v) {
+            Some(n) => n.to_string(),
+            None => format!("unknown ({v})"),
+        };
+        self.display(d);
+        Ok(v)
+    }
+
+    /// Reads a flag word: `value` keeps the number, `display` lists the names of the
+    /// set bits from `table` (`(mask, name)`), plus any bits the table does not name.
+    pub fn uint_flags(
+        &mut self,
+        name: impl Into<Name>,
+        size: u64,
+        table: &[(u64, &str)],
+    ) -> DResult<u64> {
+        let v = self.uint(name, size)?;
+        self.display(flag_names(v, table));
+        Ok(v)
+    }
+
+    /// Reads `n` bits (LSB first) as an unsigned bitfield.
+    pub fn bits(&mut self, name: impl Into<Name>, n: u64) -> DResult<u64> {
+        let what = format!("{n} bits");
+        let (id, start) = self.leaf(name.into(), Kind::Bits, n, &what)?;
+        let v = self.raw_bits(start, n.min(64));
+        self.tree.node_mut(id).value = Some(Value::U(v));
+        Ok(v)
+    }
+
+    /// Reads one bit as a boolean.
+    pub fn bit(&mut self, name: impl Into<Name>) -> DResult<bool> {
+        let (id, start) = self.leaf(name.into(), Kind::Bool, 1, "1 bit")?;
+        let v = self.raw_bits(start, 1) == 1;
+        self.tree.node_mut(id).value = Some(Value::Bool(v));
+        Ok(v)
+    }
+
+    /// Reads an integer of `size` bytes that is a boolean (0 = false).
+    pub fn bool_int(&mut self, name: impl Into<Name>, size: u64) -> DResult<bool> {
+        let what = format!("a {}-byte boolean", size);
+        let (id, start) = self.leaf(name.into(), Kind::Bool, size * 8, &what)?;
+        let raw = self.peek_uint(start / 8, size).unwrap_or(0);
+        let node = self.tree.node_mut(id);
+        node.value = Some(Value::Bool(raw != 0));
+        if raw > 1 {
+            node.display = Some(format!("true (stored as {raw})").into());
+        }
+        Ok(raw != 0)
+    }
+
+    /// Reads a four-character code; its value is the text (non-printable bytes
+    /// escaped).
+    pub fn fourcc(&mut self, name: impl Into<Name>) -> DResult<[u8; 4]> {
+        let (id, start) = self.leaf(name.into(), Kind::FourCC, 32, "a four-character code")?;
+        let b = self.peek_bytes(start / 8, 4);
+        let mut cc = [0u8; 4];
+        cc.copy_from_slice(&b[..4]);
+        self.tree.node_mut(id).value = Some(Value::Str(fourcc_text(&cc)));
+        Ok(cc)
+    }
+
+    /// Claims a run of `n` bytes that is not decoded further (no value; short runs
+    /// show their hex in `display`).
+    pub fn bytes(&mut self, name: impl Into<Name>, n: u64) -> DResult<NodeId> {
+        self.run(name.into(), Kind::Bytes, n)
+    }
+
+    /// Claims `n` bytes of padding.
+    pub fn padding(&mut self, name: impl Into<Name>, n: u64) -> DResult<NodeId> {
+        self.run(name.into(), Kind::Padding, n)
+    }
+
+    fn run(&mut self, name: Name, kind: Kind, n: u64) -> DResult<NodeId> {
+        let what = format!("{n} bytes");
+        let bits = n.checked_mul(8).unwrap_or(u64::MAX);
+        let (id, start) = self.leaf(name, kind, bits, &what)?;
+        if n <= HEX_PREVIEW && start % 8 == 0 {
+            let b = self.peek_bytes(start / 8, n);
+            if !b.is_empty() {
+                self.tree.node_mut(id).display = Some(hex_preview(&b).into());
+            }
+        }
+        Ok(id)
+    }
+
+    /// Reads a NUL-terminated string (terminator included in the span). If no NUL
+    /// comes before the end of the region, the rest of the region becomes an error
+    /// node and [`Stop`] is returned.
+    pub fn cstr(&mut self, name: impl Into<Name>) -> DResult<String> {
+        let name = name.into();
+        if self.pos % 8 != 0 {
+            return self
+                .need(&name, Kind::Str, u64::MAX, "a byte-aligned string")
+                .map(|_| String::new());
+        }
+        let start = self.pos / 8;
+        let limit = self.limit();
+        let mut off = start;
+        let mut text: Vec<u8> = Vec::new();
+        let mut total = 0u64;
+        loop {
+            if off >= limit {
+                let bound = self.frame().bound.clone();
+                let id = self.push(name, Kind::Str, BitSpan::bytes(start.min(limit), limit))?;
+                self.set_error(
+                    id,
+                    format!(
+                        "expected a NUL-terminated string at 0x{start:X}, found {} bytes without a terminator before the {bound} at 0x{limit:X}",
+                        limit.saturating_sub(start)
+                    ),
+                );
+                self.pos = limit * 8;
+                return Err(Stop);
+            }
+            let chunk = self.peek_bytes(off, (limit - off).min(4096));
+            if let Some(n) = chunk.iter().position(|&c| c == 0) {
+                if text.len() < MAX_STRING_VALUE {
+                    text.extend_from_slice(&chunk[..n.min(MAX_STRING_VALUE - text.len())]);
+                }
+                total += n as u64;
+                let end = off + n as u64 + 1;
+                self.pos = end * 8;
+                let id = self.push(name, Kind::Str, BitSpan::bytes(start, end))?;
+                self.set_string(id, text, total);
+                return Ok(self.str_value(id));
+            }
+            if text.len() < MAX_STRING_VALUE {
+                let take = chunk.len().min(MAX_STRING_VALUE - text.len());
+                text.extend_from_slice(&chunk[..take]);
+            }
+            total += chunk.len() as u64;
+            off += chunk.len() as u64;
+        }
+    }
+
+    /// Reads a string of exactly `n` bytes (trailing NULs are not part of the text).
+    pub fn fixed_str(&mut self, name: impl Into<Name>, n: u64) -> DResult<String> {
+        let what = format!("a {n}-byte string");
+        let (id, start) = self.leaf(name.into(), Kind::Str, n.saturating_mul(8), &what)?;
+        let mut b = self.peek_bytes(start / 8, n.min(MAX_STRING_VALUE as u64));
+        while b.last() == Some(&0) {
+            b.pop();
+        }
+        self.set_string(id, b, n);
+        Ok(self.str_value(id))
+    }
+
+    fn set_string(&mut self, id: NodeId, bytes: Vec<u8>, total: u64) {
+        let s = String::from_utf8_lossy(&bytes).into_owned();
+        let node = self.tree.node_mut(id);
+        if total as usize > bytes.len() && total > MAX_STRING_VALUE as u64 {
+            node.display = Some(format!("{total} bytes; first {MAX_STRING_VALUE} kept").into());
+        }
+        node.value = Some(Value::Str(s));
+    }
+
+    fn str_value(&self, id: NodeId) -> String {
+        self.tree
+            .node(id)
+            .value
+            .as_ref()
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// Reads an unsigned offset of `size` bytes that addresses a NUL-terminated string
+    /// at `base + offset`, inside `[base, table_end)`. The node's value is the string
+    /// (its display says the offset and where the string is, its reference spans the
+    /// string). If the offset does not resolve, the node keeps the raw offset and
+    /// carries an error; decoding continues.
+    pub fn strref(
+        &mut self,
+        name: impl Into<Name>,
+        size: u64,
+        base: u64,
+        table_end: u64,
+    ) -> DResult<Option<String>> {
+        let off = self.uint(name, size)?;
+        let id = self.last.expect("uint created a node");
+        self.tree.node_mut(id).kind = Kind::StrRef;
+        Ok(self.resolve_strref(id, off, base, table_end))
+    }
+
+    /// Turns an already-read offset node into a string reference (see [`Builder::strref`]).
+    pub fn resolve_strref(
+        &mut self,
+        id: NodeId,
+        off: u64,
+        base: u64,
+        table_end: u64,
+    ) -> Option<String> {
+        let at = base.saturating_add(off);
+        match self.peek_cstr(at, table_end) {
+            Ok((s, span)) => {
+                let node = self.tree.node_mut(id);
+                node.kind = Kind::StrRef;
+                node.display =
+                    Some(format!("offset 0x{off:X} → string at 0x{:X}", span.start_byte()).into());
+                node.value = Some(Value::Str(s.clone()));
+                node.reference = Some(span);
+                Some(s)
+            }
+            Err(msg) => {
+                self.set_error(id, format!("offset 0x{off:X} does not resolve: {msg}"));
+                None
+            }
+        }
+    }
+
+    /// Adds a value computed from other fields. It claims no bytes: its span is
+    /// empty at the cursor and `reference` points at the bytes it comes from.
+    pub fn derived(
+        &mut self,
+        name: impl Into<Name>,
+        value: Value,
+        from: BitSpan,
+        display: Option<String>,
+    ) -> DResult<NodeId> {
+        let at = self.derived_anchor();
+        let id = self.push(name.into(), Kind::Derived, BitSpan { start: at, end: at })?;
+        let node = self.tree.node_mut(id);
+        node.value = Some(value);
+        node.reference = Some(from);
+        node.display = display.map(Into::into);
+        Ok(id)
+    }
+
+    /// Adds a derived group (empty span at the cursor) whose children are built by `f`
+    /// (typically further derived values, e.g. a list resolved through an index).
+    pub fn derived_group<T>(
+        &mut self,
+        name: impl Into<Name>,
+        from: Option<BitSpan>,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> DResult<T> {
+        let at = self.derived_anchor();
+        let id = self.push(name.into(), Kind::Derived, BitSpan { start: at, end: at })?;
+        self.tree.node_mut(id).reference = from;
+        let limit = self.frame().limit;
+        let bound = self.frame().bound.clone();
+        self.stack.push(Frame {
+            id,
+            start: at,
+            limit,
+            bound,
+        });
+        let saved = self.pos;
+        let r = f(self);
+        self.pos = saved;
+        self.stack.pop();
+        self.last = Some(id);
+        r
+    }
+
+    /// Where a derived node sits: the cursor, clamped into the open group's bounds so
+    /// it always nests.
+    fn derived_anchor(&self) -> u64 {
+        let f = self.frame();
+        let pstart = self.tree.node(f.id).span.start;
+        self.pos.clamp(pstart.min(f.limit), f.limit)
+    }
+
+    // ----- annotations ----------------------------------------------------------
+
+    /// Sets the display text of the last node.
+    pub fn display(&mut self, text: impl Into<String>) {
+        if let Some(id) = self.last {
+            self.set_display(id, text);
+        }
+    }
+
+    /// Sets the display text of node `id`.
+    pub fn set_display(&mut self, id: NodeId, text: impl Into<String>) {
+        self.tree.node_mut(id).display = Some(text.into().into_boxed_str());
+    }
+
+    /// Sets the value of node `id`.
+    pub fn set_value(&mut self, id: NodeId, v: Value) {
+        self.tree.node_mut(id).value = Some(v);
+    }
+
+    /// Sets the reference span of node `id`.
+    pub fn set_reference(&mut self, id: NodeId, span: BitSpan) {
+        self.tree.node_mut(id).reference = Some(span);
+    }
+
+    /// Records an error on the last node (decoding continues).
+    pub fn error(&mut self, msg: impl Into<String>) {
+        if let Some(id) = self.last {
+            self.set_error(id, msg);
+        }
+    }
+
+    /// Records an error on node `id` and marks its ancestors damaged. A second
+    /// error on the same node is appended.
+    pub fn set_error(&mut self, id: NodeId, msg: impl Into<String>) {
+        let msg = msg.into();
+        let node = self.tree.node_mut(id);
+        node.error = Some(match node.error.take() {
+            Some(prev) => format!("{prev}; {msg}").into(),
+            None => msg.into(),
+        });
+        let mut cur = Some(id);
+        while let Some(c) = cur {
+            let n = self.tree.node_mut(c);
+            if n.damaged && c != id {
+                break;
+            }
+            n.damaged = true;
+            cur = n.parent;
+        }
+    }
+
+    // ----- structure ------------------------------------------------------------
+
+    fn open(&mut self, name: Name, kind: Kind, limit: u64, bound: String) -> DResult<NodeId> {
+        let start = self.pos;
+        let id = self.push(name, kind, BitSpan { start, end: start })?;
+        self.stack.push(Frame {
+            id,
+            start,
+            limit,
+            bound,
+        });
+        Ok(id)
+    }
+
+    fn close(&mut self) -> NodeId {
+        let f = self.stack.pop().expect("close matches open");
+        let mut start = f.start;
+        let mut end = self.pos.max(f.start);
+        for &c in &self.tree.node(f.id).children {
+            let s = self.tree.node(c).span;
+            if s.is_empty() {
+                continue;
+            }
+            start = start.min(s.start);
+            end = end.max(s.end);
+        }
+        self.tree.node_mut(f.id).span = BitSpan { start, end };
+        self.last = Some(f.id);
+        f.id
+    }
+
+    fn nest<T>(
+        &mut self,
+        name: Name,
+        kind: Kind,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> DResult<T> {
+        let limit = self.frame().limit;
+        let bound = self.frame().bound.clone();
+        self.open(name, kind, limit, bound)?;
+        let r = f(self);
+        self.close();
+        r
+    }
+
+    /// A group of fields read by `f` from the cursor on. Its span covers everything
+    /// its children cover. A [`Stop`] inside propagates.
+    pub fn group<T>(
+        &mut self,
+        name: impl Into<Name>,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> DResult<T> {
+        self.nest(name.into(), Kind::Struct, f)
+    }
+
+    /// A list; `f` adds its elements (usually with [`Builder::item`]).
+    pub fn array<T>(
+        &mut self,
+        name: impl Into<Name>,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> DResult<T> {
+        self.nest(name.into(), Kind::Array, f)
+    }
+
+    /// Element `i` of a list: a group named `[i]`.
+    pub fn item<T>(&mut self, i: u64, f: impl FnOnce(&mut Self) -> DResult<T>) -> DResult<T> {
+        self.nest(Name::Index(i.min(u32::MAX as u64) as u32), Kind::Struct, f)
+    }
+
+    /// A group that carries a value of its own (e.g. a flag word whose children are
+    /// its bits): `f` reads the children, then `value` is stored on the group.
+    pub fn valued_group<T>(
+        &mut self,
+        name: impl Into<Name>,
+        kind: Kind,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> DResult<T> {
+        self.nest(name.into(), kind, f)
+    }
+
+    /// A bounded region `[start, start + len)` decoded by `f`. Reads inside cannot pass
+    /// its end; a [`Stop`] inside is caught here (the error is already in the tree)
+    /// and `None` returned. Afterwards the cursor sits at the region's end. If the
+    /// region reaches past its parent's bound, that is recorded as an error on it and
+    /// the region is cut there.
+    pub fn region<T>(
+        &mut self,
+        name: impl Into<Name>,
+        kind: Kind,
+        start: u64,
+        len: u64,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> Option<T> {
+        let parent_limit = self.frame().limit;
+        let want_end = start.saturating_add(len).saturating_mul(8);
+        let start_bits = start.saturating_mul(8).min(parent_limit);
+        let end = want_end.min(parent_limit);
+        self.pos = start_bits;
+        let name = name.into();
+        let bound = format!("end of {name}");
+        let id = self.open(name, kind, end, bound).ok()?;
+        if want_end > parent_limit || start.saturating_mul(8) > parent_limit {
+            let pb = self.stack[self.stack.len() - 2].bound.clone();
+            self.set_error(
+                id,
+                format!(
+                    "expected {len} bytes at 0x{start:X} (to 0x{:X}), but the {pb} is at {}",
+                    start.saturating_add(len),
+                    fmt_off(parent_limit)
+                ),
+            );
+        }
+        let r = f(self);
+        self.close();
+        self.tree.node_mut(id).span = BitSpan {
+            start: start_bits,
+            end,
+        };
+        self.pos = end;
+        self.last = Some(id);
+        r.ok()
+    }
+
+    /// Finishes the tree: closes any open group, turns unclaimed bytes inside every
+    /// parent into `unknown` nodes, and returns it.
+    pub fn finish(mut self) -> Tree {
+        while self.stack.len() > 1 {
+            self.close();
+        }
+        fill_gaps(&mut self.tree);
+        self.tree
+    }
+}
+
+fn describe_bits(bits: u64) -> String {
+    if bits % 8 == 0 {
+        let b = bits / 8;
+        if b == 1 {
+            "1 byte".into()
+        } else {
+            format!("{b} bytes")
+        }
+    } else {
+        format!("{bits} bits")
+    }
+}
+
+/// Renders a four-character code as text, escaping bytes that are not printable.
+pub fn fourcc_text(cc: &[u8]) -> String {
+    let mut s = String::new();
+    for &c in cc {
+        if (0x20..0x7f).contains(&c) && c != b'\\' {
+            s.push(c as char);
+        } else {
+            s.push_str(&format!("\\x{c:02X}"));
+        }
+    }
+    s
+}
+
+/// Names the set bits of `v` from `table` (`(mask, name)`), joined with ` | `;
+/// bits no entry names are appended in hex; `0` renders as `none`.
+pub fn flag_names(v: u64, table: &[(u64, &str)]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut rest = v;
+    for &(mask, name) in table {
+        if mask != 0 && v & mask == mask {
+            parts.push(name.to_string());
+            rest &= !mask;
+        }
+    }
+    if rest != 0 {
+        parts.push(format!("0x{rest:X}"));
+    }
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(" | ")
+    }
+}
+
+/// Inserts `unknown` nodes for the parts of every parent's span that no child covers.
+fn fill_gaps(tree: &mut Tree) {
+    let n = tree.len();
+    for id in 0..n as NodeId {
+        let node = tree.node(id);
+        if node.children.is_empty() || node.span.is_empty() || node.kind == Kind::Derived {
+            continue;
+        }
+        let mut spans: Vec<BitSpan> = node
+            .children
+            .iter()
+            .map(|&c| tree.node(c).span)
+            .filter(|s| !s.is_empty())
+            .collect();
+        spans.sort_by_key(|s| (s.start, s.end));
+        let mut gaps = Vec::new();
+        let mut cursor = node.span.start;
+        for s in &spans {
+            if s.start > cursor {
+                gaps.push(BitSpan {
+                    start: cursor,
+                    end: s.start,
+                });
+            }
+            cursor = cursor.max(s.end);
+        }
+        if cursor < node.span.end {
+            gaps.push(BitSpan {
+                start: cursor,
+                end: node.span.end,
+            });
+        }
+        for g in gaps {
+            let gid = tree.len() as NodeId;
+            let mut list = std::mem::take(&mut tree.node_mut(id).children);
+            let at = list
+                .iter()
+                .position(|&c| {
+                    let s = tree.node(c).span;
+                    !s.is_empty() && s.start >= g.end
+                })
+                .unwrap_or(list.len());
+            list.insert(at, gid);
+            tree.node_mut(id).children = list;
+            tree.push_detached(Node {
+                name: Name::Static("unknown"),
+                kind: Kind::Unknown,
+                span: g,
+                value: None,
+                display: None,
+                error: None,
+                reference: None,
+                damaged: false,
+                parent: Some(id),
+                children: Vec::new(),
+            });
+        }
+    }
+}

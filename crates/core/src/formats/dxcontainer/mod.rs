@@ -1,0 +1,301 @@
+//! DirectX Container (`DXBC` magic): the shader container written by DXC and FXC.
+//!
+//! Follows `specs/dxcontainer.md` (header, part table, parts) and the proposed
+//! SYM0/STR0 parts (`specs/dxcontainer-sym0-str0-proposal.md`). Node names follow
+//! LLVM's `obj2yaml` keys (`Header/Version/Major`, `Parts/[3]/PSVInfo/ShaderStage`),
+//! so a path printed by LLVM finds the same value here.
+//!
+//! Each part is decoded inside its own region: a damaged part carries its error and
+//! the next part is still decoded. Nothing assumes 4-byte alignment.
+
+mod misc;
+pub mod names;
+mod program;
+mod psv;
+mod rts0;
+mod signature;
+mod sym;
+
+use super::{has_magic, Format};
+use crate::builder::{Builder, DResult};
+use crate::source::ByteSource;
+use crate::tree::{Kind, Name, Value};
+
+/// The registry entry.
+pub const FORMAT: Format = Format {
+    name: "dxcontainer",
+    root: "DXContainer",
+    description: "DirectX Container (DXBC/DXIL shader container)",
+    extensions: &["dxbc", "dxil", "cso", "fxc"],
+    probe,
+    decode,
+};
+
+fn probe(src: &dyn ByteSource) -> bool {
+    has_magic(src, b"DXBC")
+}
+
+/// Size of the fixed container header.
+const HEADER_SIZE: u64 = 32;
+/// Size of a part header (FourCC + size).
+const PART_HEADER_SIZE: u64 = 8;
+
+/// What one part needs to know about the others.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Context {
+    /// Shader kind from the DXIL (or ILDB) program header, if any.
+    pub shader_kind: Option<u64>,
+    /// Index of the DXIL part in the part table.
+    pub dxil_index: Option<usize>,
+    /// Absolute offset and size of the STR0 part's data.
+    pub str0: Option<(u64, u64)>,
+    /// Number of parts.
+    pub part_count: usize,
+}
+
+fn decode(b: &mut Builder) -> DResult<()> {
+    let file_len = b.file_len();
+    let mut offsets: Vec<u64> = Vec::new();
+    let mut part_count = 0u64;
+    // A damaged header still lets us decode the parts whose offsets were read.
+    let _ = b.group("Header", |b| {
+        let magic = b.fourcc("Magic")?;
+        if &magic != b"DXBC" {
+            b.error(format!("expected magic \"DXBC\", found \"{}\"", crate::builder::fourcc_text(&magic)));
+        }
+        b.bytes("Hash", 16)?;
+        b.display("container digest (DXBC checksum over bytes 0x14..end)");
+        b.group("Version", |b| {
+            b.u16("Major")?;
+            b.u16("Minor")?;
+            Ok(())
+        })?;
+        let size = b.u32("FileSize")?;
+        if size as u64 != file_len {
+            b.error(format!("FileSize says {size} bytes, but the file has {file_len} bytes"));
+        }
+        part_count = b.u32("PartCount")? as u64;
+        let room = file_len.saturating_sub(HEADER_SIZE) / 4;
+        if part_count > room {
+            b.error(format!(
+                "PartCount {part_count} needs {} bytes of part offsets, but only {} bytes follow the header",
+                part_count.saturating_mul(4),
+                file_len.saturating_sub(HEADER_SIZE)
+            ));
+        }
+        b.array("PartOffsets", |b| {
+            for i in 0..part_count {
+                offsets.push(b.u32(Name::Index(i as u32))? as u64);
+            }
+            Ok(())
+        })
+    });
+
+    let table_end = HEADER_SIZE + 4 * part_count.min(offsets.len() as u64 + 1);
+    let ctx = prescan(b, &offsets);
+    b.array("Parts", |b| {
+        let mut prev_end = table_end.min(HEADER_SIZE + 4 * offsets.len() as u64);
+        for (i, &off) in offsets.iter().enumerate() {
+            let size = b.peek_uint(off.saturating_add(4), 4);
+            let len = match size {
+                Some(s) => PART_HEADER_SIZE + s,
+                None => file_len.saturating_sub(off),
+            };
+            let overlap = off < prev_end;
+            let ctx = Context { part_count: offsets.len(), ..ctx };
+            b.region(Name::Index(i as u32), Kind::Struct, off, len, |b| {
+                let id = b.current();
+                if off >= file_len {
+                    b.set_error(id, format!("part offset 0x{off:X} is past the end of the file (0x{file_len:X})"));
+                    return Ok(());
+                }
+                if overlap {
+                    b.set_error(
+                        id,
+                        format!("part starts at 0x{off:X}, inside the header or the previous part (which ends at 0x{prev_end:X})"),
+                    );
+                }
+                if off % 4 != 0 {
+                    b.set_display(id, format!("at 0x{off:X} (not 4-byte aligned)"));
+                }
+                part(b, i, off, &ctx)
+            });
+            if off < file_len {
+                prev_end = prev_end.max(off.saturating_add(len).min(file_len));
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Peeks at the parts other parts depend on (the DXIL program header's shader
+/// kind, the STR0 string table), without creating nodes.
+fn prescan(b: &Builder, offsets: &[u64]) -> Context {
+    let mut ctx = Context::default();
+    for (i, &off) in offsets.iter().enumerate() {
+        let name = b.peek_bytes(off, 4);
+        let size = b.peek_uint(off + 4, 4).unwrap_or(0);
+        match name.as_slice() {
+            b"DXIL" | b"ILDB" => {
+                if ctx.shader_kind.is_none() || name == b"DXIL" {
+                    if let Some(k) = b.peek_uint(off + PART_HEADER_SIZE + 2, 2) {
+                        ctx.shader_kind = Some(k);
+                    }
+                }
+                if name == b"DXIL" {
+                    ctx.dxil_index = Some(i);
+                }
+            }
+            b"STR0" => ctx.str0 = Some((off + PART_HEADER_SIZE, size)),
+            _ => {}
+        }
+    }
+    ctx
+}
+
+/// Decodes one part (cursor at its header, region bounded by its size).
+fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
+    let cc = b.fourcc("Name")?;
+    let size = b.u32("Size")? as u64;
+    let data = off + PART_HEADER_SIZE;
+    if let Some(desc) = part_description(&cc) {
+        let id = b.tree().node(b.current()).children[0];
+        b.set_display(id, desc);
+    }
+    let file_len = b.file_len();
+    if data.saturating_add(size) > file_len {
+        let id = b.last().expect("Size node");
+        b.set_error(
+            id,
+            format!(
+                "part {index} ({}) claims {size} bytes of data from 0x{data:X}, but the file ends at 0x{file_len:X}",
+                crate::builder::fourcc_text(&cc)
+            ),
+        );
+    }
+    let body: (&'static str, fn(&mut Builder, u64, &Context) -> DResult<()>) = match &cc {
+        b"DXIL" | b"ILDB" => ("Program", program::program),
+        b"STAT" => {
+            // DXC's STAT holds a reflection program (a program header); FXC's holds
+            // statistics counters.
+            if b.peek_bytes(data + 8, 4) == b"DXIL" {
+                ("Program", program::program)
+            } else {
+                ("Statistics", misc::fxc_stat)
+            }
+        }
+        b"HASH" => ("Hash", program::hash),
+        b"SFI0" => ("Flags", program::feature_flags),
+        b"ISG1" | b"OSG1" | b"PSG1" => ("Signature", signature::sig1),
+        b"ISGN" | b"OSGN" | b"PCSG" => ("Signature", signature::sig_sm4),
+        b"OSG5" => ("Signature", signature::sig_osg5),
+        b"PSV0" => ("PSVInfo", psv::psv0),
+        b"RTS0" => ("RootSignature", rts0::rts0),
+        b"ILDN" => ("DebugName", misc::ildn),
+        b"VERS" => ("CompilerVersion", misc::vers),
+        b"SRCI" => ("SourceInfo", misc::srci),
+        b"RDAT" => ("RuntimeData", misc::rdat),
+        b"SHDR" | b"SHEX" => ("Shader", misc::shex),
+        b"RDEF" => ("ResourceDefinitions", misc::rdef),
+        b"SYM0" => ("Symbols", sym::sym0),
+        b"STR0" => ("StringTable", sym::str0),
+        _ => ("Data", raw_part),
+    };
+    let (name, f) = body;
+    let avail = size.min(file_len.saturating_sub(data));
+    b.region(name, Kind::Struct, data, avail, |b| f(b, avail, ctx));
+    Ok(())
+}
+
+fn raw_part(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
+    if size > 0 {
+        b.bytes("Bytes", size)?;
+    }
+    Ok(())
+}
+
+fn part_description(cc: &[u8; 4]) -> Option<&'static str> {
+    Some(match cc {
+        b"DXIL" => "DXIL program (LLVM bitcode)",
+        b"HASH" => "shader hash",
+        b"ILDB" => "DXIL program with debug info",
+        b"ILDN" => "debug name",
+        b"ISG1" => "input signature (SM 5.1+)",
+        b"ISGN" => "input signature (SM 4/5)",
+        b"OSG1" => "output signature (SM 5.1+)",
+        b"OSG5" => "output signature (SM 5, with streams)",
+        b"OSGN" => "output signature (SM 4/5)",
+        b"PCSG" => "patch constant signature (SM 5)",
+        b"PDBI" => "PDB information",
+        b"PRIV" => "private data",
+        b"PSG1" => "patch constant / primitive signature (SM 6+)",
+        b"PSV0" => "pipeline state validation",
+        b"RDAT" => "runtime data",
+        b"RDEF" => "resource definitions",
+        b"RTS0" => "root signature",
+        b"SFI0" => "shader feature flags",
+        b"SHDR" => "SM4 shader bytecode",
+        b"SHEX" => "SM5 shader bytecode",
+        b"DXBC" => "shader bytecode",
+        b"SRCI" => "shader source information",
+        b"STAT" => "shader statistics",
+        b"VERS" => "compiler version",
+        b"SYM0" => "symbol table (proposed)",
+        b"STR0" => "string table (proposed)",
+        b"IFCE" => "interfaces",
+        _ => return None,
+    })
+}
+
+/// Reads `count` consecutive `u32`s as an array named `name` (elements `[i]`).
+pub(crate) fn u32_array(b: &mut Builder, name: &'static str, count: u64) -> DResult<Vec<u32>> {
+    b.array(name, |b| {
+        let mut out = Vec::new();
+        for i in 0..count {
+            out.push(b.u32(Name::Index(i as u32))?);
+        }
+        Ok(out)
+    })
+}
+
+/// Reads a table of NUL-terminated strings filling `[cursor, cursor + size)`:
+/// entries are `[i]` nodes (display: their offset from `base`), a trailing run of
+/// zero bytes is padding.
+pub(crate) fn string_table(
+    b: &mut Builder,
+    name: &'static str,
+    size: u64,
+    base: u64,
+) -> DResult<()> {
+    let start = b.pos();
+    let end = start.saturating_add(size);
+    b.region(name, Kind::Array, start, size, |b| {
+        let mut i = 0u32;
+        while b.pos() < end {
+            let rest = b.peek_bytes(b.pos(), end - b.pos());
+            if i > 0 && rest.iter().all(|&c| c == 0) {
+                b.padding("Padding", rest.len() as u64)?;
+                break;
+            }
+            let at = b.pos();
+            b.cstr(Name::Index(i))?;
+            b.display(format!("offset 0x{:X}", at - base));
+            i += 1;
+        }
+        Ok(())
+    });
+    let _ = end;
+    Ok(())
+}
+
+/// Adds a derived value node.
+pub(crate) fn derived_u(
+    b: &mut Builder,
+    name: &'static str,
+    v: u64,
+    from: crate::tree::BitSpan,
+    why: &str,
+) -> DResult<()> {
+    b.derived(name, Value::U(v), from, Some(why.to_string()))?;
+    Ok(())
+}

@@ -1,0 +1,224 @@
+//! Renders a [`Decoded`] tree as the JSON contract or as an indented text tree.
+//!
+//! JSON (`hexlens dump FILE --json`):
+//! ```text
+//! {"format": str, "file_size": int, "tree": NODE,
+//!  "errors": [{"path": str, "start": int, "end": int, "message": str}]}
+//! NODE = {"name", "kind", "start", "end", "value"?, "display"?, "error"?,
+//!         "children"?, "bits"?, "ref"?, "damaged"?}
+//! ```
+//! `start`/`end` are byte offsets, half-open, rounded outwards from the bit span;
+//! `bits` (`{"start","end"}` in bits) is present when the span is not byte aligned;
+//! `ref` (`{"start","end"}` in bytes) is present on nodes that point at other bytes;
+//! `damaged` is true on nodes whose subtree holds an error.
+//!
+//! Both renderers walk the tree with an explicit stack, so arbitrarily deep trees
+//! cannot overflow the call stack.
+
+use crate::tree::{BitSpan, Kind, NodeId, Tree, Value};
+use crate::Decoded;
+use std::fmt::Write;
+
+/// Appends `s` as a JSON string literal.
+pub fn json_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn json_value(out: &mut String, v: &Value) {
+    match v {
+        Value::U(x) => {
+            let _ = write!(out, "{x}");
+        }
+        Value::I(x) => {
+            let _ = write!(out, "{x}");
+        }
+        Value::F(x) if x.is_finite() => {
+            let _ = write!(out, "{x:?}");
+        }
+        Value::F(x) => json_str(out, &format!("{x}")),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Str(s) => json_str(out, s),
+    }
+}
+
+fn json_span(out: &mut String, key: &str, s: BitSpan, bytes: bool) {
+    let (a, b) = if bytes {
+        (s.start_byte(), s.end_byte())
+    } else {
+        (s.start, s.end)
+    };
+    let _ = write!(out, ",\"{key}\":{{\"start\":{a},\"end\":{b}}}");
+}
+
+fn json_node_open(out: &mut String, tree: &Tree, id: NodeId) {
+    let n = tree.node(id);
+    out.push_str("{\"name\":");
+    json_str(out, &n.name.to_string());
+    let _ = write!(
+        out,
+        ",\"kind\":\"{}\",\"start\":{},\"end\":{}",
+        n.kind.as_str(),
+        n.span.start_byte(),
+        n.span.end_byte()
+    );
+    if let Some(v) = &n.value {
+        out.push_str(",\"value\":");
+        json_value(out, v);
+    }
+    if let Some(d) = &n.display {
+        out.push_str(",\"display\":");
+        json_str(out, d);
+    }
+    if let Some(e) = &n.error {
+        out.push_str(",\"error\":");
+        json_str(out, e);
+    }
+    if !n.span.is_byte_aligned() {
+        json_span(out, "bits", n.span, false);
+    }
+    if let Some(r) = n.reference {
+        json_span(out, "ref", r, true);
+    }
+    if n.damaged {
+        out.push_str(",\"damaged\":true");
+    }
+}
+
+/// Renders the JSON contract (one line, no trailing newline).
+pub fn to_json(d: &Decoded) -> String {
+    let tree = &d.tree;
+    let mut out = String::with_capacity(tree.len() * 96);
+    out.push_str("{\"format\":");
+    json_str(&mut out, d.format);
+    let _ = write!(out, ",\"file_size\":{},\"tree\":", d.file_size);
+
+    // Explicit stack: (node, next child index).
+    let mut stack: Vec<(NodeId, usize)> = vec![(tree.root(), 0)];
+    json_node_open(&mut out, tree, tree.root());
+    while let Some(top) = stack.last_mut() {
+        let (id, i) = *top;
+        let children = &tree.node(id).children;
+        if i < children.len() {
+            top.1 += 1;
+            out.push_str(if i == 0 { ",\"children\":[" } else { "," });
+            let c = children[i];
+            json_node_open(&mut out, tree, c);
+            stack.push((c, 0));
+        } else {
+            if !children.is_empty() {
+                out.push(']');
+            }
+            out.push('}');
+            stack.pop();
+        }
+    }
+
+    out.push_str(",\"errors\":[");
+    for (k, id) in tree.errors().into_iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        let n = tree.node(id);
+        out.push_str("{\"path\":");
+        json_str(&mut out, &tree.path(id));
+        let _ = write!(
+            out,
+            ",\"start\":{},\"end\":{},\"message\":",
+            n.span.start_byte(),
+            n.span.end_byte()
+        );
+        json_str(&mut out, n.error.as_deref().unwrap_or_default());
+        out.push('}');
+    }
+    out.push_str("]}");
+    out
+}
+
+fn fmt_pos(bits: u64, width: usize) -> String {
+    if bits % 8 == 0 {
+        format!("{:0width$X}", bits / 8)
+    } else {
+        format!("{:0width$X}.{}", bits / 8, bits % 8)
+    }
+}
+
+/// Shortens text for one-line display, escaping control characters.
+pub fn one_line(s: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i >= max {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Renders the tree as indented text: one node a line with its hex byte range
+/// (`.b` marks a bit inside a byte), its name, value and display, and its error.
+pub fn to_text(d: &Decoded) -> String {
+    let tree = &d.tree;
+    let width = format!("{:X}", d.file_size).len().max(4);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({} bytes)", d.format, d.file_size);
+    tree.walk(|id, depth| {
+        let n = tree.node(id);
+        let indent = "  ".repeat(depth);
+        let _ = write!(
+            out,
+            "{}-{} {indent}{}",
+            fmt_pos(n.span.start, width),
+            fmt_pos(n.span.end, width),
+            n.name
+        );
+        match &n.value {
+            Some(Value::Str(s)) => {
+                let _ = write!(out, ": \"{}\"", one_line(s, 120));
+            }
+            Some(v) => {
+                let _ = write!(out, ": {v}");
+            }
+            None => {}
+        }
+        if let Some(disp) = &n.display {
+            let _ = write!(out, " ({})", one_line(disp, 160));
+        }
+        if n.kind.is_group() || matches!(n.kind, Kind::Unknown | Kind::Padding | Kind::Bytes) {
+            let _ = write!(out, " [{}]", n.kind);
+        }
+        out.push('\n');
+        if let Some(e) = &n.error {
+            let _ = writeln!(
+                out,
+                "{:w$} {indent}  ! {}",
+                "",
+                one_line(e, 400),
+                w = 2 * width + 1
+            );
+        }
+    });
+    let errs = tree.errors();
+    if !errs.is_empty() {
+        let _ = writeln!(out, "{} error(s)", errs.len());
+    }
+    out
+}

@@ -1,0 +1,396 @@
+//! The structure tree every decoder produces: one model for every format.
+//!
+//! A [`Tree`] is an arena of [`Node`]s. Each node has a name, a [`Kind`], a half-open
+//! bit span ([`BitSpan`]), an optional typed [`Value`], an optional human `display`
+//! (enum names, flag lists), an optional error and children. Spans are bit-precise
+//! internally (bitfields, flag bits); output formats round them outwards to bytes.
+//!
+//! Nodes are only created through [`crate::Builder`], which records spans around
+//! each read, so format code never computes a span by hand.
+
+use std::fmt;
+
+/// Index of a node inside its [`Tree`].
+pub type NodeId = u32;
+
+/// A half-open range of bit positions `[start, end)`. Bit `8*b + i` is bit `i`
+/// (counting from the least significant) of byte `b`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct BitSpan {
+    /// First bit (inclusive).
+    pub start: u64,
+    /// One past the last bit.
+    pub end: u64,
+}
+
+impl BitSpan {
+    /// A span from byte offsets.
+    pub fn bytes(start: u64, end: u64) -> Self {
+        BitSpan {
+            start: start * 8,
+            end: end * 8,
+        }
+    }
+    /// First byte touched.
+    pub fn start_byte(&self) -> u64 {
+        self.start / 8
+    }
+    /// One past the last byte touched (rounded outwards).
+    pub fn end_byte(&self) -> u64 {
+        self.end.div_ceil(8)
+    }
+    /// Length in bits.
+    pub fn len_bits(&self) -> u64 {
+        self.end - self.start
+    }
+    /// True if the span covers no bits.
+    pub fn is_empty(&self) -> bool {
+        self.end <= self.start
+    }
+    /// True if `other` lies inside `self`.
+    pub fn contains(&self, other: &BitSpan) -> bool {
+        other.start >= self.start && other.end <= self.end
+    }
+    /// True if both spans share at least one bit.
+    pub fn overlaps(&self, other: &BitSpan) -> bool {
+        self.start < other.end && other.start < self.end
+    }
+    /// True if the span starts and ends on byte boundaries.
+    pub fn is_byte_aligned(&self) -> bool {
+        self.start % 8 == 0 && self.end % 8 == 0
+    }
+}
+
+/// What a node is. Integer kinds say how the bytes were read; the meaning of an
+/// enum or flag field is carried by `display`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// The root of a decoded file.
+    File,
+    /// A group of fields (a struct, a part, a header).
+    Struct,
+    /// A list whose children are named `[0]`, `[1]`, …
+    Array,
+    /// Unsigned little- or big-endian integers.
+    U8,
+    U16,
+    U32,
+    U64,
+    /// Signed integers.
+    I8,
+    I16,
+    I32,
+    I64,
+    /// IEEE floating point.
+    F32,
+    F64,
+    /// A variable-length integer (its encoded bytes are the span).
+    VarInt,
+    /// A run of bits inside a larger integer (a bitfield or a single flag).
+    Bits,
+    /// A boolean stored as an integer or a bit.
+    Bool,
+    /// A four-character code.
+    FourCC,
+    /// A text string (NUL-terminated or length-delimited).
+    Str,
+    /// An integer field that refers to a string stored elsewhere; its value is the
+    /// resolved string and its `reference` span points at the string bytes.
+    StrRef,
+    /// A raw run of bytes whose content is not decoded further.
+    Bytes,
+    /// Alignment or reserved padding.
+    Padding,
+    /// Bytes inside a parent that no decoded field claims.
+    Unknown,
+    /// A value computed from other fields, not stored at its own bytes: its span is
+    /// empty and `reference` points at the bytes it was derived from.
+    Derived,
+}
+
+impl Kind {
+    /// The stable lower-case name used in JSON and text output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::File => "file",
+            Kind::Struct => "struct",
+            Kind::Array => "array",
+            Kind::U8 => "u8",
+            Kind::U16 => "u16",
+            Kind::U32 => "u32",
+            Kind::U64 => "u64",
+            Kind::I8 => "i8",
+            Kind::I16 => "i16",
+            Kind::I32 => "i32",
+            Kind::I64 => "i64",
+            Kind::F32 => "f32",
+            Kind::F64 => "f64",
+            Kind::VarInt => "varint",
+            Kind::Bits => "bits",
+            Kind::Bool => "bool",
+            Kind::FourCC => "fourcc",
+            Kind::Str => "string",
+            Kind::StrRef => "strref",
+            Kind::Bytes => "bytes",
+            Kind::Padding => "padding",
+            Kind::Unknown => "unknown",
+            Kind::Derived => "derived",
+        }
+    }
+
+    /// True for kinds that group other nodes rather than hold a value.
+    pub fn is_group(self) -> bool {
+        matches!(self, Kind::File | Kind::Struct | Kind::Array)
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A decoded value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// Unsigned integer (also used for enum and flag fields: the raw number).
+    U(u64),
+    /// Signed integer.
+    I(i64),
+    /// Floating point.
+    F(f64),
+    /// Boolean.
+    Bool(bool),
+    /// Text (lossily decoded from the file's bytes when not valid UTF-8).
+    Str(String),
+}
+
+impl Value {
+    /// The value as an unsigned integer, if it is a non-negative integer.
+    pub fn as_u64(&self) -> Option<u64> {
+        match *self {
+            Value::U(v) => Some(v),
+            Value::I(v) if v >= 0 => Some(v as u64),
+            _ => None,
+        }
+    }
+    /// The value as text, if it is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::U(v) => write!(f, "{v}"),
+            Value::I(v) => write!(f, "{v}"),
+            Value::F(v) => write!(f, "{v}"),
+            Value::Bool(v) => write!(f, "{v}"),
+            Value::Str(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
+/// A node's name: a fixed field name, a list index (`[i]`), or an owned string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Name {
+    /// A field name known at compile time.
+    Static(&'static str),
+    /// A list element, shown as `[i]`.
+    Index(u32),
+    /// A name computed at run time.
+    Owned(Box<str>),
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Name::Static(s) => f.write_str(s),
+            Name::Index(i) => write!(f, "[{i}]"),
+            Name::Owned(s) => f.write_str(s),
+        }
+    }
+}
+
+impl From<&'static str> for Name {
+    fn from(s: &'static str) -> Self {
+        Name::Static(s)
+    }
+}
+
+impl From<String> for Name {
+    fn from(s: String) -> Self {
+        Name::Owned(s.into_boxed_str())
+    }
+}
+
+/// One node of the structure tree.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// Field name, list index or computed name.
+    pub name: Name,
+    /// What the node is.
+    pub kind: Kind,
+    /// The bits the node covers (empty for [`Kind::Derived`]).
+    pub span: BitSpan,
+    /// The decoded value, absent on groups and raw byte runs.
+    pub value: Option<Value>,
+    /// Human rendering: enum names, flag lists, resolved offsets.
+    pub display: Option<Box<str>>,
+    /// What went wrong decoding this node: expected, found, and where.
+    pub error: Option<Box<str>>,
+    /// Bytes this node refers to elsewhere in the file (a string an offset points at,
+    /// the source of a derived value).
+    pub reference: Option<BitSpan>,
+    /// True if this node or a descendant carries an error.
+    pub damaged: bool,
+    /// The parent, `None` for the root.
+    pub parent: Option<NodeId>,
+    /// Children in display order.
+    pub children: Vec<NodeId>,
+}
+
+/// A decoded file: an arena of nodes whose first entry is the root.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    pub(crate) fn with_root(name: Name, span: BitSpan) -> Self {
+        Tree {
+            nodes: vec![Node {
+                name,
+                kind: Kind::File,
+                span,
+                value: None,
+                display: None,
+                error: None,
+                reference: None,
+                damaged: false,
+                parent: None,
+                children: Vec::new(),
+            }],
+        }
+    }
+
+    /// The root node's id (always 0).
+    pub fn root(&self) -> NodeId {
+        0
+    }
+
+    /// The node with this id.
+    ///
+    /// Panics if `id` did not come from this tree.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub(crate) fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id as usize]
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True if the tree holds only its root.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    /// All nodes, in creation order (the root first).
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    pub(crate) fn push(&mut self, parent: NodeId, node: Node) -> NodeId {
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(node);
+        self.nodes[parent as usize].children.push(id);
+        id
+    }
+
+    /// Appends a node whose parent already lists it.
+    pub(crate) fn push_detached(&mut self, node: Node) -> NodeId {
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(node);
+        id
+    }
+
+    /// The path of a node from the root: names joined by `/`, the root's own name
+    /// left out (`Parts/[3]/PSVInfo`).
+    pub fn path(&self, id: NodeId) -> String {
+        let mut parts = Vec::new();
+        let mut cur = Some(id);
+        while let Some(c) = cur {
+            let n = self.node(c);
+            if n.parent.is_some() {
+                parts.push(n.name.to_string());
+            }
+            cur = n.parent;
+        }
+        parts.reverse();
+        parts.join("/")
+    }
+
+    /// Finds a node by a path as printed by [`Tree::path`].
+    pub fn find(&self, path: &str) -> Option<NodeId> {
+        let mut cur = self.root();
+        if path.is_empty() {
+            return Some(cur);
+        }
+        for seg in path.split('/') {
+            cur = *self
+                .node(cur)
+                .children
+                .iter()
+                .find(|&&c| self.node(c).name.to_string() == seg)?;
+        }
+        Some(cur)
+    }
+
+    /// Ids of every node that carries an error, in depth-first order.
+    pub fn errors(&self) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        self.walk(|id, _| {
+            if self.node(id).error.is_some() {
+                out.push(id);
+            }
+        });
+        out
+    }
+
+    /// Visits every node depth-first (parents before children) with its depth.
+    pub fn walk(&self, mut f: impl FnMut(NodeId, usize)) {
+        let mut stack = vec![(self.root(), 0usize)];
+        while let Some((id, depth)) = stack.pop() {
+            f(id, depth);
+            for &c in self.node(id).children.iter().rev() {
+                stack.push((c, depth + 1));
+            }
+        }
+    }
+
+    /// The innermost node whose span covers `byte`, preferring later siblings never:
+    /// the first child (in display order) that covers the byte wins.
+    pub fn innermost_at(&self, byte: u64) -> NodeId {
+        let bit = BitSpan::bytes(byte, byte + 1);
+        let mut cur = self.root();
+        'down: loop {
+            for &c in &self.node(cur).children {
+                let s = self.node(c).span;
+                if !s.is_empty() && s.overlaps(&bit) {
+                    cur = c;
+                    continue 'down;
+                }
+            }
+            return cur;
+        }
+    }
+}
