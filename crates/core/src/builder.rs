@@ -721,7 +721,11 @@ impl<'s> Builder<'s> {
     // ----- structure ------------------------------------------------------------
 
     fn open(&mut self, name: Name, kind: Kind, limit: u64, bound: String) -> DResult<NodeId> {
-        let start = self.pos;
+        // A group opened after a seek outside the enclosing region starts at its
+        // edge, so even an empty group nests; reads inside it fail cleanly.
+        let outer = self.frame();
+        let outer_start = self.tree.node(outer.id).span.start.min(outer.start);
+        let start = self.pos.clamp(outer_start.min(outer.limit), outer.limit);
         let id = self.push(name, kind, BitSpan { start, end: start })?;
         self.stack.push(Frame {
             id,
@@ -735,7 +739,7 @@ impl<'s> Builder<'s> {
     fn close(&mut self) -> NodeId {
         let f = self.stack.pop().expect("close matches open");
         let mut start = f.start;
-        let mut end = self.pos.max(f.start);
+        let mut end = self.pos.clamp(f.start, f.limit.max(f.start));
         for &c in &self.tree.node(f.id).children {
             let s = self.tree.node(c).span;
             if s.is_empty() {

@@ -49,6 +49,8 @@ pub(crate) struct Context {
     pub dxil_index: Option<usize>,
     /// Absolute offset and size of the STR0 part's data.
     pub str0: Option<(u64, u64)>,
+    /// Absolute offset and size of the SYM0 part's data.
+    pub sym0: Option<(u64, u64)>,
     /// Number of parts.
     pub part_count: usize,
 }
@@ -91,28 +93,45 @@ fn decode(b: &mut Builder) -> DResult<()> {
         })
     });
 
-    let table_end = HEADER_SIZE + 4 * part_count.min(offsets.len() as u64 + 1);
+    let table_end = (HEADER_SIZE + 4 * offsets.len() as u64).min(file_len);
+    b.seek(table_end);
     let ctx = prescan(b, &offsets);
     b.array("Parts", |b| {
-        let mut prev_end = table_end.min(HEADER_SIZE + 4 * offsets.len() as u64);
+        let mut prev_end = table_end;
         for (i, &off) in offsets.iter().enumerate() {
-            let size = b.peek_uint(off.saturating_add(4), 4);
-            let len = match size {
-                Some(s) => PART_HEADER_SIZE + s,
-                None => file_len.saturating_sub(off),
+            let ctx = Context { part_count: offsets.len(), ..ctx };
+            let name = Name::Index(i as u32);
+            // A part that would start inside the header or past the end of the file
+            // is not decoded there: it gets an empty node carrying the error.
+            let misplaced = if off < table_end {
+                Some(format!(
+                    "part offset 0x{off:X} points inside the container header and part table (which end at 0x{table_end:X})"
+                ))
+            } else if off >= file_len {
+                Some(format!("part offset 0x{off:X} is past the end of the file (0x{file_len:X})"))
+            } else {
+                None
+            };
+            if let Some(msg) = misplaced {
+                b.region(name, Kind::Struct, prev_end, 0, |b| {
+                    let id = b.current();
+                    b.set_error(id, msg);
+                    Ok(())
+                });
+                continue;
+            }
+            // The part's own Size node reports a size that runs past the end.
+            let len = match b.peek_uint(off.saturating_add(4), 4) {
+                Some(s) => (PART_HEADER_SIZE + s).min(file_len - off),
+                None => file_len - off,
             };
             let overlap = off < prev_end;
-            let ctx = Context { part_count: offsets.len(), ..ctx };
-            b.region(Name::Index(i as u32), Kind::Struct, off, len, |b| {
+            b.region(name, Kind::Struct, off, len, |b| {
                 let id = b.current();
-                if off >= file_len {
-                    b.set_error(id, format!("part offset 0x{off:X} is past the end of the file (0x{file_len:X})"));
-                    return Ok(());
-                }
                 if overlap {
                     b.set_error(
                         id,
-                        format!("part starts at 0x{off:X}, inside the header or the previous part (which ends at 0x{prev_end:X})"),
+                        format!("part starts at 0x{off:X}, inside the previous part (which ends at 0x{prev_end:X})"),
                     );
                 }
                 if off % 4 != 0 {
@@ -120,9 +139,7 @@ fn decode(b: &mut Builder) -> DResult<()> {
                 }
                 part(b, i, off, &ctx)
             });
-            if off < file_len {
-                prev_end = prev_end.max(off.saturating_add(len).min(file_len));
-            }
+            prev_end = prev_end.max(off.saturating_add(len).min(file_len));
         }
         Ok(())
     })
@@ -147,6 +164,7 @@ fn prescan(b: &Builder, offsets: &[u64]) -> Context {
                 }
             }
             b"STR0" => ctx.str0 = Some((off + PART_HEADER_SIZE, size)),
+            b"SYM0" => ctx.sym0 = Some((off + PART_HEADER_SIZE, size)),
             _ => {}
         }
     }
@@ -197,7 +215,7 @@ fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
         b"RDAT" => ("RuntimeData", misc::rdat),
         b"SHDR" | b"SHEX" => ("Shader", misc::shex),
         b"RDEF" => ("ResourceDefinitions", misc::rdef),
-        b"SYM0" => ("Symbols", sym::sym0),
+        b"SYM0" => ("SymbolTable", sym::sym0),
         b"STR0" => ("StringTable", sym::str0),
         _ => ("Data", raw_part),
     };
