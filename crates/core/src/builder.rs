@@ -962,3 +962,149 @@ fn fill_gaps(tree: &mut Tree) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn val(b: &Builder, path: &str) -> Option<Value> {
+        let t = b.tree();
+        t.find(path).and_then(|id| t.node(id).value.clone())
+    }
+
+    #[test]
+    fn bitfields_are_read_least_significant_bit_first_with_exact_spans() {
+        let data: &[u8] = &[0b1011_0110, 0xFF];
+        let mut b = Builder::new(&data, "t");
+        assert_eq!(b.bits("lo", 4).unwrap(), 0b0110);
+        assert_eq!(b.bits("mid", 2).unwrap(), 0b11);
+        assert!(!b.bit("b6").unwrap());
+        // A field that straddles a byte boundary.
+        assert_eq!(b.bits("straddle", 3).unwrap(), 0b111);
+        let t = b.finish();
+        let s = t.node(t.find("straddle").unwrap()).span;
+        assert_eq!((s.start, s.end), (7, 10));
+        assert_eq!((s.start_byte(), s.end_byte()), (0, 2));
+        // The rest of the second byte is unclaimed.
+        let unknown = t.node(t.find("unknown").unwrap());
+        assert_eq!((unknown.span.start, unknown.span.end), (10, 16));
+    }
+
+    #[test]
+    fn integers_follow_the_byte_order_in_force() {
+        let data: &[u8] = &[1, 2, 3, 4, 0xFE, 0xFF];
+        let mut b = Builder::new(&data, "t");
+        assert_eq!(b.u16("le").unwrap(), 0x0201);
+        b.set_endian(Endian::Big);
+        assert_eq!(b.u16("be").unwrap(), 0x0304);
+        b.set_endian(Endian::Little);
+        assert_eq!(b.int("neg", 2).unwrap(), -2);
+        assert_eq!(val(&b, "neg"), Some(Value::I(-2)));
+    }
+
+    #[test]
+    fn a_read_past_the_end_records_what_was_expected_and_marks_ancestors() {
+        let data: &[u8] = &[1, 2, 3, 4, 5, 6];
+        let mut b = Builder::new(&data, "t");
+        let r = b.group("G", |b| {
+            b.u32("a")?;
+            b.u32("b")?;
+            b.u32("never")
+        });
+        assert_eq!(r, Err(Stop));
+        let t = b.finish();
+        let bad = t.node(t.find("G/b").unwrap());
+        assert_eq!(bad.error.as_deref(), Some("expected a 4-byte integer at 0x4, found only 2 bytes before the end of file at 0x6"));
+        assert_eq!((bad.span.start_byte(), bad.span.end_byte()), (4, 6));
+        assert!(t.find("G/never").is_none());
+        assert!(t.node(t.find("G").unwrap()).damaged);
+        assert!(t.node(t.root()).damaged);
+        assert_eq!(t.errors().len(), 1);
+    }
+
+    #[test]
+    fn a_region_contains_its_damage_and_decoding_continues_after_it() {
+        let data: &[u8] = &[1, 0, 0, 0, 9, 9, 2, 0];
+        let mut b = Builder::new(&data, "t");
+        let r: Option<()> = b.region("R", Kind::Struct, 0, 6, |b| {
+            b.u32("x")?;
+            b.u32("y")?; // only 2 bytes left in the region
+            Ok(())
+        });
+        assert!(r.is_none());
+        assert_eq!(b.pos(), 6);
+        assert_eq!(b.u16("after").unwrap(), 2);
+        let t = b.finish();
+        let y = t.node(t.find("R/y").unwrap());
+        assert!(y.error.as_deref().unwrap().contains("before the end of R at 0x6"), "{:?}", y.error);
+        assert!(!t.node(t.find("after").unwrap()).damaged);
+    }
+
+    #[test]
+    fn a_region_reaching_past_its_parent_is_cut_and_flagged() {
+        let data: &[u8] = &[0; 8];
+        let mut b = Builder::new(&data, "t");
+        b.region("R", Kind::Struct, 4, 100, |b| b.bytes("all", b.remaining()).map(|_| ()));
+        let t = b.finish();
+        let r = t.node(t.find("R").unwrap());
+        assert_eq!((r.span.start_byte(), r.span.end_byte()), (4, 8));
+        assert!(r.error.as_deref().unwrap().contains("expected 100 bytes at 0x4"));
+    }
+
+    #[test]
+    fn unclaimed_bytes_between_fields_become_unknown_nodes_in_order() {
+        let data: &[u8] = &[0; 10];
+        let mut b = Builder::new(&data, "t");
+        b.group("G", |b| {
+            b.u8("a")?;
+            b.seek(4);
+            b.u8("b")
+        })
+        .unwrap();
+        let t = b.finish();
+        let g = t.node(t.find("G").unwrap());
+        let names: Vec<String> = g.children.iter().map(|&c| t.node(c).name.to_string()).collect();
+        assert_eq!(names, ["a", "unknown", "b"]);
+        let root_names: Vec<String> = t.node(0).children.iter().map(|&c| t.node(c).name.to_string()).collect();
+        assert_eq!(root_names, ["G", "unknown"]);
+    }
+
+    #[test]
+    fn strings_resolve_through_offsets_and_unterminated_ones_are_errors() {
+        let data: &[u8] = b"\x04\x00\x00\x00abc\x00xyz";
+        let mut b = Builder::new(&data, "t");
+        assert_eq!(b.strref("ok", 4, 0, 11).unwrap().as_deref(), Some("abc"));
+        b.seek(8);
+        assert_eq!(b.cstr("bad"), Err(Stop));
+        let t = b.finish();
+        let ok = t.node(t.find("ok").unwrap());
+        assert_eq!(ok.kind, Kind::StrRef);
+        assert_eq!(ok.reference, Some(BitSpan::bytes(4, 8)));
+        let bad = t.node(t.find("bad").unwrap());
+        assert!(bad.error.as_deref().unwrap().contains("found 3 bytes without a terminator"));
+    }
+
+    #[test]
+    fn a_hostile_count_cannot_create_more_nodes_than_the_budget() {
+        let data = vec![0u8; 16];
+        let slice: &[u8] = &data;
+        let mut b = Builder::new(&slice, "t");
+        let r = b.array("A", |b| {
+            for i in 0..u32::MAX as u64 {
+                b.derived(Name::Index(i as u32), Value::U(0), BitSpan::default(), None)?;
+            }
+            Ok(())
+        });
+        assert_eq!(r, Err(Stop));
+        let t = b.finish();
+        assert!(t.len() <= 4096 + 16 * 12 + 2);
+        assert!(t.node(t.find("A").unwrap()).error.as_deref().unwrap().contains("node budget"));
+    }
+
+    #[test]
+    fn flag_names_list_set_bits_and_leftovers() {
+        assert_eq!(flag_names(0, &[(1, "A")]), "none");
+        assert_eq!(flag_names(0b101, &[(1, "A"), (2, "B"), (4, "C")]), "A | C");
+        assert_eq!(flag_names(0x11, &[(1, "A")]), "A | 0x10");
+    }
+}

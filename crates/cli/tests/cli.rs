@@ -1,0 +1,146 @@
+//! The `hexlens` command line: exit statuses, messages, and golden dumps.
+//!
+//! Golden files live in `tests/golden/` at the repository root; a changed dump
+//! fails the test, and `HEXLENS_BLESS=1` rewrites them when the change is intended.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+fn hexlens(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hexlens")).args(args).output().expect("run hexlens")
+}
+
+fn fixture(rel: &str) -> String {
+    repo().join("tests/fixtures").join(rel).to_string_lossy().into_owned()
+}
+
+const CLEAN: &str = "dxcontainer/curated/d3d12_geometry_shader_L1216_gs_code_dxil.dxil.dxbc";
+const DAMAGED: &str = "generated/bad_symbols.dxbc";
+
+#[test]
+fn formats_lists_the_dxcontainer_decoder() {
+    let out = hexlens(&["formats"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("dxcontainer"), "{text}");
+    assert!(text.contains("DirectX Container"), "{text}");
+}
+
+#[test]
+fn dump_of_a_clean_file_exits_0_and_prints_an_indented_tree_with_hex_offsets() {
+    let out = hexlens(&["dump", &fixture(CLEAN)]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("dxcontainer (1884 bytes)\n"), "{text}");
+    assert!(text.contains("\n0018-001C     FileSize: 1884\n"), "{text}");
+    assert!(text.contains("Name: \"SV_RenderTargetArrayIndex\""), "{text}");
+    assert!(!text.contains("error(s)"));
+}
+
+#[test]
+fn dump_json_follows_the_contract() {
+    let out = hexlens(&["dump", &fixture(CLEAN), "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert_eq!(v["format"], "dxcontainer");
+    assert_eq!(v["file_size"], 1884);
+    assert_eq!(v["errors"].as_array().unwrap().len(), 0);
+    let tree = &v["tree"];
+    assert_eq!(tree["start"], 0);
+    assert_eq!(tree["end"], 1884);
+    let header = &tree["children"][0];
+    assert_eq!(header["name"], "Header");
+    assert_eq!(header["kind"], "struct");
+    assert!(header.get("value").is_none(), "groups carry no value");
+    let file_size = header["children"].as_array().unwrap().iter().find(|c| c["name"] == "FileSize").unwrap();
+    assert_eq!(file_size["value"], 1884);
+    assert_eq!((file_size["start"].as_u64(), file_size["end"].as_u64()), (Some(24), Some(28)));
+    let hash = &header["children"][1];
+    assert_eq!(hash["name"], "Hash");
+    assert!(hash.get("value").is_none(), "raw byte runs carry no value");
+}
+
+#[test]
+fn dump_of_a_damaged_file_exits_1_and_still_prints_the_tree_and_its_errors() {
+    let out = hexlens(&["dump", &fixture(DAMAGED), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let errors = v["errors"].as_array().unwrap();
+    assert!(errors.len() >= 5, "{errors:?}");
+    let e = errors.iter().find(|e| e["path"] == "Parts/[1]/SymbolTable/Symbols/[1]/Name/NameOffset").unwrap();
+    assert_eq!((e["start"].as_u64(), e["end"].as_u64()), (Some(0x7C), Some(0x80)));
+    assert!(e["message"].as_str().unwrap().contains("does not resolve"));
+    let text = hexlens(&["dump", &fixture(DAMAGED)]);
+    assert_eq!(text.status.code(), Some(1));
+    let t = String::from_utf8(text.stdout).unwrap();
+    assert!(t.contains("! offset 0x1F4 does not resolve"), "{t}");
+}
+
+#[test]
+fn unreadable_files_and_bad_usage_exit_2_with_a_message() {
+    let out = hexlens(&["dump", "/nonexistent/file.dxbc"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("cannot read '/nonexistent/file.dxbc'"), "{err}");
+    assert!(out.stdout.is_empty());
+    for args in [&[][..], &["dump"][..], &["frobnicate"][..], &["dump", "a", "b"][..], &["dump", "a", "--yaml"][..]] {
+        let out = hexlens(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8(out.stderr).unwrap().contains("usage:"), "{args:?}");
+    }
+}
+
+#[test]
+fn an_unknown_file_is_dumped_as_raw_with_exit_1() {
+    let out = hexlens(&["dump", &repo().join("Cargo.toml").to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(1));
+    let t = String::from_utf8(out.stdout).unwrap();
+    assert!(t.starts_with("raw ("), "{t}");
+    assert!(t.contains("no decoder recognises this file"), "{t}");
+}
+
+/// Text and JSON dumps of every generated fixture and three real samples, compared
+/// byte for byte with `tests/golden/`.
+#[test]
+fn dumps_match_the_golden_files() {
+    let golden = repo().join("tests/golden");
+    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
+    let mut inputs: Vec<String> = std::fs::read_dir(repo().join("tests/fixtures/generated"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
+        .map(|p| format!("generated/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    inputs.sort();
+    inputs.extend(
+        [
+            CLEAN,
+            "dxcontainer/curated/d3d12_enhanced_barriers_L635_write_dxbc.dxbc",
+            "dxcontainer/curated/embedded_rs_vs_space0_code_dxbc.dxbc",
+        ]
+        .map(String::from),
+    );
+    let mut stale = Vec::new();
+    for rel in &inputs {
+        let stem = Path::new(rel).file_name().unwrap().to_string_lossy().into_owned();
+        for (ext, args) in [("txt", vec!["dump"]), ("json", vec!["dump", "--json"])] {
+            let mut a = args.clone();
+            let f = fixture(rel);
+            a.insert(1, &f);
+            let out = hexlens(&a);
+            assert!(matches!(out.status.code(), Some(0 | 1)), "{rel}: {:?}", out.status);
+            let path = golden.join(format!("{stem}.{ext}"));
+            if bless {
+                std::fs::create_dir_all(&golden).unwrap();
+                std::fs::write(&path, &out.stdout).unwrap();
+            } else if std::fs::read(&path).ok().as_deref() != Some(&out.stdout[..]) {
+                stale.push(path.display().to_string());
+            }
+        }
+    }
+    assert!(stale.is_empty(), "dumps differ from the golden files (HEXLENS_BLESS=1 to accept): {stale:#?}");
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what the native test suite needs and a fresh machine may lack:
+# rustfmt/clippy, and LLVM 19's obj2yaml (the oracle the DirectX Container corpus
+# test compares against). Idempotent: skips whatever is already there.
+set -euo pipefail
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+        echo "setup: need root to run: $*" >&2; return 1; fi
+}
+
+for comp in rustfmt clippy; do
+    if ! rustup component list --installed 2>/dev/null | grep -q "^$comp"; then
+        rustup component add "$comp"
+    fi
+done
+
+if ! command -v obj2yaml-19 >/dev/null && [ ! -x /usr/lib/llvm-19/bin/obj2yaml ]; then
+    echo "setup: installing llvm-19 (obj2yaml-19)"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19 >/dev/null
+fi
