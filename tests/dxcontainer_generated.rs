@@ -14,16 +14,26 @@ fn fixtures_dir() -> PathBuf {
 }
 
 fn node<'a>(d: &'a Decoded, path: &str) -> &'a hexlens_core::Node {
-    let id = d.tree.find(path).unwrap_or_else(|| panic!("no node at {path}"));
+    let id = d
+        .tree
+        .find(path)
+        .unwrap_or_else(|| panic!("no node at {path}"));
     d.tree.node(id)
 }
 
 fn value(d: &Decoded, path: &str) -> Value {
-    node(d, path).value.clone().unwrap_or_else(|| panic!("node {path} has no value"))
+    node(d, path)
+        .value
+        .clone()
+        .unwrap_or_else(|| panic!("node {path} has no value"))
 }
 
 fn error(d: &Decoded, path: &str) -> String {
-    node(d, path).error.as_deref().unwrap_or_else(|| panic!("node {path} has no error")).to_string()
+    node(d, path)
+        .error
+        .as_deref()
+        .unwrap_or_else(|| panic!("node {path} has no error"))
+        .to_string()
 }
 
 fn s(v: &str) -> Value {
@@ -47,8 +57,13 @@ fn checked_in_fixtures_match_the_generator() {
         if bless {
             std::fs::write(&path, &bytes).unwrap();
         }
-        let on_disk = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} (run with HEXLENS_BLESS=1)", path.display()));
-        assert!(on_disk == bytes, "{} differs from the generator's output; rerun with HEXLENS_BLESS=1", path.display());
+        let on_disk = std::fs::read(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (run with HEXLENS_BLESS=1)", path.display()));
+        assert!(
+            on_disk == bytes,
+            "{} differs from the generator's output; rerun with HEXLENS_BLESS=1",
+            path.display()
+        );
     }
 }
 
@@ -57,10 +72,21 @@ fn sym0_short_names_are_read_inline() {
     let d = decode_bytes(&gen::sym0_str0_library());
     assert!(d.is_clean(), "{}", hexlens_core::output::to_text(&d));
     assert_eq!(value(&d, "Parts/[2]/Name"), s("SYM0"));
-    assert_eq!(value(&d, "Parts/[2]/SymbolTable/Symbols/[0]/Name"), s("main"));
+    assert_eq!(
+        value(&d, "Parts/[2]/SymbolTable/Symbols/[0]/Name"),
+        s("main")
+    );
     // Exactly 8 bytes and no terminator.
-    assert_eq!(value(&d, "Parts/[2]/SymbolTable/Symbols/[1]/Name"), s("entry_ps"));
-    assert_eq!(node(&d, "Parts/[2]/SymbolTable/Symbols/[1]/Name").span.len_bits(), 64);
+    assert_eq!(
+        value(&d, "Parts/[2]/SymbolTable/Symbols/[1]/Name"),
+        s("entry_ps")
+    );
+    assert_eq!(
+        node(&d, "Parts/[2]/SymbolTable/Symbols/[1]/Name")
+            .span
+            .len_bits(),
+        64
+    );
 }
 
 #[test]
@@ -68,21 +94,52 @@ fn sym0_long_names_resolve_through_str0() {
     let bytes = gen::sym0_str0_library();
     let d = decode_bytes(&bytes);
     let sym = "Parts/[2]/SymbolTable/Symbols";
-    assert_eq!(value(&d, &format!("{sym}/[2]/Name")), s("RayGenerationShaderMain"));
+    assert_eq!(
+        value(&d, &format!("{sym}/[2]/Name")),
+        s("RayGenerationShaderMain")
+    );
     assert_eq!(value(&d, &format!("{sym}/[2]/Name/Zeros")), Value::U(0));
-    assert_eq!(value(&d, &format!("{sym}/[2]/Name/NameOffset")), s("RayGenerationShaderMain"));
+    assert_eq!(
+        value(&d, &format!("{sym}/[2]/Name/NameOffset")),
+        s("RayGenerationShaderMain")
+    );
     // The reference points at the string bytes inside STR0, terminator included.
-    let r = node(&d, &format!("{sym}/[2]/Name/NameOffset")).reference.expect("reference");
-    assert_eq!(&bytes[r.start_byte() as usize..r.end_byte() as usize], b"RayGenerationShaderMain\0");
+    let r = node(&d, &format!("{sym}/[2]/Name/NameOffset"))
+        .reference
+        .expect("reference");
+    assert_eq!(
+        &bytes[r.start_byte() as usize..r.end_byte() as usize],
+        b"RayGenerationShaderMain\0"
+    );
     assert_eq!(value(&d, &format!("{sym}/[3]/Name")), s("ShaderMain"));
     assert_eq!(value(&d, &format!("{sym}/[4]/Name")), s(gen::XSS_NAME));
     assert_eq!(value(&d, &format!("{sym}/[5]/Name")), s("ClosestHitShader"));
     for i in 0..6 {
         assert_eq!(value(&d, &format!("{sym}/[{i}]/SectionIndex")), Value::U(1));
-        assert_eq!(node(&d, &format!("{sym}/[{i}]/SectionIndex")).display.as_deref(), Some("part [1] (DXIL)"));
-        assert_eq!(node(&d, &format!("{sym}/[{i}]/ComplexType")).display.as_deref(), Some("IMAGE_SYM_DTYPE_FUNCTION"));
-        assert_eq!(node(&d, &format!("{sym}/[{i}]/StorageClass")).display.as_deref(), Some("IMAGE_SYM_CLASS_EXTERNAL"));
-        assert_eq!(node(&d, &format!("{sym}/[{i}]/BaseType")).display.as_deref(), Some("IMAGE_SYM_TYPE_NULL"));
+        assert_eq!(
+            node(&d, &format!("{sym}/[{i}]/SectionIndex"))
+                .display
+                .as_deref(),
+            Some("part [1] (DXIL)")
+        );
+        assert_eq!(
+            node(&d, &format!("{sym}/[{i}]/ComplexType"))
+                .display
+                .as_deref(),
+            Some("IMAGE_SYM_DTYPE_FUNCTION")
+        );
+        assert_eq!(
+            node(&d, &format!("{sym}/[{i}]/StorageClass"))
+                .display
+                .as_deref(),
+            Some("IMAGE_SYM_CLASS_EXTERNAL")
+        );
+        assert_eq!(
+            node(&d, &format!("{sym}/[{i}]/BaseType"))
+                .display
+                .as_deref(),
+            Some("IMAGE_SYM_TYPE_NULL")
+        );
     }
 }
 
@@ -92,18 +149,42 @@ fn str0_lists_each_string_with_its_offset_and_marks_suffix_sharing() {
     let d = decode_bytes(&bytes);
     let t = "Parts/[3]/StringTable";
     assert_eq!(value(&d, &format!("{t}/Size")), Value::U(76));
-    assert_eq!(value(&d, &format!("{t}/Strings/[0]")), s("RayGenerationShaderMain"));
-    assert_eq!(node(&d, &format!("{t}/Strings/[0]")).display.as_deref(), Some("offset 0x4"));
+    assert_eq!(
+        value(&d, &format!("{t}/Strings/[0]")),
+        s("RayGenerationShaderMain")
+    );
+    assert_eq!(
+        node(&d, &format!("{t}/Strings/[0]")).display.as_deref(),
+        Some("offset 0x4")
+    );
     assert_eq!(value(&d, &format!("{t}/Strings/[1]")), s(gen::XSS_NAME));
-    assert_eq!(node(&d, &format!("{t}/Strings/[1]")).display.as_deref(), Some("offset 0x1C"));
-    assert_eq!(value(&d, &format!("{t}/Strings/[2]")), s("ClosestHitShader"));
-    assert_eq!(node(&d, &format!("{t}/Strings/Padding")).kind, Kind::Padding);
+    assert_eq!(
+        node(&d, &format!("{t}/Strings/[1]")).display.as_deref(),
+        Some("offset 0x1C")
+    );
+    assert_eq!(
+        value(&d, &format!("{t}/Strings/[2]")),
+        s("ClosestHitShader")
+    );
+    assert_eq!(
+        node(&d, &format!("{t}/Strings/Padding")).kind,
+        Kind::Padding
+    );
     // "ShaderMain" lives inside "RayGenerationShaderMain": an aliasing entry that says so.
     let shared = node(&d, &format!("{t}/Strings/[3]"));
     assert_eq!(shared.value, Some(s("ShaderMain")));
-    assert!(shared.display.as_deref().unwrap().contains("shares the tail of [0]"));
-    assert_eq!(bytes_of(&bytes, &d, &format!("{t}/Strings/[3]")), b"ShaderMain\0");
-    assert!(node(&d, &format!("{t}/Strings/[0]")).span.contains(&shared.span));
+    assert!(shared
+        .display
+        .as_deref()
+        .unwrap()
+        .contains("shares the tail of [0]"));
+    assert_eq!(
+        bytes_of(&bytes, &d, &format!("{t}/Strings/[3]")),
+        b"ShaderMain\0"
+    );
+    assert!(node(&d, &format!("{t}/Strings/[0]"))
+        .span
+        .contains(&shared.span));
 }
 
 #[test]
@@ -113,15 +194,37 @@ fn psv0_version_0_stops_after_the_resource_bindings() {
     let p = "Parts/[1]/PSVInfo";
     assert_eq!(value(&d, &format!("{p}/Version")), Value::U(0));
     assert_eq!(node(&d, &format!("{p}/Version")).kind, Kind::Derived);
-    assert_eq!(value(&d, &format!("{p}/OutputPositionPresent")), Value::U(1));
+    assert_eq!(
+        value(&d, &format!("{p}/OutputPositionPresent")),
+        Value::U(1)
+    );
     assert_eq!(value(&d, &format!("{p}/MinimumWaveLaneCount")), Value::U(4));
-    assert_eq!(value(&d, &format!("{p}/MaximumWaveLaneCount")), Value::U(64));
+    assert_eq!(
+        value(&d, &format!("{p}/MaximumWaveLaneCount")),
+        Value::U(64)
+    );
     assert_eq!(value(&d, &format!("{p}/ResourceStride")), Value::U(16));
-    assert_eq!(node(&d, &format!("{p}/Resources/[0]/Type")).display.as_deref(), Some("CBV"));
+    assert_eq!(
+        node(&d, &format!("{p}/Resources/[0]/Type"))
+            .display
+            .as_deref(),
+        Some("CBV")
+    );
     assert_eq!(value(&d, &format!("{p}/Resources/[0]/Space")), Value::U(3));
-    assert_eq!(node(&d, &format!("{p}/Resources/[0]/UpperBound")).display.as_deref(), Some("unbounded"));
-    assert!(d.tree.find(&format!("{p}/Resources/[0]/Kind")).is_none(), "v0 bindings have no Kind");
-    assert!(d.tree.find(&format!("{p}/StringTableSize")).is_none(), "v0 ends after the bindings");
+    assert_eq!(
+        node(&d, &format!("{p}/Resources/[0]/UpperBound"))
+            .display
+            .as_deref(),
+        Some("unbounded")
+    );
+    assert!(
+        d.tree.find(&format!("{p}/Resources/[0]/Kind")).is_none(),
+        "v0 bindings have no Kind"
+    );
+    assert!(
+        d.tree.find(&format!("{p}/StringTableSize")).is_none(),
+        "v0 ends after the bindings"
+    );
     assert!(d.tree.find(&format!("{p}/ShaderStage")).is_none());
 }
 
@@ -134,7 +237,10 @@ fn psv0_runtime_info_larger_than_v3_reads_v3_and_keeps_the_rest() {
     assert_eq!(value(&d, &format!("{p}/NumThreadsX")), Value::U(8));
     assert_eq!(value(&d, &format!("{p}/NumThreadsY")), Value::U(4));
     assert_eq!(value(&d, &format!("{p}/EntryName")), s("main"));
-    assert_eq!(node(&d, &format!("{p}/RuntimeInfoExtra")).span.len_bits(), 64);
+    assert_eq!(
+        node(&d, &format!("{p}/RuntimeInfoExtra")).span.len_bits(),
+        64
+    );
     assert_eq!(value(&d, &format!("{p}/ResourceStride")), Value::U(24));
 }
 
@@ -165,9 +271,14 @@ fn part_offsets_into_the_header_past_the_end_or_into_another_part_are_errors() {
 #[test]
 fn a_part_running_past_the_end_keeps_what_is_there() {
     let d = decode_bytes(&gen::truncated_part());
-    assert!(error(&d, "Header/FileSize").contains("FileSize says 4096 bytes, but the file has 84 bytes"));
-    assert!(error(&d, "Parts/[1]/Size").contains("claims 1000 bytes of data from 0x40, but the file ends at 0x54"));
-    assert_eq!(value(&d, "Parts/[1]/Hash/IncludesSource"), Value::Bool(false));
+    assert!(error(&d, "Header/FileSize")
+        .contains("FileSize says 4096 bytes, but the file has 84 bytes"));
+    assert!(error(&d, "Parts/[1]/Size")
+        .contains("claims 1000 bytes of data from 0x40, but the file ends at 0x54"));
+    assert_eq!(
+        value(&d, "Parts/[1]/Hash/IncludesSource"),
+        Value::Bool(false)
+    );
     assert_eq!(node(&d, "Parts/[1]/Hash/Digest").span.len_bits(), 128);
     assert_eq!(d.tree.errors().len(), 2);
 }
@@ -176,12 +287,22 @@ fn a_part_running_past_the_end_keeps_what_is_there() {
 fn damaged_symbols_carry_errors_and_the_rest_still_decodes() {
     let d = decode_bytes(&gen::bad_symbols());
     let sym = "Parts/[1]/SymbolTable";
-    assert!(node(&d, sym).error.as_deref().unwrap().contains("not a multiple of the 20-byte symbol size; 7 bytes left over"));
+    assert!(node(&d, sym)
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("not a multiple of the 20-byte symbol size; 7 bytes left over"));
     assert_eq!(value(&d, &format!("{sym}/Symbols/[0]/Name")), s("okname"));
-    assert!(error(&d, &format!("{sym}/Symbols/[1]/Name/NameOffset")).contains("offset 0x1F4 does not resolve"));
-    assert_eq!(value(&d, &format!("{sym}/Symbols/[1]/Name/NameOffset")), Value::U(500));
-    assert!(error(&d, &format!("{sym}/Symbols/[2]/Name/NameOffset")).contains("points into STR0's size field"));
-    assert!(error(&d, &format!("{sym}/Symbols/[3]/SectionIndex")).contains("SectionIndex 9 is not a part index"));
+    assert!(error(&d, &format!("{sym}/Symbols/[1]/Name/NameOffset"))
+        .contains("offset 0x1F4 does not resolve"));
+    assert_eq!(
+        value(&d, &format!("{sym}/Symbols/[1]/Name/NameOffset")),
+        Value::U(500)
+    );
+    assert!(error(&d, &format!("{sym}/Symbols/[2]/Name/NameOffset"))
+        .contains("points into STR0's size field"));
+    assert!(error(&d, &format!("{sym}/Symbols/[3]/SectionIndex"))
+        .contains("SectionIndex 9 is not a part index"));
     assert!(error(&d, &format!("{sym}/Symbols/[3]/Unused")).contains("found 3"));
     let t = "Parts/[2]/StringTable";
     assert!(error(&d, &format!("{t}/Size")).contains("says it is 64 bytes, but the part holds 16"));
@@ -195,7 +316,12 @@ fn bad_signature_name_and_tiny_runtime_info_are_errors_not_stops() {
     let e = error(&d, "Parts/[1]/Signature/Parameters/[0]/Name");
     assert!(e.contains("offset 0x400 does not resolve"), "{e}");
     // The fields after the bad name were still read.
-    assert_eq!(node(&d, "Parts/[1]/Signature/Parameters/[0]/CompType").display.as_deref(), Some("Float32"));
+    assert_eq!(
+        node(&d, "Parts/[1]/Signature/Parameters/[0]/CompType")
+            .display
+            .as_deref(),
+        Some("Float32")
+    );
     assert!(error(&d, "Parts/[2]/PSVInfo/RuntimeInfoSize").contains("at least 24 bytes"));
     assert_eq!(value(&d, "Parts/[0]/Program/ShaderKind"), Value::U(0));
 }

@@ -15,10 +15,19 @@ fn samples() -> Vec<(String, Vec<u8>)> {
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
         .collect();
     out.sort();
-    assert!(out.len() >= 35, "expected the 35 curated samples in {}", dir.display());
+    assert!(
+        out.len() >= 35,
+        "expected the 35 curated samples in {}",
+        dir.display()
+    );
     for (name, bytes) in gen::all() {
         out.push((name.to_string(), bytes));
     }
@@ -32,12 +41,19 @@ fn check(d: &Decoded, len: u64) -> Result<(), String> {
     let file = BitSpan::bytes(0, len);
     let root = t.node(t.root());
     if root.span != file {
-        return Err(format!("root span {:?} is not the file {:?}", root.span, file));
+        return Err(format!(
+            "root span {:?} is not the file {:?}",
+            root.span, file
+        ));
     }
     let mut any_error = false;
     for (i, n) in t.nodes().iter().enumerate() {
         if !file.contains(&n.span) {
-            return Err(format!("{} {:?} lies outside the file", t.path(i as u32), n.span));
+            return Err(format!(
+                "{} {:?} lies outside the file",
+                t.path(i as u32),
+                n.span
+            ));
         }
         if let Some(r) = n.reference {
             if !file.contains(&r) {
@@ -56,7 +72,11 @@ fn check(d: &Decoded, len: u64) -> Result<(), String> {
             let mut p = n.parent;
             while let Some(pid) = p {
                 if !t.node(pid).damaged {
-                    return Err(format!("{} has an error but ancestor {} is not marked", t.path(i as u32), t.path(pid)));
+                    return Err(format!(
+                        "{} has an error but ancestor {} is not marked",
+                        t.path(i as u32),
+                        t.path(pid)
+                    ));
                 }
                 p = t.node(pid).parent;
             }
@@ -69,10 +89,18 @@ fn check(d: &Decoded, len: u64) -> Result<(), String> {
                 n.span.contains(&cs)
             };
             if !inside {
-                return Err(format!("child {} {:?} is outside its parent {:?}", t.path(c), cs, n.span));
+                return Err(format!(
+                    "child {} {:?} is outside its parent {:?}",
+                    t.path(c),
+                    cs,
+                    n.span
+                ));
             }
             if t.node(c).parent != Some(i as u32) {
-                return Err(format!("child {} does not point back at its parent", t.path(c)));
+                return Err(format!(
+                    "child {} does not point back at its parent",
+                    t.path(c)
+                ));
             }
         }
     }
@@ -93,7 +121,10 @@ fn truncating_any_sample_at_any_length_keeps_a_valid_tree_with_an_error() {
             runs += 1;
             check(&d, cut as u64).unwrap_or_else(|e| panic!("{name} cut at {cut}: {e}"));
             if full.is_clean() {
-                assert!(!d.is_clean(), "{name} cut at {cut} decoded without any error");
+                assert!(
+                    !d.is_clean(),
+                    "{name} cut at {cut} decoded without any error"
+                );
                 if cut >= 4 {
                     assert_eq!(d.format, "dxcontainer", "{name} cut at {cut}");
                 }
@@ -143,15 +174,18 @@ fn random_byte_flips_never_break_the_tree_or_the_json() {
             }
             check(&d, m.len() as u64).unwrap_or_else(|e| panic!("{name} round {round}: {e}"));
             let json = hexlens_core::output::to_json(&d);
-            let v: serde_json::Value =
-                serde_json::from_str(&json).unwrap_or_else(|e| panic!("{name} round {round}: invalid JSON: {e}"));
+            let v: serde_json::Value = serde_json::from_str(&json)
+                .unwrap_or_else(|e| panic!("{name} round {round}: invalid JSON: {e}"));
             for err in v["errors"].as_array().expect("errors array") {
                 assert!(err["start"].is_u64() && err["end"].is_u64() && err["message"].is_string());
             }
         }
     }
     println!("{runs} corrupted decodes checked, {with_errors} reported damage");
-    assert!(with_errors > runs / 4, "most corruptions should be noticed: {with_errors} of {runs}");
+    assert!(
+        with_errors > runs / 4,
+        "most corruptions should be noticed: {with_errors} of {runs}"
+    );
 }
 
 #[test]
@@ -161,8 +195,18 @@ fn a_file_no_decoder_knows_is_shown_as_plain_bytes_with_a_notice() {
     assert_eq!(d.format, "raw");
     check(&d, bytes.len() as u64).unwrap();
     let root = d.tree.node(d.tree.root());
-    assert!(root.error.as_deref().unwrap().contains("no decoder recognises this file (it starts with 7F 45 4C 46"));
+    assert!(root
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("no decoder recognises this file (it starts with 7F 45 4C 46"));
     assert_eq!(root.children.len(), 0);
     let empty = decode_bytes(&[]);
-    assert!(empty.tree.node(0).error.as_deref().unwrap().contains("it is empty"));
+    assert!(empty
+        .tree
+        .node(0)
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("it is empty"));
 }

@@ -61,7 +61,10 @@ pub fn container(parts: &[Part]) -> Vec<u8> {
 /// bitcode header, and a small bitcode-looking payload (magic + identification
 /// block start, zero padded to a dword).
 pub fn dxil_part(major: u8, minor: u8, kind: u16) -> Part {
-    let bitcode: Vec<u8> = vec![0x42, 0x43, 0xC0, 0xDE, 0x35, 0x14, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x62, 0x0C, 0x30, 0x24];
+    let bitcode: Vec<u8> = vec![
+        0x42, 0x43, 0xC0, 0xDE, 0x35, 0x14, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x62, 0x0C, 0x30,
+        0x24,
+    ];
     let mut d = Vec::new();
     d.push((major << 4) | minor);
     d.push(0);
@@ -86,7 +89,15 @@ pub enum SymName<'a> {
     Long(u32),
 }
 
-pub fn symbol(name: SymName, value: u32, section: u32, base: u8, complex: u8, class: u8, unused: u8) -> Vec<u8> {
+pub fn symbol(
+    name: SymName,
+    value: u32,
+    section: u32,
+    base: u8,
+    complex: u8,
+    class: u8,
+    unused: u8,
+) -> Vec<u8> {
     let mut s = Vec::new();
     match name {
         SymName::Short(n) => {
@@ -134,7 +145,17 @@ pub fn sym0_str0_library() -> Vec<u8> {
     let long = "RayGenerationShaderMain";
     let (str0, offs) = str0_part(&[long, XSS_NAME, "ClosestHitShader"]);
     let suffix_off = offs[0] + "RayGeneration".len() as u32; // "ShaderMain"
-    let f = |n| symbol(n, 0, 1, IMAGE_SYM_TYPE_NULL, IMAGE_SYM_DTYPE_FUNCTION, IMAGE_SYM_CLASS_EXTERNAL, 0);
+    let f = |n| {
+        symbol(
+            n,
+            0,
+            1,
+            IMAGE_SYM_TYPE_NULL,
+            IMAGE_SYM_DTYPE_FUNCTION,
+            IMAGE_SYM_CLASS_EXTERNAL,
+            0,
+        )
+    };
     let mut sym = Vec::new();
     sym.extend(f(SymName::Short("main")));
     sym.extend(f(SymName::Short("entry_ps")));
@@ -142,7 +163,12 @@ pub fn sym0_str0_library() -> Vec<u8> {
     sym.extend(f(SymName::Long(suffix_off)));
     sym.extend(f(SymName::Long(offs[1])));
     sym.extend(f(SymName::Long(offs[2])));
-    container(&[part(b"SFI0", vec![0; 8]), dxil_part(6, 8, 6), part(b"SYM0", sym), str0])
+    container(&[
+        part(b"SFI0", vec![0; 8]),
+        dxil_part(6, 8, 6),
+        part(b"SYM0", sym),
+        str0,
+    ])
 }
 
 /// A vertex shader whose PSV0 part is version 0 (24-byte RuntimeInfo) with one

@@ -7,15 +7,25 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
 }
 
 fn hexlens(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hexlens")).args(args).output().expect("run hexlens")
+    Command::new(env!("CARGO_BIN_EXE_hexlens"))
+        .args(args)
+        .output()
+        .expect("run hexlens")
 }
 
 fn fixture(rel: &str) -> String {
-    repo().join("tests/fixtures").join(rel).to_string_lossy().into_owned()
+    repo()
+        .join("tests/fixtures")
+        .join(rel)
+        .to_string_lossy()
+        .into_owned()
 }
 
 const CLEAN: &str = "dxcontainer/curated/d3d12_geometry_shader_L1216_gs_code_dxil.dxil.dxbc";
@@ -37,7 +47,10 @@ fn dump_of_a_clean_file_exits_0_and_prints_an_indented_tree_with_hex_offsets() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("dxcontainer (1884 bytes)\n"), "{text}");
     assert!(text.contains("\n0018-001C     FileSize: 1884\n"), "{text}");
-    assert!(text.contains("Name: \"SV_RenderTargetArrayIndex\""), "{text}");
+    assert!(
+        text.contains("Name: \"SV_RenderTargetArrayIndex\""),
+        "{text}"
+    );
     assert!(!text.contains("error(s)"));
 }
 
@@ -56,9 +69,17 @@ fn dump_json_follows_the_contract() {
     assert_eq!(header["name"], "Header");
     assert_eq!(header["kind"], "struct");
     assert!(header.get("value").is_none(), "groups carry no value");
-    let file_size = header["children"].as_array().unwrap().iter().find(|c| c["name"] == "FileSize").unwrap();
+    let file_size = header["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "FileSize")
+        .unwrap();
     assert_eq!(file_size["value"], 1884);
-    assert_eq!((file_size["start"].as_u64(), file_size["end"].as_u64()), (Some(24), Some(28)));
+    assert_eq!(
+        (file_size["start"].as_u64(), file_size["end"].as_u64()),
+        (Some(24), Some(28))
+    );
     let hash = &header["children"][1];
     assert_eq!(hash["name"], "Hash");
     assert!(hash.get("value").is_none(), "raw byte runs carry no value");
@@ -71,8 +92,14 @@ fn dump_of_a_damaged_file_exits_1_and_still_prints_the_tree_and_its_errors() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
     let errors = v["errors"].as_array().unwrap();
     assert!(errors.len() >= 5, "{errors:?}");
-    let e = errors.iter().find(|e| e["path"] == "Parts/[1]/SymbolTable/Symbols/[1]/Name/NameOffset").unwrap();
-    assert_eq!((e["start"].as_u64(), e["end"].as_u64()), (Some(0x7C), Some(0x80)));
+    let e = errors
+        .iter()
+        .find(|e| e["path"] == "Parts/[1]/SymbolTable/Symbols/[1]/Name/NameOffset")
+        .unwrap();
+    assert_eq!(
+        (e["start"].as_u64(), e["end"].as_u64()),
+        (Some(0x7C), Some(0x80))
+    );
     assert!(e["message"].as_str().unwrap().contains("does not resolve"));
     let text = hexlens(&["dump", &fixture(DAMAGED)]);
     assert_eq!(text.status.code(), Some(1));
@@ -85,12 +112,24 @@ fn unreadable_files_and_bad_usage_exit_2_with_a_message() {
     let out = hexlens(&["dump", "/nonexistent/file.dxbc"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("cannot read '/nonexistent/file.dxbc'"), "{err}");
+    assert!(
+        err.contains("cannot read '/nonexistent/file.dxbc'"),
+        "{err}"
+    );
     assert!(out.stdout.is_empty());
-    for args in [&[][..], &["dump"][..], &["frobnicate"][..], &["dump", "a", "b"][..], &["dump", "a", "--yaml"][..]] {
+    for args in [
+        &[][..],
+        &["dump"][..],
+        &["frobnicate"][..],
+        &["dump", "a", "b"][..],
+        &["dump", "a", "--yaml"][..],
+    ] {
         let out = hexlens(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(String::from_utf8(out.stderr).unwrap().contains("usage:"), "{args:?}");
+        assert!(
+            String::from_utf8(out.stderr).unwrap().contains("usage:"),
+            "{args:?}"
+        );
     }
 }
 
@@ -126,13 +165,21 @@ fn dumps_match_the_golden_files() {
     );
     let mut stale = Vec::new();
     for rel in &inputs {
-        let stem = Path::new(rel).file_name().unwrap().to_string_lossy().into_owned();
+        let stem = Path::new(rel)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         for (ext, args) in [("txt", vec!["dump"]), ("json", vec!["dump", "--json"])] {
             let mut a = args.clone();
             let f = fixture(rel);
             a.insert(1, &f);
             let out = hexlens(&a);
-            assert!(matches!(out.status.code(), Some(0 | 1)), "{rel}: {:?}", out.status);
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)),
+                "{rel}: {:?}",
+                out.status
+            );
             let path = golden.join(format!("{stem}.{ext}"));
             if bless {
                 std::fs::create_dir_all(&golden).unwrap();
@@ -142,5 +189,8 @@ fn dumps_match_the_golden_files() {
             }
         }
     }
-    assert!(stale.is_empty(), "dumps differ from the golden files (HEXLENS_BLESS=1 to accept): {stale:#?}");
+    assert!(
+        stale.is_empty(),
+        "dumps differ from the golden files (HEXLENS_BLESS=1 to accept): {stale:#?}"
+    );
 }

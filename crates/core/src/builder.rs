@@ -62,7 +62,7 @@ pub struct Builder<'s> {
 }
 
 fn fmt_off(bits: u64) -> String {
-    if bits % 8 == 0 {
+    if bits.is_multiple_of(8) {
         format!("0x{:X}", bits / 8)
     } else {
         format!("0x{:X}.{}", bits / 8, bits % 8)
@@ -478,9 +478,9 @@ impl<'s> Builder<'s> {
 
     fn run(&mut self, name: Name, kind: Kind, n: u64) -> DResult<NodeId> {
         let what = format!("{n} bytes");
-        let bits = n.checked_mul(8).unwrap_or(u64::MAX);
+        let bits = n.saturating_mul(8);
         let (id, start) = self.leaf(name, kind, bits, &what)?;
-        if n <= HEX_PREVIEW && start % 8 == 0 {
+        if n <= HEX_PREVIEW && start.is_multiple_of(8) {
             let b = self.peek_bytes(start / 8, n);
             if !b.is_empty() {
                 self.tree.node_mut(id).display = Some(hex_preview(&b).into());
@@ -494,7 +494,7 @@ impl<'s> Builder<'s> {
     /// node and [`Stop`] is returned.
     pub fn cstr(&mut self, name: impl Into<Name>) -> DResult<String> {
         let name = name.into();
-        if self.pos % 8 != 0 {
+        if !self.pos.is_multiple_of(8) {
             return self
                 .need(&name, Kind::Str, u64::MAX, "a byte-aligned string")
                 .map(|_| String::new());
@@ -857,7 +857,7 @@ impl<'s> Builder<'s> {
 }
 
 fn describe_bits(bits: u64) -> String {
-    if bits % 8 == 0 {
+    if bits.is_multiple_of(8) {
         let b = bits / 8;
         if b == 1 {
             "1 byte".into()
@@ -1036,7 +1036,14 @@ mod tests {
         assert_eq!(b.u16("after").unwrap(), 2);
         let t = b.finish();
         let y = t.node(t.find("R/y").unwrap());
-        assert!(y.error.as_deref().unwrap().contains("before the end of R at 0x6"), "{:?}", y.error);
+        assert!(
+            y.error
+                .as_deref()
+                .unwrap()
+                .contains("before the end of R at 0x6"),
+            "{:?}",
+            y.error
+        );
         assert!(!t.node(t.find("after").unwrap()).damaged);
     }
 
@@ -1044,11 +1051,17 @@ mod tests {
     fn a_region_reaching_past_its_parent_is_cut_and_flagged() {
         let data: &[u8] = &[0; 8];
         let mut b = Builder::new(&data, "t");
-        b.region("R", Kind::Struct, 4, 100, |b| b.bytes("all", b.remaining()).map(|_| ()));
+        b.region("R", Kind::Struct, 4, 100, |b| {
+            b.bytes("all", b.remaining()).map(|_| ())
+        });
         let t = b.finish();
         let r = t.node(t.find("R").unwrap());
         assert_eq!((r.span.start_byte(), r.span.end_byte()), (4, 8));
-        assert!(r.error.as_deref().unwrap().contains("expected 100 bytes at 0x4"));
+        assert!(r
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("expected 100 bytes at 0x4"));
     }
 
     #[test]
@@ -1063,9 +1076,18 @@ mod tests {
         .unwrap();
         let t = b.finish();
         let g = t.node(t.find("G").unwrap());
-        let names: Vec<String> = g.children.iter().map(|&c| t.node(c).name.to_string()).collect();
+        let names: Vec<String> = g
+            .children
+            .iter()
+            .map(|&c| t.node(c).name.to_string())
+            .collect();
         assert_eq!(names, ["a", "unknown", "b"]);
-        let root_names: Vec<String> = t.node(0).children.iter().map(|&c| t.node(c).name.to_string()).collect();
+        let root_names: Vec<String> = t
+            .node(0)
+            .children
+            .iter()
+            .map(|&c| t.node(c).name.to_string())
+            .collect();
         assert_eq!(root_names, ["G", "unknown"]);
     }
 
@@ -1081,7 +1103,11 @@ mod tests {
         assert_eq!(ok.kind, Kind::StrRef);
         assert_eq!(ok.reference, Some(BitSpan::bytes(4, 8)));
         let bad = t.node(t.find("bad").unwrap());
-        assert!(bad.error.as_deref().unwrap().contains("found 3 bytes without a terminator"));
+        assert!(bad
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("found 3 bytes without a terminator"));
     }
 
     #[test]
@@ -1098,7 +1124,12 @@ mod tests {
         assert_eq!(r, Err(Stop));
         let t = b.finish();
         assert!(t.len() <= 4096 + 16 * 12 + 2);
-        assert!(t.node(t.find("A").unwrap()).error.as_deref().unwrap().contains("node budget"));
+        assert!(t
+            .node(t.find("A").unwrap())
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("node budget"));
     }
 
     #[test]

@@ -149,7 +149,7 @@ pub fn to_json(d: &Decoded) -> String {
 }
 
 fn fmt_pos(bits: u64, width: usize) -> String {
-    if bits % 8 == 0 {
+    if bits.is_multiple_of(8) {
         format!("{:0width$X}", bits / 8)
     } else {
         format!("{:0width$X}.{}", bits / 8, bits % 8)

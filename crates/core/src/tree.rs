@@ -57,7 +57,7 @@ impl BitSpan {
     }
     /// True if the span starts and ends on byte boundaries.
     pub fn is_byte_aligned(&self) -> bool {
-        self.start % 8 == 0 && self.end % 8 == 0
+        self.start.is_multiple_of(8) && self.end.is_multiple_of(8)
     }
 }
 

@@ -171,6 +171,9 @@ fn prescan(b: &Builder, offsets: &[u64]) -> Context {
     ctx
 }
 
+/// Decodes a part's data: the builder, the data size, what other parts said.
+type PartDecoder = fn(&mut Builder, u64, &Context) -> DResult<()>;
+
 /// Decodes one part (cursor at its header, region bounded by its size).
 fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
     let cc = b.fourcc("Name")?;
@@ -191,7 +194,7 @@ fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
             ),
         );
     }
-    let body: (&'static str, fn(&mut Builder, u64, &Context) -> DResult<()>) = match &cc {
+    let body: (&'static str, PartDecoder) = match &cc {
         b"DXIL" | b"ILDB" => ("Program", program::program),
         b"STAT" => {
             // DXC's STAT holds a reflection program (a program header); FXC's holds

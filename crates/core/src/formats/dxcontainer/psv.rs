@@ -93,7 +93,7 @@ pub(super) fn psv0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
 
     // String table.
     let table_size = b.u32("StringTableSize")? as u64;
-    if table_size % 4 != 0 {
+    if !table_size.is_multiple_of(4) {
         b.error(format!(
             "string table size {table_size} is not a multiple of 4"
         ));
@@ -306,9 +306,9 @@ fn runtime_info(b: &mut Builder, info: &mut Info) -> DResult<()> {
             b.padding("Unused", 2)?;
         }
     }
-    info.input_elements = b.u8("SigInputElements")? as u64;
-    info.output_elements = b.u8("SigOutputElements")? as u64;
-    info.patch_elements = b.u8("SigPatchOrPrimElements")? as u64;
+    info.input_elements = b.u8("SigInputElementCount")? as u64;
+    info.output_elements = b.u8("SigOutputElementCount")? as u64;
+    info.patch_elements = b.u8("SigPatchOrPrimElementCount")? as u64;
     info.input_vectors = b.u8("SigInputVectors")? as u64;
     let mut outv = [0u64; 4];
     b.array("SigOutputVectors", |b| {

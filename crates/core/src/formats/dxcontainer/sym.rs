@@ -20,7 +20,7 @@ pub(crate) const SYMBOL_SIZE: u64 = 20;
 
 pub(super) fn sym0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
     let count = size / SYMBOL_SIZE;
-    if size % SYMBOL_SIZE != 0 {
+    if !size.is_multiple_of(SYMBOL_SIZE) {
         let id = b.current();
         b.set_error(
             id,
@@ -53,7 +53,12 @@ fn symbol(b: &mut Builder, ctx: &Context) -> DResult<()> {
                         b.set_error(id, format!("offset {off} points into STR0's size field"));
                     }
                 }
-                None => b.set_error(id, format!("long name at STR0 offset 0x{off:X}, but the container has no STR0 part")),
+                None => b.set_error(
+                    id,
+                    format!(
+                        "long name at STR0 offset 0x{off:X}, but the container has no STR0 part"
+                    ),
+                ),
             }
             Ok(())
         })?;
@@ -76,14 +81,19 @@ fn symbol(b: &mut Builder, ctx: &Context) -> DResult<()> {
     } else if sec < ctx.part_count as u64 {
         b.display(format!("part [{sec}]"));
     } else {
-        b.error(format!("SectionIndex {sec} is not a part index (the container has {} parts)", ctx.part_count));
+        b.error(format!(
+            "SectionIndex {sec} is not a part index (the container has {} parts)",
+            ctx.part_count
+        ));
     }
     b.uint_enum("BaseType", 1, names::sym_base_type)?;
     b.uint_enum("ComplexType", 1, names::sym_complex_type)?;
     b.uint_enum("StorageClass", 1, names::storage_class)?;
     let aux = b.u8("Unused")?;
     if aux != 0 {
-        b.error(format!("expected 0 (DXIL symbols have no auxiliary records), found {aux}"));
+        b.error(format!(
+            "expected 0 (DXIL symbols have no auxiliary records), found {aux}"
+        ));
     }
     if let Some(n) = name {
         b.set_display(item, n);
@@ -95,10 +105,14 @@ pub(super) fn str0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
     let base = b.pos();
     let declared = b.u32("Size")? as u64;
     let end = if declared > size {
-        b.error(format!("the string table says it is {declared} bytes, but the part holds {size}"));
+        b.error(format!(
+            "the string table says it is {declared} bytes, but the part holds {size}"
+        ));
         base + size
     } else if declared < 4 {
-        b.error(format!("the string table size {declared} is smaller than its own 4-byte size field"));
+        b.error(format!(
+            "the string table size {declared} is smaller than its own 4-byte size field"
+        ));
         base + 4
     } else {
         if declared < size {

@@ -1,0 +1,93 @@
+//! Shared helpers for integration tests that need the shared sample corpus or
+//! external oracle tools. Every helper fails loudly (panics with what to do)
+//! rather than letting a test skip silently.
+
+use std::path::{Path, PathBuf};
+
+/// The repository root (the root package's manifest directory).
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shared material directory: `$HEXLENS_SHARED` if set, else `<repo>/../shared`.
+pub fn shared_dir() -> PathBuf {
+    match std::env::var_os("HEXLENS_SHARED") {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => repo_root().join("..").join("shared"),
+    }
+}
+
+/// The vkd3d-proton DXContainer corpus. Panics if it is missing.
+pub fn dxcontainer_corpus() -> PathBuf {
+    let dir = shared_dir()
+        .join("samples")
+        .join("dxcontainer")
+        .join("vkd3d-proton");
+    assert!(
+        dir.is_dir(),
+        "DXContainer corpus not found at {} (set HEXLENS_SHARED to the shared/ directory, \
+         or put shared/ beside the repository)",
+        dir.display()
+    );
+    dir
+}
+
+/// The curated DXContainer fixtures committed in this repository.
+pub fn curated_dir() -> PathBuf {
+    repo_root()
+        .join("tests")
+        .join("fixtures")
+        .join("dxcontainer")
+        .join("curated")
+}
+
+/// Finds `obj2yaml-19` on PATH or in the Debian llvm-19 locations. Panics if missing.
+pub fn obj2yaml_19() -> PathBuf {
+    let on_path = std::env::var_os("PATH")
+        .map(|p| {
+            std::env::split_paths(&p)
+                .map(|d| d.join("obj2yaml-19"))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    on_path
+        .into_iter()
+        .chain([
+            PathBuf::from("/usr/bin/obj2yaml-19"),
+            PathBuf::from("/usr/lib/llvm-19/bin/obj2yaml"),
+        ])
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "obj2yaml-19 not found (looked on PATH, /usr/bin/obj2yaml-19, \
+                 /usr/lib/llvm-19/bin/obj2yaml): run the project's setup (`bash .ci/run` \
+                 installs llvm-19), or `apt-get install llvm-19`"
+            )
+        })
+}
+
+/// Every file under `dir` (recursively) whose name ends with `suffix`, sorted.
+pub fn files_with_suffix(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&d).unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display()));
+        for entry in entries {
+            let path = entry
+                .unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display()))
+                .path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(suffix))
+            {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
