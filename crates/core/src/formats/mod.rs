@@ -4,7 +4,10 @@
 use crate::builder::{Builder, DResult};
 use crate::source::ByteSource;
 
+pub mod cdac;
 pub mod dxcontainer;
+pub mod dyno;
+pub mod llvm1;
 
 /// A registered decoder.
 pub struct Format {
@@ -22,7 +25,10 @@ pub struct Format {
     pub decode: fn(&mut Builder) -> DResult<()>,
 }
 
-static FORMATS: &[Format] = &[dxcontainer::FORMAT];
+/// Probe order matters: formats with a magic number at offset 0 come first; the
+/// cDAC probe, which searches a whole file (and object files) for an embedded blob,
+/// comes last.
+static FORMATS: &[Format] = &[dxcontainer::FORMAT, dyno::FORMAT, llvm1::FORMAT, cdac::FORMAT];
 
 /// Every registered decoder, in probe order.
 pub fn formats() -> &'static [Format] {
