@@ -305,7 +305,6 @@ pub(crate) fn string_table(
         }
         Ok(())
     });
-    let _ = end;
     Ok(())
 }
 

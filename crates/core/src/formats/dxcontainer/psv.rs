@@ -208,7 +208,6 @@ pub(super) fn psv0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
         };
         u32_array(b, "PatchOutputMap", count)?;
     }
-    let _ = stride;
     Ok(())
 }
 

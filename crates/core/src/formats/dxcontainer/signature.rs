@@ -66,7 +66,6 @@ fn signature(b: &mut Builder, size: u64, layout: Layout) -> DResult<()> {
                 if layout == Layout::Sig1 || layout == Layout::Osg5 {
                     b.u32("Stream")?;
                 }
-                let name_at = b.pos();
                 let name = b.u32("Name")? as u64;
                 let id = b.last().expect("node");
                 if name == 0 {
@@ -76,7 +75,6 @@ fn signature(b: &mut Builder, size: u64, layout: Layout) -> DResult<()> {
                     b.resolve_strref(id, name, base, end);
                     name_offsets.push(name);
                 }
-                let _ = name_at;
                 b.u32("Index")?;
                 b.uint_enum("SystemValue", 4, names::system_value)?;
                 b.uint_enum("CompType", 4, names::comp_type)?;

@@ -73,8 +73,7 @@ fn symbol(b: &mut Builder, ctx: &Context) -> DResult<()> {
         b.display("short name (inline)");
         Some(s)
     };
-    let value = b.u32("Value")?;
-    let _ = value;
+    b.u32("Value")?;
     let sec = b.u32("SectionIndex")? as u64;
     if ctx.dxil_index == Some(sec as usize) {
         b.display(format!("part [{sec}] (DXIL)"));
