@@ -15,7 +15,10 @@ pub fn check(d: &Decoded, len: u64) -> Result<(), String> {
     let file = BitSpan::bytes(0, len);
     let root = t.node(t.root());
     if root.span != file {
-        return Err(format!("root span {:?} is not the file {:?}", root.span, file));
+        return Err(format!(
+            "root span {:?} is not the file {:?}",
+            root.span, file
+        ));
     }
     let mut any_error = false;
     for (i, n) in t.nodes().iter().enumerate() {
@@ -39,7 +42,11 @@ pub fn check(d: &Decoded, len: u64) -> Result<(), String> {
             let mut p = n.parent;
             while let Some(pid) = p {
                 if !t.node(pid).damaged {
-                    return Err(format!("{} has an error but ancestor {} is not marked", path(), t.path(pid)));
+                    return Err(format!(
+                        "{} has an error but ancestor {} is not marked",
+                        path(),
+                        t.path(pid)
+                    ));
                 }
                 p = t.node(pid).parent;
             }
@@ -52,10 +59,18 @@ pub fn check(d: &Decoded, len: u64) -> Result<(), String> {
                 n.span.contains(&cs)
             };
             if !inside {
-                return Err(format!("child {} {:?} is outside its parent {:?}", t.path(c), cs, n.span));
+                return Err(format!(
+                    "child {} {:?} is outside its parent {:?}",
+                    t.path(c),
+                    cs,
+                    n.span
+                ));
             }
             if t.node(c).parent != Some(i as u32) {
-                return Err(format!("child {} does not point back at its parent", t.path(c)));
+                return Err(format!(
+                    "child {} does not point back at its parent",
+                    t.path(c)
+                ));
             }
         }
     }
@@ -68,9 +83,14 @@ pub fn check(d: &Decoded, len: u64) -> Result<(), String> {
 /// Checks that the JSON rendering of `d` parses and its error entries are well formed.
 pub fn check_json(d: &Decoded) -> Result<(), String> {
     let json = hexlens_core::output::to_json(d);
-    let v: serde_json::Value = serde_json::from_str(&json).map_err(|e| format!("invalid JSON: {e}"))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&json).map_err(|e| format!("invalid JSON: {e}"))?;
     for err in v["errors"].as_array().ok_or("no errors array")? {
-        if !(err["start"].is_u64() && err["end"].is_u64() && err["message"].is_string() && err["path"].is_string()) {
+        if !(err["start"].is_u64()
+            && err["end"].is_u64()
+            && err["message"].is_string()
+            && err["path"].is_string())
+        {
             return Err(format!("malformed error entry {err}"));
         }
     }

@@ -1,23 +1,359 @@
-//! .NET cDAC data-descriptor blob (standalone or inside an ELF/COFF/Mach-O/wasm object). Decoder under construction: the probe recognises nothing yet.
+//! .NET cDAC data-descriptor blobs (`specs/cdac-data-descriptor.md`,
+//! `specs/notes/cdac-layout.md`), standalone or embedded in an object file.
+//!
+//! The blob is found by its magic anywhere in the file ([`scan`]); each one is
+//! decoded by [`blob`] (directory, platform flags, baseline, type specs with their
+//! field runs, field pool, global literals and pointers, names pool, end magic).
+//!
+//! Tree:
+//! * standalone: `Blobs/[i]` under the root;
+//! * in an ELF, COFF, PE, Mach-O or wasm object: `ObjectFile` (format, architecture,
+//!   byte order as derived values, the format's header as a raw run) with
+//!   `Sections/[i]` regions over each section's file bytes (sections without file
+//!   bytes are empty derived nodes), and each blob in `Sections/[i]/Blobs/[j]`
+//!   inside the section that holds its magic. Blobs outside every section are in
+//!   `ObjectFile/Blobs`. The section table itself comes from the `object` crate
+//!   ([`container`]); object headers are not decoded field by field.
+
+mod blob;
+mod container;
+mod scan;
 
 use super::Format;
 use crate::builder::{Builder, DResult};
 use crate::source::ByteSource;
+use crate::tree::{BitSpan, Kind, Name, Value};
+use scan::Hit;
+use std::collections::BTreeMap;
 
 /// The registry entry.
 pub const FORMAT: Format = Format {
     name: "cdac",
     root: "CdacDescriptor",
-    description: ".NET cDAC data-descriptor blob (standalone or inside an ELF/COFF/Mach-O/wasm object)",
+    description:
+        ".NET cDAC data-descriptor blob (standalone or inside an ELF/COFF/Mach-O/wasm object)",
     extensions: &["bin", "o", "obj", "so", "dll", "dylib"],
     probe,
     decode,
 };
 
-fn probe(_src: &dyn ByteSource) -> bool {
-    false
+/// The probe looks for a magic in the first 64 MiB only, so that a large file no
+/// other decoder claims is rejected quickly; a blob deeper in such a file is not
+/// auto-detected (decoding, once chosen, scans the whole file).
+const PROBE_LIMIT: u64 = 64 << 20;
+
+/// Most blobs decoded from one file.
+const MAX_BLOBS: usize = 4096;
+
+/// True if the file holds `DACBLOB\0` or `00 42 4F 4C 42 43 41 44` in its first
+/// [`PROBE_LIMIT`] bytes. (An object file is only a cDAC file if it holds the
+/// magic too, so the magic is the whole test.)
+fn probe(src: &dyn ByteSource) -> bool {
+    let read = |off: u64, buf: &mut [u8]| src.read_at(off, buf);
+    !scan::scan(src.len(), PROBE_LIMIT, scan::CHUNK, 1, &read)
+        .hits
+        .is_empty()
 }
 
-fn decode(_b: &mut Builder) -> DResult<()> {
+fn decode(b: &mut Builder) -> DResult<()> {
+    let len = b.file_len();
+    let found = {
+        let b: &Builder = b;
+        let read = |off: u64, buf: &mut [u8]| {
+            let got = b.peek_bytes(off, buf.len() as u64);
+            match buf.get_mut(..got.len()) {
+                Some(dst) => {
+                    dst.copy_from_slice(&got);
+                    got.len()
+                }
+                None => 0,
+            }
+        };
+        scan::scan(len, len, scan::CHUNK, MAX_BLOBS, &read)
+    };
+    let root = b.current();
+    if found.hits.is_empty() {
+        b.set_error(
+            root,
+            "no cDAC blob magic (\"DACBLOB\\0\" or 00 42 4F 4C 42 43 41 44) anywhere in the file",
+        );
+    } else if found.truncated {
+        b.set_display(
+            root,
+            format!("more than {MAX_BLOBS} blob magics: only the first {MAX_BLOBS} are decoded"),
+        );
+    }
+    match container::inspect(b) {
+        Some(info) => object_file(b, &info, &found.hits),
+        None => {
+            blobs(b, &found.hits, &|_| (len, "the file".into()));
+            Ok(())
+        }
+    }
+}
+
+/// Decodes the blobs whose magics are `hits` (in file order) as `Blobs/[i]` at the
+/// cursor's level. `container(offset)` says where the container holding a magic at
+/// `offset` ends, and how to name it in messages.
+///
+/// A magic inside a blob whose whole directory fits (say, in a name) is part of
+/// that blob, not a new one. A blob with a damaged directory is cut at the next
+/// magic instead, so a bad blob cannot swallow a good one.
+fn blobs(b: &mut Builder, hits: &[Hit], container: &dyn Fn(u64) -> (u64, String)) {
+    let mut plans: Vec<(blob::Plan, u64, String)> = Vec::new();
+    let mut covered = 0u64;
+    for &hit in hits {
+        if hit.offset < covered {
+            continue;
+        }
+        let (stop, what) = container(hit.offset);
+        if hit.offset >= stop {
+            continue;
+        }
+        let plan = blob::plan(b, hit, stop);
+        let whole = plan.scores.0.max(plan.scores.1) == 11;
+        covered = if whole {
+            hit.offset.saturating_add(plan.extent.max(blob::MAGIC_SIZE))
+        } else {
+            hit.offset.saturating_add(blob::MAGIC_SIZE)
+        };
+        plans.push((plan, stop, what));
+    }
+    // Cut each blob at the next one's magic.
+    for i in 1..plans.len() {
+        let next = plans[i].0.hit.offset;
+        let prev = &mut plans[i - 1];
+        if next < prev.1 && prev.0.hit.offset.saturating_add(prev.0.extent) > next {
+            prev.1 = next;
+            prev.2 = format!("the next blob magic (at 0x{next:X})");
+        }
+    }
+    let Some(first) = plans.first() else {
+        return;
+    };
+    b.seek(first.0.hit.offset);
+    let _ = b.array("Blobs", |b| {
+        for (i, (plan, stop, what)) in plans.iter().enumerate() {
+            let start = plan.hit.offset;
+            let blob_end = start.saturating_add(plan.extent).min(*stop);
+            b.region(
+                Name::Index(i as u32),
+                Kind::Struct,
+                start,
+                blob_end - start,
+                |b| blob::decode(b, plan, blob_end, what),
+            );
+        }
+        Ok(())
+    });
+}
+
+/// How a section is shown.
+enum Placement {
+    /// A region over `[start, start + len)` (len as the section says; the region
+    /// reports any part past the end of the file).
+    Region { start: u64, len: u64 },
+    /// No file bytes: an empty derived node, with an error if that is wrong.
+    NoData(Option<String>),
+}
+
+fn object_file(b: &mut Builder, info: &container::ObjectInfo, hits: &[Hit]) -> DResult<()> {
+    let len = b.file_len();
+    // Claimed byte ranges (start → end), so no two section regions overlap.
+    let mut taken: BTreeMap<u64, u64> = BTreeMap::new();
+    let header = info.header.filter(|&(_, n)| n > 0 && n <= len);
+    if let Some((_, n)) = header {
+        taken.insert(0, n);
+    }
+    // Start of each section region → its index in `places`.
+    let mut region_at: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut places = Vec::with_capacity(info.sections.len());
+    for s in &info.sections {
+        let place = match s.file_range {
+            None | Some((_, 0)) => Placement::NoData(None),
+            Some((off, _)) if off >= len => Placement::NoData(Some(format!(
+                "its file bytes at 0x{off:X} start past the end of the file (0x{len:X})"
+            ))),
+            Some((off, size)) => {
+                let end = off.saturating_add(size).min(len);
+                let before = taken.range(..=off).next_back().filter(|(_, &e)| e > off);
+                let after = taken.range(off..).next().filter(|(&st, _)| st < end);
+                match before.or(after) {
+                    Some((&st, &e)) => Placement::NoData(Some(format!(
+                        "its file bytes 0x{off:X}–0x{end:X} overlap bytes 0x{st:X}–0x{e:X} already shown (a header or another section)"
+                    ))),
+                    None => {
+                        taken.insert(off, end);
+                        region_at.insert(off, places.len());
+                        Placement::Region { start: off, len: size }
+                    }
+                }
+            }
+        };
+        places.push(place);
+    }
+    // Which section region holds each magic.
+    let mut inside: Vec<Vec<Hit>> = vec![Vec::new(); places.len()];
+    let mut outside = Vec::new();
+    let mut in_header = Vec::new();
+    for &hit in hits {
+        // Regions do not overlap: only the last one starting at or before the
+        // magic can hold it.
+        let holder = region_at
+            .range(..=hit.offset)
+            .next_back()
+            .map(|(_, &i)| i)
+            .filter(|&i| match places.get(i) {
+                Some(&Placement::Region { start, len: n }) => {
+                    hit.offset < start.saturating_add(n).min(len)
+                }
+                _ => false,
+            });
+        match holder {
+            Some(i) => inside[i].push(hit),
+            None if header.is_some_and(|(_, n)| hit.offset < n) => in_header.push(hit),
+            None => outside.push(hit),
+        }
+    }
+
+    b.region("ObjectFile", Kind::Struct, 0, len, |b| {
+        let obj = b.current();
+        let whole = BitSpan::bytes(0, len.min(16));
+        let format = info.format.clone().unwrap_or_else(|| info.kind.clone());
+        b.derived(
+            "Format",
+            Value::Str(format),
+            whole,
+            Some(format!(
+                "file kind {}; sections read by {}",
+                info.kind, info.reader
+            )),
+        )?;
+        if let Some(a) = &info.architecture {
+            b.derived("Architecture", Value::Str(a.clone()), whole, None)?;
+        }
+        if let Some(le) = info.little_endian {
+            let e = if le { "Little" } else { "Big" };
+            b.derived(
+                "Endianness",
+                Value::Str(e.into()),
+                whole,
+                Some(format!("{e}-endian object")),
+            )?;
+        }
+        match &info.problem {
+            Some((msg, true)) => b.set_error(obj, msg.clone()),
+            Some((msg, false)) => b.set_display(obj, msg.clone()),
+            None => {}
+        }
+        if let Some((name, n)) = header {
+            b.seek(0);
+            b.bytes(name, n)?;
+            b.display(format!(
+                "{} header: {n} bytes, not decoded field by field",
+                info.kind
+            ));
+            if let Some(h) = in_header.first() {
+                b.error(format!(
+                    "a blob magic at 0x{:X} lies inside the object's header: not decoded",
+                    h.offset
+                ));
+            }
+        }
+        sections(b, info, &places, &inside);
+        // A blob outside every section may run up to the next section.
+        let free = |off: u64| match taken.range(off..).next() {
+            Some((&s, _)) => (s, format!("the free space before the bytes at 0x{s:X}")),
+            None => (len, "the file".to_string()),
+        };
+        blobs(b, &outside, &free);
+        Ok(())
+    });
+    Ok(())
+}
+
+fn sections(
+    b: &mut Builder,
+    info: &container::ObjectInfo,
+    places: &[Placement],
+    inside: &[Vec<Hit>],
+) {
+    if info.sections.is_empty() {
+        return;
+    }
+    let first = places
+        .iter()
+        .filter_map(|p| match *p {
+            Placement::Region { start, .. } => Some(start),
+            Placement::NoData(_) => None,
+        })
+        .min();
+    if let Some(s) = first {
+        b.seek(s);
+    }
+    let len = b.file_len();
+    let _ = b.array("Sections", |b| {
+        for (i, (s, place)) in info.sections.iter().zip(places).enumerate() {
+            let name = Name::Index(i as u32);
+            let label = match &s.segment {
+                Some(seg) => format!("{seg},{}", s.name),
+                None => s.name.clone(),
+            };
+            match place {
+                Placement::Region { start, len: n } => {
+                    let start = *start;
+                    let end = start.saturating_add(*n).min(len);
+                    let what = format!("section {label}");
+                    let hits = &inside[i];
+                    b.region(name, Kind::Struct, start, *n, |b| {
+                        let id = b.current();
+                        b.set_display(id, label.clone());
+                        section_meta(b, s, BitSpan::bytes(start, end))?;
+                        blobs(b, hits, &|_| (end, what.clone()));
+                        Ok(())
+                    });
+                }
+                Placement::NoData(problem) => {
+                    let at = b.pos();
+                    b.derived_group(name, None, |b| section_meta(b, s, BitSpan::bytes(at, at)))?;
+                    let id = b.last().expect("group");
+                    b.set_display(id, format!("{label} (no bytes in the file)"));
+                    if let Some(p) = problem {
+                        b.set_error(id, p.clone());
+                    }
+                }
+            }
+        }
+        Ok(())
+    });
+}
+
+fn section_meta(b: &mut Builder, s: &container::SectionInfo, from: BitSpan) -> DResult<()> {
+    b.derived("Index", Value::U(s.index), from, None)?;
+    b.derived("Name", Value::Str(s.name.clone()), from, None)?;
+    if let Some(seg) = &s.segment {
+        b.derived("Segment", Value::Str(seg.clone()), from, None)?;
+    }
+    b.derived(
+        "Address",
+        Value::U(s.address),
+        from,
+        Some(format!("0x{:X}", s.address)),
+    )?;
+    b.derived(
+        "Size",
+        Value::U(s.size),
+        from,
+        Some(format!("0x{:X}", s.size)),
+    )?;
+    b.derived("Kind", Value::Str(s.kind.clone()), from, None)?;
+    if let Some((off, n)) = s.file_range {
+        b.derived(
+            "FileRange",
+            Value::U(off),
+            from,
+            Some(format!("0x{off:X}..0x{:X}", off.saturating_add(n))),
+        )?;
+    }
     Ok(())
 }
