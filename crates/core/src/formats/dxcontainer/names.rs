@@ -645,15 +645,533 @@ pub fn variable_type(v: u64) -> Option<&'static str> {
     })
 }
 
-/// SRCI section type.
-pub fn srci_section_type(v: u64) -> Option<&'static str> {
+/// Static sampler flags (root signature 1.2, LLVM's `STATIC_SAMPLER_FLAG`).
+pub const STATIC_SAMPLER_FLAGS: &[(u64, &str)] =
+    &[(0x1, "UintBorderColor"), (0x2, "NonNormalizedCoordinates")];
+
+/// SM4/5 opcode (`D3D10_SB_OPCODE_TYPE` and its D3D11 extensions), as the
+/// assembler spells it.
+pub fn sm4_opcode(v: u64) -> Option<&'static str> {
     pick(
         &[
-            "SourceContents",
-            "SourceNames",
-            "Args",
-            "TargetProfile",
-            "EntryPoint",
+            "add",
+            "and",
+            "break",
+            "breakc",
+            "call",
+            "callc",
+            "case",
+            "continue",
+            "continuec",
+            "cut",
+            "default",
+            "deriv_rtx",
+            "deriv_rty",
+            "discard",
+            "div",
+            "dp2",
+            "dp3",
+            "dp4",
+            "else",
+            "emit",
+            "emit_then_cut",
+            "endif",
+            "endloop",
+            "endswitch",
+            "eq",
+            "exp",
+            "frc",
+            "ftoi",
+            "ftou",
+            "ge",
+            "iadd",
+            "if",
+            "ieq",
+            "ige",
+            "ilt",
+            "imad",
+            "imax",
+            "imin",
+            "imul",
+            "ine",
+            "ineg",
+            "ishl",
+            "ishr",
+            "itof",
+            "label",
+            "ld",
+            "ld_ms",
+            "log",
+            "loop",
+            "lt",
+            "mad",
+            "min",
+            "max",
+            "customdata",
+            "mov",
+            "movc",
+            "mul",
+            "ne",
+            "nop",
+            "not",
+            "or",
+            "resinfo",
+            "ret",
+            "retc",
+            "round_ne",
+            "round_ni",
+            "round_pi",
+            "round_z",
+            "rsq",
+            "sample",
+            "sample_c",
+            "sample_c_lz",
+            "sample_l",
+            "sample_d",
+            "sample_b",
+            "sqrt",
+            "switch",
+            "sincos",
+            "udiv",
+            "ult",
+            "uge",
+            "umul",
+            "umad",
+            "umax",
+            "umin",
+            "ushr",
+            "utof",
+            "xor",
+            "dcl_resource",
+            "dcl_constant_buffer",
+            "dcl_sampler",
+            "dcl_index_range",
+            "dcl_gs_output_primitive_topology",
+            "dcl_gs_input_primitive",
+            "dcl_max_output_vertex_count",
+            "dcl_input",
+            "dcl_input_sgv",
+            "dcl_input_siv",
+            "dcl_input_ps",
+            "dcl_input_ps_sgv",
+            "dcl_input_ps_siv",
+            "dcl_output",
+            "dcl_output_sgv",
+            "dcl_output_siv",
+            "dcl_temps",
+            "dcl_indexable_temp",
+            "dcl_global_flags",
+            "reserved0",
+            "lod",
+            "gather4",
+            "sample_pos",
+            "sample_info",
+            "reserved1",
+            "hs_decls",
+            "hs_control_point_phase",
+            "hs_fork_phase",
+            "hs_join_phase",
+            "emit_stream",
+            "cut_stream",
+            "emit_then_cut_stream",
+            "interface_call",
+            "bufinfo",
+            "deriv_rtx_coarse",
+            "deriv_rtx_fine",
+            "deriv_rty_coarse",
+            "deriv_rty_fine",
+            "gather4_c",
+            "gather4_po",
+            "gather4_po_c",
+            "rcp",
+            "f32tof16",
+            "f16tof32",
+            "uaddc",
+            "usubb",
+            "countbits",
+            "firstbit_hi",
+            "firstbit_lo",
+            "firstbit_shi",
+            "ubfe",
+            "ibfe",
+            "bfi",
+            "bfrev",
+            "swapc",
+            "dcl_stream",
+            "dcl_function_body",
+            "dcl_function_table",
+            "dcl_interface",
+            "dcl_input_control_point_count",
+            "dcl_output_control_point_count",
+            "dcl_tess_domain",
+            "dcl_tess_partitioning",
+            "dcl_tess_output_primitive",
+            "dcl_hs_max_tessfactor",
+            "dcl_hs_fork_phase_instance_count",
+            "dcl_hs_join_phase_instance_count",
+            "dcl_thread_group",
+            "dcl_uav_typed",
+            "dcl_uav_raw",
+            "dcl_uav_structured",
+            "dcl_tgsm_raw",
+            "dcl_tgsm_structured",
+            "dcl_resource_raw",
+            "dcl_resource_structured",
+            "ld_uav_typed",
+            "store_uav_typed",
+            "ld_raw",
+            "store_raw",
+            "ld_structured",
+            "store_structured",
+            "atomic_and",
+            "atomic_or",
+            "atomic_xor",
+            "atomic_cmp_store",
+            "atomic_iadd",
+            "atomic_imax",
+            "atomic_imin",
+            "atomic_umax",
+            "atomic_umin",
+            "imm_atomic_alloc",
+            "imm_atomic_consume",
+            "imm_atomic_iadd",
+            "imm_atomic_and",
+            "imm_atomic_or",
+            "imm_atomic_xor",
+            "imm_atomic_exch",
+            "imm_atomic_cmp_exch",
+            "imm_atomic_imax",
+            "imm_atomic_imin",
+            "imm_atomic_umax",
+            "imm_atomic_umin",
+            "sync",
+            "dadd",
+            "dmax",
+            "dmin",
+            "dmul",
+            "deq",
+            "dge",
+            "dlt",
+            "dne",
+            "dmov",
+            "dmovc",
+            "dtof",
+            "ftod",
+            "eval_snapped",
+            "eval_sample_index",
+            "eval_centroid",
+            "dcl_gs_instance_count",
+            "abort",
+            "debug_break",
+            "reserved_11_1",
+            "ddiv",
+            "dfma",
+            "drcp",
+            "msad",
+            "dtoi",
+            "dtou",
+            "itod",
+            "utod",
+            "reserved_11_2",
+            "gather4_s",
+            "gather4_c_s",
+            "gather4_po_s",
+            "gather4_po_c_s",
+            "ld_s",
+            "ld_ms_s",
+            "ld_uav_typed_s",
+            "ld_raw_s",
+            "ld_structured_s",
+            "sample_l_s",
+            "sample_c_lz_s",
+            "sample_cl_s",
+            "sample_b_cl_s",
+            "sample_d_cl_s",
+            "sample_c_cl_s",
+            "check_access_fully_mapped",
+        ],
+        v,
+    )
+}
+
+/// Class of an SM4/5 custom-data block (`D3D10_SB_CUSTOMDATA_CLASS`).
+pub fn sm4_customdata_class(v: u64) -> Option<&'static str> {
+    pick(
+        &[
+            "Comment",
+            "DebugInfo",
+            "Opaque",
+            "ImmediateConstantBuffer",
+            "ShaderMessage",
+            "ShaderClipPlaneConstantMappingsForDx9",
+        ],
+        v,
+    )
+}
+
+/// Program type in an RDEF `Target` word (`D3D11_SHADER_VERSION_TYPE` as FXC
+/// stores it: two ASCII letters, or 0xFFFE / 0xFFFF for vertex / pixel).
+pub fn rdef_program_type(v: u64) -> Option<&'static str> {
+    Some(match v {
+        0xFFFE => "Vertex",
+        0xFFFF => "Pixel",
+        0x4353 => "Compute",
+        0x4753 => "Geometry",
+        0x4853 => "Hull",
+        0x4453 => "Domain",
+        _ => return None,
+    })
+}
+
+/// Shader compile flags (`D3DCOMPILE_*`) stored in RDEF `Flags`; the two
+/// optimization-level bits are named separately by the decoder.
+pub const COMPILE_FLAGS: &[(u64, &str)] = &[
+    (0x1, "Debug"),
+    (0x2, "SkipValidation"),
+    (0x4, "SkipOptimization"),
+    (0x8, "PackMatrixRowMajor"),
+    (0x10, "PackMatrixColumnMajor"),
+    (0x20, "PartialPrecision"),
+    (0x40, "ForceVsSoftwareNoOpt"),
+    (0x80, "ForcePsSoftwareNoOpt"),
+    (0x100, "NoPreshader"),
+    (0x200, "AvoidFlowControl"),
+    (0x400, "PreferFlowControl"),
+    (0x800, "EnableStrictness"),
+    (0x1000, "EnableBackwardsCompatibility"),
+    (0x2000, "IeeeStrictness"),
+    (0x40000, "WarningsAreErrors"),
+    (0x80000, "ResourcesMayAlias"),
+    (0x100000, "EnableUnboundedDescriptorTables"),
+    (0x200000, "AllResourcesBound"),
+    (0x400000, "DebugNameForSource"),
+    (0x800000, "DebugNameForBinary"),
+];
+
+/// RDEF bound resource flags (`D3D_SHADER_INPUT_FLAGS`).
+pub const SHADER_INPUT_FLAGS: &[(u64, &str)] = &[
+    (0x1, "UserPacked"),
+    (0x2, "ComparisonSampler"),
+    (0x4, "TextureComponent0"),
+    (0x8, "TextureComponent1"),
+    (0x10, "Unused"),
+];
+
+/// RDEF constant buffer flags (`D3D_SHADER_CBUFFER_FLAGS`).
+pub const CBUFFER_FLAGS: &[(u64, &str)] = &[(0x1, "UserPacked")];
+
+/// RDEF variable flags (`D3D_SHADER_VARIABLE_FLAGS`).
+pub const VARIABLE_FLAGS: &[(u64, &str)] = &[
+    (0x1, "UserPacked"),
+    (0x2, "Used"),
+    (0x4, "InterfacePointer"),
+    (0x8, "InterfaceParameter"),
+];
+
+/// Tessellator partitioning (`D3D_TESSELLATOR_PARTITIONING`).
+pub fn tessellator_partitioning(v: u64) -> Option<&'static str> {
+    pick(
+        &[
+            "Undefined",
+            "Integer",
+            "Pow2",
+            "FractionalOdd",
+            "FractionalEven",
+        ],
+        v,
+    )
+}
+
+/// Compiler version flags in VERS (`DxcVersionInfoFlags`).
+pub const VERSION_FLAGS: &[(u64, &str)] = &[(0x1, "Debug"), (0x2, "Internal")];
+
+/// SRCI section type as current DXC writes it (`DxilSourceInfoSectionType`:
+/// the older header's Sources/Defines/Args/TargetProfile/EntryPoint numbering
+/// is not what DXC emits).
+pub fn source_info_section_type(v: u64) -> Option<&'static str> {
+    pick(&["SourceContents", "SourceNames", "Args"], v)
+}
+
+/// SRCI source contents compression (`DxilSourceInfo_SourceContentsCompressType`).
+pub fn source_contents_compress_type(v: u64) -> Option<&'static str> {
+    pick(&["None", "Zlib"], v)
+}
+
+/// RDAT part type (`RuntimeDataPartType`; 12 and up are reserved or
+/// experimental, 0x1000x the PDB-info group).
+pub fn rdat_part_type(v: u64) -> Option<&'static str> {
+    Some(match v {
+        0 => "Invalid",
+        1 => "StringBuffer",
+        2 => "IndexArrays",
+        3 => "ResourceTable",
+        4 => "FunctionTable",
+        5 => "RawBytes",
+        6 => "SubobjectTable",
+        7 => "NodeIDTable",
+        8 => "NodeShaderIOAttribTable",
+        9 => "NodeShaderFuncAttribTable",
+        10 => "IONodeTable",
+        11 => "NodeShaderInfoTable",
+        12 => "Reserved_MeshNodesPreviewInfoTable",
+        13 => "SignatureElementTable",
+        14 => "VSInfoTable",
+        15 => "PSInfoTable",
+        16 => "HSInfoTable",
+        17 => "DSInfoTable",
+        18 => "GSInfoTable",
+        19 => "CSInfoTable",
+        20 => "MSInfoTable",
+        21 => "ASInfoTable",
+        0x10001 => "DxilPdbInfoTable",
+        0x10002 => "DxilPdbInfoSourceTable",
+        0x10003 => "DxilPdbInfoLibraryTable",
+        _ => return None,
+    })
+}
+
+/// DXIL resource class (`DXIL::ResourceClass`).
+pub fn resource_class(v: u64) -> Option<&'static str> {
+    pick(&["SRV", "UAV", "CBuffer", "Sampler", "Invalid"], v)
+}
+
+/// RDAT resource flags (`DxilResourceFlag`).
+pub const DXIL_RESOURCE_FLAGS: &[(u64, &str)] = &[
+    (0x1, "UAVGloballyCoherent"),
+    (0x2, "UAVCounter"),
+    (0x4, "UAVRasterizerOrderedView"),
+    (0x8, "DynamicIndexing"),
+    (0x10, "Atomics64Use"),
+    (0x20, "UAVReorderCoherent"),
+];
+
+/// RDAT function flags, high word of the feature info (`DxilFeatureInfo2`).
+pub const FEATURE_INFO2_FLAGS: &[(u64, &str)] = &[
+    (0x1, "ExtendedCommandInfo"),
+    (0x100, "Opt_UsesDerivatives"),
+    (0x200, "Opt_RequiresGroup"),
+];
+
+/// RDAT function shader flags (`DxilShaderFlags`).
+pub const RDAT_SHADER_FLAGS: &[(u64, &str)] = &[
+    (0x1, "NodeProgramEntry"),
+    (0x2, "OutputPositionPresent"),
+    (0x4, "DepthOutput"),
+    (0x8, "SampleFrequency"),
+    (0x10, "UsesViewID"),
+];
+
+/// Subobject kind (`DXIL::SubobjectKind`).
+pub fn subobject_kind(v: u64) -> Option<&'static str> {
+    Some(match v {
+        0 => "StateObjectConfig",
+        1 => "GlobalRootSignature",
+        2 => "LocalRootSignature",
+        8 => "SubobjectToExportsAssociation",
+        9 => "RaytracingShaderConfig",
+        10 => "RaytracingPipelineConfig",
+        11 => "HitGroup",
+        12 => "RaytracingPipelineConfig1",
+        _ => return None,
+    })
+}
+
+/// State object config flags (`DXIL::StateObjectFlags`).
+pub const STATE_OBJECT_FLAGS: &[(u64, &str)] = &[
+    (0x1, "AllowLocalDependenciesOnExternalDefinitions"),
+    (0x2, "AllowExternalDependenciesOnLocalDefinitions"),
+    (0x4, "AllowStateObjectAdditions"),
+];
+
+/// Raytracing pipeline flags (`DXIL::RaytracingPipelineFlags`).
+pub const RAYTRACING_PIPELINE_FLAGS: &[(u64, &str)] = &[
+    (0x100, "SkipTriangles"),
+    (0x200, "SkipProceduralPrimitives"),
+];
+
+/// Hit group type (`DXIL::HitGroupType`).
+pub fn hit_group_type(v: u64) -> Option<&'static str> {
+    pick(&["Triangle", "ProceduralPrimitive"], v)
+}
+
+/// Work-graph node launch type (`DXIL::NodeLaunchType`).
+pub fn node_launch_type(v: u64) -> Option<&'static str> {
+    pick(
+        &[
+            "Invalid",
+            "Broadcasting",
+            "Coalescing",
+            "Thread",
+            "Reserved_Mesh",
+        ],
+        v,
+    )
+}
+
+/// Node function attribute kind (`NodeFuncAttribKind`).
+pub fn node_func_attrib_kind(v: u64) -> Option<&'static str> {
+    pick(
+        &[
+            "None",
+            "ID",
+            "NumThreads",
+            "ShareInputOf",
+            "DispatchGrid",
+            "MaxRecursionDepth",
+            "LocalRootArgumentsTableIndex",
+            "MaxDispatchGrid",
+            "Reserved_MeshNodePreview1",
+            "Reserved_MeshNodePreview2",
+        ],
+        v,
+    )
+}
+
+/// Node input/output attribute kind (`NodeAttribKind`).
+pub fn node_attrib_kind(v: u64) -> Option<&'static str> {
+    pick(
+        &[
+            "None",
+            "OutputID",
+            "MaxRecords",
+            "MaxRecordsSharedWith",
+            "RecordSizeInBytes",
+            "RecordDispatchGrid",
+            "OutputArraySize",
+            "AllowSparseNodes",
+            "RecordAlignmentInBytes",
+        ],
+        v,
+    )
+}
+
+/// DXIL component type (`DXIL::ComponentType`), as RDAT records store it.
+pub fn dxil_component_type(v: u64) -> Option<&'static str> {
+    pick(
+        &[
+            "Invalid",
+            "I1",
+            "I16",
+            "U16",
+            "I32",
+            "U32",
+            "I64",
+            "U64",
+            "F16",
+            "F32",
+            "F64",
+            "SNormF16",
+            "UNormF16",
+            "SNormF32",
+            "UNormF32",
+            "SNormF64",
+            "UNormF64",
+            "PackedS8x32",
+            "PackedU8x32",
+            "U8",
+            "I8",
+            "F8_E4M3",
+            "F8_E5M2",
         ],
         v,
     )
