@@ -28,7 +28,12 @@ pub struct Format {
 /// Probe order matters: formats with a magic number at offset 0 come first; the
 /// cDAC probe, which searches a whole file (and object files) for an embedded blob,
 /// comes last.
-static FORMATS: &[Format] = &[dxcontainer::FORMAT, dyno::FORMAT, llvm1::FORMAT, cdac::FORMAT];
+static FORMATS: &[Format] = &[
+    dxcontainer::FORMAT,
+    dyno::FORMAT,
+    llvm1::FORMAT,
+    cdac::FORMAT,
+];
 
 /// Every registered decoder, in probe order.
 pub fn formats() -> &'static [Format] {
