@@ -1,8 +1,37 @@
-//! Chapel .dyno library file. Decoder under construction: the probe recognises nothing yet.
+//! Chapel `.dyno` library files (`\x7FLIBCHPL` magic): a file header, a table of
+//! module sections, and in each module a symbol table, serialized uAST, a long
+//! strings table, source locations and (Chapel's writer only) generated LLVM IR.
+//!
+//! Follows `specs/chapel-dyno.md`, with the details it leaves open settled by
+//! Chapel's own writer and reader (`frontend/lib/libraries/` in chapel-lang/chapel;
+//! see `specs/notes/dyno-layout.md`). The spec's layout and the writer's (2024 and
+//! 2021–2023) share a version number; [`layout`] tells them apart from the module
+//! header and the root says which one a file follows.
+//!
+//! Byte order is whatever the magic announces (it reads `0x4C50484342494C7F` in the
+//! file's order); every fixed-size field is read in that order. The file's SHA-256
+//! (computed with its own hash field zeroed) is checked against the header.
+//!
+//! Modules, sections and location groups are decoded in their own regions, so a
+//! damaged one carries its error and the rest is still decoded.
+
+mod layout;
+mod locations;
+mod module;
+mod prim;
+mod strings;
+mod symtab;
+pub mod tags;
+mod uast;
 
 use super::Format;
-use crate::builder::{Builder, DResult};
+use crate::builder::{hex_preview, Builder, DResult};
 use crate::source::ByteSource;
+use crate::tree::{BitSpan, Kind, Name, Value};
+use crate::Endian;
+use sha2::{Digest, Sha256};
+
+pub use layout::Layout;
 
 /// The registry entry.
 pub const FORMAT: Format = Format {
@@ -14,10 +43,323 @@ pub const FORMAT: Format = Format {
     decode,
 };
 
-fn probe(_src: &dyn ByteSource) -> bool {
-    false
+/// `FILE_HEADER_MAGIC`: `\x7FLIBCHPL` in little-endian byte order.
+pub const FILE_MAGIC: u64 = 0x4C50_4843_4249_4C7F;
+/// `MODULE_SECTION_MAGIC`.
+pub const MODULE_MAGIC: u64 = 0x4D4D_D01E_5EC1_4D4D;
+/// `SYMBOL_TABLE_MAGIC`.
+pub const SYMBOL_TABLE_MAGIC: u64 = 0x4D59_531E_5EC1_10E0;
+/// `UAST_SECTION_MAGIC`.
+pub const UAST_MAGIC: u64 = 0x5453_411E_5EC1_10E0;
+/// `LONG_STRINGS_TABLE_MAGIC` (4 bytes).
+pub const LONG_STRINGS_MAGIC: u64 = 0x5254_5301;
+/// `LOCATION_SECTION_MAGIC`.
+pub const LOCATION_MAGIC: u64 = 0x434F_4C07_5EC1_10E0;
+/// `GEN_CODE_SECTION_MAGIC`.
+pub const GEN_CODE_MAGIC: u64 = 0x4E45_4707_5EC1_10E0;
+
+/// Size of the fixed file header (before the module table).
+const FILE_HEADER_SIZE: u64 = 64;
+/// Where the 32-byte SHA-256 sits in the file header.
+const HASH_AT: u64 = 32;
+const HASH_SIZE: u64 = 32;
+/// Chapel's reader rejects this many modules (`MAX_NUM_MODULES`).
+const MAX_NUM_MODULES: u64 = 100_000_000;
+
+fn probe(src: &dyn ByteSource) -> bool {
+    let mut buf = [0u8; 8];
+    src.read_at(0, &mut buf) == 8
+        && (buf == FILE_MAGIC.to_le_bytes() || buf == FILE_MAGIC.to_be_bytes())
 }
 
-fn decode(_b: &mut Builder) -> DResult<()> {
+/// Reads a `u64` in the byte order in force without creating a node.
+fn peek_u64(b: &Builder, offset: u64) -> Option<u64> {
+    b.peek_uint(offset, 8)
+}
+
+fn order_name(e: Endian) -> &'static str {
+    match e {
+        Endian::Little => "little-endian",
+        Endian::Big => "big-endian",
+    }
+}
+
+/// Reads a magic number of `size` bytes, shows its bytes and what it should be, and
+/// records an error if it is not `expected`. Returns whether it matched.
+fn magic(b: &mut Builder, size: u64, expected: u64, what: &str) -> DResult<bool> {
+    let at = b.pos();
+    let v = b.uint("Magic", size)?;
+    let shown = hex_preview(&b.peek_bytes(at, size));
+    if v == expected {
+        b.display(format!(
+            "0x{v:0w$X}, bytes {shown}: {what}",
+            w = 2 * size as usize
+        ));
+        Ok(true)
+    } else {
+        b.display(format!("bytes {shown}"));
+        b.error(format!(
+            "expected the {what} magic 0x{expected:0w$X}, found 0x{v:0w$X}",
+            w = 2 * size as usize
+        ));
+        Ok(false)
+    }
+}
+
+fn decode(b: &mut Builder) -> DResult<()> {
+    let root = b.current();
+    let head = b.peek_bytes(0, 8);
+    let endian = if head == FILE_MAGIC.to_be_bytes() {
+        Endian::Big
+    } else {
+        Endian::Little
+    };
+    b.set_endian(endian);
+    let order = format!("{} (magic {})", order_name(endian), hex_preview(&head));
+    b.set_display(root, order.clone());
+    b.derived(
+        "ByteOrder",
+        Value::Str(order_name(endian).into()),
+        BitSpan::bytes(0, head.len() as u64),
+        Some(format!(
+            "the magic {} reads 0x{FILE_MAGIC:016X} in this order; every multi-byte field is read in it",
+            hex_preview(&head)
+        )),
+    )?;
+
+    let mut n_modules = 0u64;
+    let mut hash_id = None;
+    let header = b.group("Header", |b| {
+        magic(b, 8, FILE_MAGIC, "\\x7FLIBCHPL file")?;
+        let major = b.u32("FormatVersionMajor")?;
+        let minor = b.u32("FormatVersionMinor")?;
+        if (major, minor) != (0, 1) {
+            b.display(format!(
+                "format version {major}.{minor}; hexlens knows the layouts of 0.1"
+            ));
+        }
+        b.group("ChapelVersion", |b| {
+            b.u32("Major")?;
+            b.u32("Minor")?;
+            b.u32("Update")?;
+            Ok(())
+        })?;
+        n_modules = b.u32("ModuleCount")? as u64;
+        if n_modules >= MAX_NUM_MODULES {
+            b.error(format!(
+                "{n_modules} modules: Chapel's reader rejects {MAX_NUM_MODULES} or more"
+            ));
+        }
+        hash_id = Some(b.bytes("Sha256", HASH_SIZE)?);
+        Ok(())
+    });
+    if let Some(id) = hash_id {
+        check_hash(b, id);
+    }
+    header?;
+
+    // The table's first entries, peeked, tell the layout.
+    let peeked: Vec<u64> = (0..n_modules.min(64))
+        .map_while(|i| peek_u64(b, FILE_HEADER_SIZE + 8 * i))
+        .collect();
+    let det = layout::detect(b, &peeked, n_modules);
+    let lay = det.layout;
+    let why = format!("told apart by {}. Layout: {}", det.evidence, lay.describe());
+    match det.module {
+        Some(m) => {
+            let from = BitSpan::bytes(m, (m + lay.header_size()).min(b.file_len()));
+            b.derived("Layout", Value::Str(lay.name().into()), from, Some(why))?;
+        }
+        None => note(b, "Layout", lay.name(), &why)?,
+    }
+    b.set_display(
+        root,
+        format!("{order}; layout: {} ({})", lay.name(), lay.short()),
+    );
+
+    // The module table: N offsets, plus the end offset in the spec and the 2024 writer.
+    let entries = if lay.table_has_end() {
+        n_modules.saturating_add(1)
+    } else {
+        n_modules
+    };
+    let file_len = b.file_len();
+    let mut table: Vec<u64> = Vec::new();
+    let table_read = b.array("ModuleTable", |b| {
+        for i in 0..entries {
+            let off = b.u64(Name::Index(i.min(u32::MAX as u64) as u32))?;
+            table.push(off);
+            if i == n_modules {
+                b.display(format!("end of the last module (0x{off:X})"));
+                if off > file_len {
+                    b.error(format!(
+                        "the last module ends at 0x{off:X}, past the end of the file (0x{file_len:X})"
+                    ));
+                }
+            } else {
+                b.display(format!("module [{i}] at 0x{off:X}"));
+            }
+        }
+        Ok(())
+    });
+    let table_end = b.pos();
+    if table_read.is_err() {
+        // A table cut short by the end of the file: decode the modules it names.
+        b.seek(table_end);
+    }
+    if !lay.table_has_end() && n_modules % 2 == 1 {
+        pad(b, table_end, table_end + 8, 16, "after the module table");
+    }
+
+    let n_listed = (table.len() as u64).min(n_modules);
+    let mut prev_end = b.pos();
+    if let Some(&first) = table.first().filter(|_| n_listed > 0) {
+        pad(b, prev_end, first, lay.align(), "before the first module");
+        prev_end = b.pos();
+    }
+    b.array("Modules", |b| {
+        for i in 0..n_listed {
+            let off = table[i as usize];
+            let name = Name::Index(i as u32);
+            let next = if lay.table_has_end() {
+                table.get(i as usize + 1).copied()
+            } else {
+                // The 2023 header stores the module length at +16.
+                peek_u64(b, off.saturating_add(16)).map(|len| off.saturating_add(len))
+            };
+            let misplaced = if off < table_end {
+                Some(format!(
+                    "module offset 0x{off:X} points inside the file header and module table (which end at 0x{table_end:X})"
+                ))
+            } else if off >= file_len {
+                Some(format!(
+                    "module offset 0x{off:X} is at or past the end of the file (0x{file_len:X})"
+                ))
+            } else {
+                None
+            };
+            if let Some(msg) = misplaced {
+                b.region(name, Kind::Struct, prev_end, 0, |b| {
+                    let id = b.current();
+                    b.set_error(id, msg);
+                    Ok(())
+                });
+                continue;
+            }
+            if i > 0 && off > prev_end {
+                pad(b, prev_end, off, lay.align(), "before the module");
+            }
+            // An end before the start proves nothing: read up to the end of the file.
+            let end = next.filter(|&n| n >= off).unwrap_or(file_len);
+            let overlap = off < prev_end;
+            let what = if lay.table_has_end() {
+                "the next module-table entry"
+            } else {
+                "the module's length field"
+            };
+            b.region(name, Kind::Struct, off, end - off, |b| {
+                let id = b.current();
+                if overlap {
+                    b.set_error(
+                        id,
+                        format!("module starts at 0x{off:X}, inside the previous module (which ends at 0x{prev_end:X})"),
+                    );
+                }
+                if next.is_some_and(|n| n < off) {
+                    b.set_error(
+                        id,
+                        format!("{what} puts the module's end before its start (0x{off:X}); read up to the end of the file"),
+                    );
+                }
+                module::decode(b, off, lay)
+            });
+            prev_end = prev_end.max(end.min(file_len));
+        }
+        Ok(())
+    })
+}
+
+/// Adds a derived text node that no particular bytes give (no reference).
+fn note(b: &mut Builder, name: &'static str, value: &str, display: &str) -> DResult<()> {
+    b.derived_group(name, None, |_| Ok(()))?;
+    let id = b.last().expect("derived node");
+    b.set_value(id, Value::Str(value.into()));
+    b.set_display(id, display);
     Ok(())
+}
+
+/// Claims `[from, to)` as alignment padding if it is shorter than `align`, ends on
+/// an `align` boundary and holds only zeros; otherwise leaves it unclaimed.
+fn pad(b: &mut Builder, from: u64, to: u64, align: u64, why: &str) {
+    if to <= from || to - from >= align || !to.is_multiple_of(align) {
+        return;
+    }
+    if b.peek_bytes(from, to - from).iter().any(|&x| x != 0) {
+        return;
+    }
+    b.seek(from);
+    if b.padding("Padding", to - from).is_ok() {
+        let article = if align == 8 { "an" } else { "a" };
+        b.display(format!(
+            "zero bytes {why}, to {article} {align}-byte boundary"
+        ));
+    }
+}
+
+/// SHA-256 of the whole file with the hash field zeroed, read in 64 KiB chunks.
+fn file_sha256(b: &Builder) -> [u8; 32] {
+    const CHUNK: u64 = 64 * 1024;
+    let mut h = Sha256::new();
+    let len = b.file_len();
+    let mut off = 0u64;
+    while off < len {
+        let mut chunk = b.peek_bytes(off, CHUNK);
+        if chunk.is_empty() {
+            break;
+        }
+        let end = off + chunk.len() as u64;
+        let (zs, ze) = (HASH_AT.max(off), (HASH_AT + HASH_SIZE).min(end));
+        for p in zs..ze {
+            chunk[(p - off) as usize] = 0;
+        }
+        h.update(&chunk);
+        off = end;
+    }
+    h.finalize().into()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Compares the stored SHA-256 with the file's and says so on node `id`.
+fn check_hash(b: &mut Builder, id: crate::tree::NodeId) {
+    let stored = b.peek_bytes(HASH_AT, HASH_SIZE);
+    let computed = file_sha256(b);
+    if stored == computed {
+        b.set_display(
+            id,
+            format!(
+                "SHA-256 {}: matches the file hashed with this field zeroed",
+                hex(&stored)
+            ),
+        );
+    } else {
+        b.set_display(
+            id,
+            format!(
+                "SHA-256 mismatch: expected {}, found {}",
+                hex(&computed),
+                hex(&stored)
+            ),
+        );
+        b.set_error(
+            id,
+            format!(
+                "SHA-256 of the file (with this field zeroed) is {}, but the header stores {}",
+                hex(&computed),
+                hex(&stored)
+            ),
+        );
+    }
 }

@@ -1,0 +1,309 @@
+//! The `.dyno` building blocks (spec §"Building Block"): variable-byte integers,
+//! length-prefixed strings, and the uAST strings that may point into the long
+//! strings table.
+//!
+//! A variable-byte integer is 7 bits a byte, least-significant group first, bit 7
+//! meaning "more follows"; Chapel's reader stops after 10 bytes (`readUnsignedVarint`).
+//! Signed values are ZigZag-mapped first. Each one becomes a [`Kind::VarInt`] node
+//! over its encoded bytes whose value is the decoded number and whose display shows
+//! both.
+
+use crate::builder::{hex_preview, Builder, DResult, Endian, Stop, MAX_STRING_VALUE};
+use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
+
+/// Longest encoding Chapel's reader accepts for a 64-bit value.
+pub const MAX_VARINT_BYTES: u64 = 10;
+
+/// Maps a ZigZag-encoded number back to its signed value.
+pub fn unzigzag(u: u64) -> i64 {
+    ((u >> 1) as i64) ^ -((u & 1) as i64)
+}
+
+/// Decodes a variable-byte integer from `bytes`: `(value, length, overflowed)`, or
+/// `None` if no terminating byte comes within `bytes` (or within 10 bytes).
+pub fn decode_varint(bytes: &[u8]) -> Option<(u64, u64, bool)> {
+    let mut v = 0u64;
+    let mut overflow = false;
+    for (i, &x) in bytes.iter().take(MAX_VARINT_BYTES as usize).enumerate() {
+        let part = (x & 0x7F) as u64;
+        let shift = 7 * i as u32;
+        if shift >= 64 || (shift > 57 && part >> (64 - shift) != 0) {
+            overflow = true;
+        }
+        if shift < 64 {
+            v |= part << shift;
+        }
+        if x & 0x80 == 0 {
+            return Some((v, i as u64 + 1, overflow));
+        }
+    }
+    None
+}
+
+/// Reads a variable-byte integer at `offset` without creating a node; `None` if it is
+/// unterminated before `end`.
+pub fn peek_varint(b: &Builder, offset: u64, end: u64) -> Option<(u64, u64)> {
+    let window = end.saturating_sub(offset).min(MAX_VARINT_BYTES);
+    let bytes = b.peek_bytes(offset, window);
+    decode_varint(&bytes).map(|(v, n, _)| (v, n))
+}
+
+/// Reads an unsigned variable-byte integer node. Errors (unterminated, more than 10
+/// bytes) are recorded on the node and stop the enclosing region.
+pub fn vuint(b: &mut Builder, name: impl Into<Name>) -> DResult<u64> {
+    varint(b, name.into(), false)
+}
+
+/// Reads a signed (ZigZag) variable-byte integer node; returns the signed value.
+pub fn vint(b: &mut Builder, name: impl Into<Name>) -> DResult<i64> {
+    varint(b, name.into(), true).map(unzigzag)
+}
+
+/// Reads a variable-byte integer, signed or not, and returns the raw (unsigned,
+/// un-ZigZagged) number.
+pub fn varint_of(b: &mut Builder, name: impl Into<Name>, signed: bool) -> DResult<u64> {
+    varint(b, name.into(), signed)
+}
+
+fn varint(b: &mut Builder, name: Name, signed: bool) -> DResult<u64> {
+    let start = b.pos();
+    let limit = b.limit();
+    let avail = limit.saturating_sub(start);
+    let window = b.peek_bytes(start, avail.min(MAX_VARINT_BYTES));
+    match decode_varint(&window) {
+        Some((v, n, overflow)) => {
+            b.valued_group(name, Kind::VarInt, |b| {
+                b.seek(start + n);
+                Ok(())
+            })?;
+            let id = b.last().expect("varint node");
+            let enc = hex_preview(window.get(..n as usize).unwrap_or_default());
+            if signed {
+                let s = unzigzag(v);
+                b.set_value(id, Value::I(s));
+                b.set_display(id, format!("{enc} → ZigZag {v} → {s}"));
+            } else {
+                b.set_value(id, Value::U(v));
+                b.set_display(id, format!("{enc} → {v}"));
+            }
+            if overflow {
+                b.set_error(
+                    id,
+                    format!("variable-byte integer at 0x{start:X} ({enc}) does not fit in 64 bits"),
+                );
+            }
+            Ok(v)
+        }
+        None => {
+            let take = window.len() as u64;
+            b.valued_group(name, Kind::VarInt, |b| {
+                b.seek(start + take);
+                Ok(())
+            })?;
+            let id = b.last().expect("varint node");
+            let msg = if take >= MAX_VARINT_BYTES {
+                format!(
+                    "variable-byte integer at 0x{start:X}: all of its first {MAX_VARINT_BYTES} bytes have the continuation bit (0x80) set, but at most {MAX_VARINT_BYTES} bytes encode a 64-bit value"
+                )
+            } else if take == 0 {
+                format!(
+                    "expected a variable-byte integer at 0x{start:X}, but the enclosing region ends at 0x{limit:X}"
+                )
+            } else {
+                format!(
+                    "expected a variable-byte integer at 0x{start:X}, found {take} byte(s) all with the continuation bit (0x80) set before the enclosing region ends at 0x{limit:X}"
+                )
+            };
+            b.set_error(id, msg);
+            Err(Stop)
+        }
+    }
+}
+
+/// "1 byte", "2 bytes".
+pub fn plural(n: u64, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// Lossily decodes at most [`MAX_STRING_VALUE`] bytes of text at `offset`.
+fn text_at(b: &Builder, offset: u64, len: u64) -> String {
+    let bytes = b.peek_bytes(offset, len.min(MAX_STRING_VALUE as u64));
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Reads a string stored as a variable-byte length and that many bytes (spec
+/// "Storing a String", no long-strings table). The node's value is the text; its
+/// children are the length and the bytes.
+pub fn string(b: &mut Builder, name: impl Into<Name>) -> DResult<String> {
+    let mut text = String::new();
+    let r = b.valued_group(name, Kind::Str, |b| {
+        let len = vuint(b, "Length")?;
+        let at = b.pos();
+        if len > 0 {
+            b.bytes("Bytes", len)?;
+        }
+        text = text_at(b, at, len);
+        Ok(len)
+    });
+    let id = b.last().expect("string node");
+    let len = r?;
+    b.set_value(id, Value::Str(text.clone()));
+    b.set_display(id, plural(len, "byte"));
+    Ok(text)
+}
+
+/// Index → absolute byte span of every usable long string (index 0 and the last
+/// index have none), found by scanning the long strings table before the uAST is
+/// decoded.
+#[derive(Default, Clone, Debug)]
+pub struct LongStrings {
+    /// Number of offsets the table header claims (two more than the usable strings).
+    pub count: u64,
+    /// `spans[i]` is string `i`'s bytes, if its offsets are sound.
+    pub spans: Vec<Option<(u64, u64)>>,
+    /// True if the module has a long strings table at all.
+    pub present: bool,
+}
+
+impl LongStrings {
+    /// The bytes of long string `idx`, or why it cannot be used.
+    pub fn lookup(&self, idx: u64) -> Result<(u64, u64), String> {
+        if !self.present {
+            return Err(format!(
+                "long string #{idx} is referenced, but the module has no long strings table"
+            ));
+        }
+        if idx == 0 || idx + 1 >= self.count {
+            return Err(format!(
+                "long string index {idx} is outside the usable range 1..{} of a table with {} offsets",
+                self.count.saturating_sub(2),
+                self.count
+            ));
+        }
+        match self.spans.get(idx as usize).copied().flatten() {
+            Some(s) => Ok(s),
+            None => Err(format!(
+                "long string #{idx} has offsets outside its table (or beyond what the table holds)"
+            )),
+        }
+    }
+}
+
+/// Reads a uAST string (`UniqueString::serialize`): a first byte without the high
+/// bit is a length (< 128) followed by that many bytes; with the high bit, it and 3
+/// more bytes are a big-endian index (high bit cleared) into the long strings table.
+/// Returns the text (empty if the index does not resolve, which is an error on the
+/// node).
+pub fn ustring(b: &mut Builder, name: impl Into<Name>, strings: &LongStrings) -> DResult<String> {
+    let first = b.peek_bytes(b.pos(), 1).first().copied();
+    let mut out: (String, Option<BitSpan>, Option<String>, String) =
+        (String::new(), None, None, String::new());
+    let r = b.valued_group(name, Kind::Str, |b| {
+        match first {
+            Some(x) if x & 0x80 != 0 => {
+                let saved = b.endian();
+                b.set_endian(Endian::Big);
+                let raw = b.u32("LongStringIndex");
+                b.set_endian(saved);
+                let raw = raw? as u64;
+                let idx = raw & 0x7FFF_FFFF;
+                let id = b.last().expect("index node");
+                b.set_value(id, Value::U(idx));
+                b.set_display(
+                    id,
+                    format!(
+                        "{:08X} → long string #{idx} (high bit marks an index; always big-endian)",
+                        raw
+                    ),
+                );
+                match strings.lookup(idx) {
+                    Ok((s, e)) => {
+                        out.0 = text_at(b, s, e - s);
+                        out.1 = Some(BitSpan::bytes(s, e));
+                        out.3 = format!("long string #{idx} at 0x{s:X}, {}", plural(e - s, "byte"));
+                    }
+                    Err(msg) => {
+                        out.2 = Some(msg);
+                        out.3 = format!("long string #{idx}: does not resolve");
+                    }
+                }
+            }
+            _ => {
+                let len = b.u8("Length")? as u64;
+                let at = b.pos();
+                if len > 0 {
+                    b.bytes("Bytes", len)?;
+                }
+                out.0 = text_at(b, at, len);
+                out.3 = format!("inline, {}", plural(len, "byte"));
+            }
+        }
+        Ok(())
+    });
+    let id: NodeId = b.last().expect("string node");
+    r?;
+    b.set_value(id, Value::Str(out.0.clone()));
+    b.set_display(id, out.3);
+    if let Some(span) = out.1 {
+        b.set_reference(id, span);
+    }
+    if let Some(msg) = out.2 {
+        b.set_error(id, msg);
+    }
+    Ok(out.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varints_follow_the_spec_examples() {
+        // 0b110110 fits in 7 bits.
+        assert_eq!(decode_varint(&[0b0011_0110]), Some((0b110110, 1, false)));
+        // 0b1010111011 → 0b10111011 0b00000101.
+        assert_eq!(
+            decode_varint(&[0b1011_1011, 0b0000_0101]),
+            Some((0b10_1011_1011, 2, false))
+        );
+        assert_eq!(decode_varint(&[0x80, 0x80]), None);
+        assert_eq!(decode_varint(&[0xFF; 12]), None);
+        let max = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01];
+        assert_eq!(decode_varint(&max), Some((u64::MAX, 10, false)));
+        let over = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x03];
+        assert!(decode_varint(&over).unwrap().2);
+    }
+
+    #[test]
+    fn zigzag_maps_small_magnitudes_to_small_codes() {
+        assert_eq!(unzigzag(0), 0);
+        assert_eq!(unzigzag(1), -1);
+        assert_eq!(unzigzag(2), 1);
+        assert_eq!(unzigzag(3), -2);
+        assert_eq!(unzigzag(u64::MAX), i64::MIN);
+    }
+
+    #[test]
+    fn a_varint_node_spans_its_encoded_bytes_and_shows_both_forms() {
+        let data: &[u8] = &[0xBB, 0x05, 0x03, 0x80];
+        let mut b = Builder::new(&data, "t");
+        assert_eq!(vuint(&mut b, "a").unwrap(), 699);
+        assert_eq!(vint(&mut b, "s").unwrap(), -2);
+        assert_eq!(vuint(&mut b, "cut"), Err(Stop));
+        let t = b.finish();
+        let a = t.node(t.find("a").unwrap());
+        assert_eq!(a.kind, Kind::VarInt);
+        assert_eq!((a.span.start_byte(), a.span.end_byte()), (0, 2));
+        assert_eq!(a.display.as_deref(), Some("BB 05 → 699"));
+        let s = t.node(t.find("s").unwrap());
+        assert_eq!(s.value, Some(Value::I(-2)));
+        assert_eq!(s.display.as_deref(), Some("03 → ZigZag 3 → -2"));
+        let cut = t.node(t.find("cut").unwrap());
+        assert!(cut.error.as_deref().unwrap().contains("continuation bit"));
+        assert_eq!((cut.span.start_byte(), cut.span.end_byte()), (3, 4));
+    }
+}

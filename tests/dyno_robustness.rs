@@ -1,0 +1,134 @@
+//! Damage sweeps for Chapel `.dyno` files: every generated fixture is truncated at
+//! every length and corrupted with random byte flips (fixed seed). Every run must
+//! return a tree whose spans nest inside their parents and the file, whose JSON
+//! parses, whose size stays linear in the file's, and — for truncations and
+//! corruptions of a clean file — that carries an error (the SHA-256 alone notices
+//! any change; the sweep also checks something else points at the damage).
+
+#[path = "generators/dyno.rs"]
+mod gen;
+#[path = "support/invariants.rs"]
+mod invariants;
+
+use hexlens_core::{decode_bytes, Decoded};
+use invariants::{check, check_json, Rng};
+
+fn bounded(d: &Decoded, len: usize) -> Result<(), String> {
+    let limit = 4096 + 12 * len;
+    if d.tree.len() > limit {
+        return Err(format!("{} nodes for a {len}-byte file", d.tree.len()));
+    }
+    Ok(())
+}
+
+/// Errors other than the SHA-256 mismatch.
+fn other_errors(d: &Decoded) -> usize {
+    d.tree
+        .errors()
+        .into_iter()
+        .filter(|&id| {
+            let e = d.tree.node(id).error.as_deref().unwrap_or_default();
+            !e.starts_with("SHA-256 of the file")
+        })
+        .count()
+}
+
+/// True if a node other than the hash carries an error and ends at `cut` or names it.
+fn error_at_end(d: &Decoded, cut: u64) -> bool {
+    let at = format!("0x{cut:X}");
+    d.tree.errors().into_iter().any(|id| {
+        let n = d.tree.node(id);
+        let e = n.error.as_deref().unwrap_or_default();
+        !e.starts_with("SHA-256 of the file") && (n.span.end_byte() == cut || e.contains(&at))
+    })
+}
+
+#[test]
+fn truncating_any_fixture_at_any_length_keeps_a_valid_tree_with_an_error() {
+    let mut runs = 0;
+    for (name, bytes) in gen::all() {
+        let full = decode_bytes(&bytes);
+        check(&full, bytes.len() as u64).unwrap_or_else(|e| panic!("{name} (whole): {e}"));
+        for cut in 0..bytes.len() {
+            let d = decode_bytes(&bytes[..cut]);
+            runs += 1;
+            check(&d, cut as u64).unwrap_or_else(|e| panic!("{name} cut at {cut}: {e}"));
+            bounded(&d, cut).unwrap_or_else(|e| panic!("{name} cut at {cut}: {e}"));
+            if full.is_clean() {
+                assert!(
+                    !d.is_clean(),
+                    "{name} cut at {cut} decoded without any error"
+                );
+                if cut >= 8 {
+                    assert_eq!(d.format, "chapel-dyno", "{name} cut at {cut}");
+                    // Beyond the hash, the decoder itself notices the missing bytes,
+                    // with an error node reaching the cut or naming it.
+                    assert!(
+                        other_errors(&d) > 0,
+                        "{name} cut at {cut}: only the hash noticed"
+                    );
+                    assert!(
+                        error_at_end(&d, cut as u64),
+                        "{name} cut at {cut}: no error at the end of the file"
+                    );
+                }
+            }
+        }
+    }
+    println!("{runs} truncated decodes checked");
+    assert!(runs > 10_000);
+}
+
+#[test]
+fn random_byte_flips_never_break_the_tree_or_the_json() {
+    let mut rng = Rng(0x5EC1_10E0_4D4D_D01E);
+    let mut runs = 0;
+    let mut beyond_hash = 0;
+    for (name, bytes) in gen::all() {
+        let clean = decode_bytes(&bytes).is_clean();
+        for round in 0..300 {
+            let m = rng.corrupt(&bytes);
+            let d = decode_bytes(&m);
+            runs += 1;
+            check(&d, m.len() as u64).unwrap_or_else(|e| panic!("{name} round {round}: {e}"));
+            check_json(&d).unwrap_or_else(|e| panic!("{name} round {round}: {e}"));
+            bounded(&d, m.len()).unwrap_or_else(|e| panic!("{name} round {round}: {e}"));
+            if clean && m != bytes {
+                assert!(
+                    !d.is_clean(),
+                    "{name} round {round}: a changed file decoded clean"
+                );
+                if other_errors(&d) > 0 {
+                    beyond_hash += 1;
+                }
+            }
+        }
+    }
+    println!("{runs} corrupted decodes checked, {beyond_hash} with errors beyond the hash");
+    assert!(beyond_hash > runs / 5, "{beyond_hash} of {runs}");
+}
+
+#[test]
+fn deep_nesting_is_cut_off_instead_of_overflowing_the_stack() {
+    // A file whose uAST is 100,000 nested Blocks: the decoder stops at its depth
+    // limit with an error and still returns a valid tree.
+    let (f, m) = gen::shapes(gen::Layout::Writer, false);
+    let uast = m.get("m0.uast");
+    let m0 = m.get("m0");
+    let mut deep = f[..uast + 16].to_vec();
+    for _ in 0..100_000 {
+        deep.extend_from_slice(&[gen::T_BLOCK, 0x01, 0x01, 0x00, 0x00, 0x01]);
+    }
+    // The module table's end offset and the uAST region's end cover the new bytes.
+    let len = deep.len() as u64;
+    deep[0x48..0x50].copy_from_slice(&len.to_le_bytes());
+    deep[m0 + 40..m0 + 48].copy_from_slice(&(len - m0 as u64).to_le_bytes());
+    let d = decode_bytes(&deep);
+    check(&d, deep.len() as u64).unwrap();
+    let text = hexlens_core::output::to_text(&d);
+    assert!(
+        text.contains("entries nest deeper than 128 levels"),
+        "{}",
+        &text[..2000]
+    );
+}
