@@ -18,3 +18,6 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 echo "== cargo test"
 cargo test --workspace
+
+echo "== browser tests"
+scripts/test-browser.sh

@@ -1,7 +1,14 @@
-//! The hexlens web app. The browser front end over `hexlens-core` is built here;
-//! until it lands, this binary only lists the decoders the core registers.
+//! Entry point. In the browser it mounts the Yew app; natively (the workspace's
+//! `cargo test` builds every member for the host) it lists the decoders.
 
+#[cfg(target_arch = "wasm32")]
 fn main() {
+    hexlens_web::app::start();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    println!("hexlens-web is a browser app: run scripts/run.sh and open the printed URL.");
     for f in hexlens_core::formats() {
         println!("{}\t{}", f.name, f.description);
     }

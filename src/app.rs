@@ -1,0 +1,133 @@
+//! The root component: owns the store, loads the sample manifest (and a sample
+//! named in the URL), listens for drops and Ctrl+G, and lays out the panes.
+
+use crate::components::details::Details;
+use crate::components::drop_overlay::DropOverlay;
+use crate::components::empty_state::EmptyState;
+use crate::components::hex_view::HexView;
+use crate::components::notices::Notices;
+use crate::components::splitter::Splitter;
+use crate::components::status_bar::StatusBar;
+use crate::components::toolbar::Toolbar;
+use crate::components::tree_view::TreeView;
+use crate::hooks::use_file_drop::use_file_drop;
+use crate::hooks::use_hotkey::use_ctrl_key;
+use crate::io::{self, Sample};
+use crate::state::{Action, State};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Mounts the app on `<body>`.
+pub fn start() {
+    yew::Renderer::<App>::new().render();
+}
+
+/// Smallest widths (px) of the side panes.
+const MIN_SIDE: f64 = 200.0;
+
+/// The app.
+#[component]
+pub fn App() -> Html {
+    let state = use_reducer(State::default);
+    let dispatch = state.dispatcher();
+    let samples = use_state(|| Rc::new(Vec::<Sample>::new()));
+
+    {
+        let samples = samples.clone();
+        let dispatch = dispatch.clone();
+        use_effect_with((), move |_| {
+            wasm_bindgen_futures::spawn_local(async move {
+                match io::load_manifest().await {
+                    Ok(list) => {
+                        if let Some(want) = io::sample_param() {
+                            match list.iter().find(|s| s.file == want) {
+                                Some(s) => io::open_sample(s, dispatch.clone()),
+                                None => dispatch.dispatch(Action::LoadFailed(format!(
+                                    "there is no bundled sample called \u{201c}{want}\u{201d}"
+                                ))),
+                            }
+                        }
+                        samples.set(Rc::new(list));
+                    }
+                    Err(e) => dispatch.dispatch(Action::LoadFailed(e)),
+                }
+            });
+        });
+    }
+
+    let on_file = use_callback(dispatch.clone(), |f: web_sys::File, d| {
+        io::open_file(f, d.clone())
+    });
+    let on_sample = use_callback(dispatch.clone(), |s: Sample, d| {
+        io::open_sample(&s, d.clone())
+    });
+    let dragging = use_file_drop(on_file.clone());
+
+    let goto_ref = use_node_ref();
+    {
+        let goto_ref = goto_ref.clone();
+        use_ctrl_key("g", move || {
+            if let Some(el) = goto_ref.cast::<web_sys::HtmlInputElement>() {
+                let _ = el.focus();
+                el.select();
+            }
+        });
+    }
+
+    // Pane widths (tree, details) in px; the hex pane takes the rest.
+    let widths = use_state_eq(|| (380.0f64, 330.0f64));
+    let resize_tree = {
+        let widths = widths.clone();
+        Callback::from(move |dx: f64| {
+            let (t, d) = *widths;
+            widths.set(((t + dx).clamp(MIN_SIDE, 900.0), d));
+        })
+    };
+    let resize_details = {
+        let widths = widths.clone();
+        Callback::from(move |dx: f64| {
+            let (t, d) = *widths;
+            widths.set((t, (d - dx).clamp(MIN_SIDE, 900.0)));
+        })
+    };
+
+    let s = &*state;
+    let body = match &s.doc {
+        Some(doc) => {
+            let cols = format!(
+                "grid-template-columns: {}px 6px minmax(0, 1fr) 6px {}px",
+                widths.0, widths.1
+            );
+            html! {
+                <>
+                <Notices doc={Some(doc.clone())} status={s.status.clone()} dispatch={dispatch.clone()} />
+                <main class="panes" style={cols}>
+                    <TreeView doc={doc.clone()} rows={s.rows.clone()} expanded={s.expanded.clone()}
+                        selected={s.selected} hover={s.hover} reveal={s.reveal} dispatch={dispatch.clone()} />
+                    <Splitter label="Resize the structure pane" value={widths.0} on_resize={resize_tree} />
+                    <HexView doc={doc.clone()} hover={s.hover} selected={s.selected} cursor={s.cursor}
+                        reveal={s.reveal} dispatch={dispatch.clone()} />
+                    <Splitter label="Resize the details pane" value={widths.1} on_resize={resize_details} />
+                    <Details doc={doc.clone()} selected={s.selected} cursor={s.cursor} dispatch={dispatch.clone()} />
+                </main>
+                <StatusBar doc={doc.clone()} hover={s.hover} selected={s.selected} cursor={s.cursor} dispatch={dispatch.clone()} />
+                </>
+            }
+        }
+        None => html! {
+            <>
+            <Notices doc={None} status={s.status.clone()} dispatch={dispatch.clone()} />
+            <EmptyState samples={(*samples).clone()} on_sample={on_sample.clone()} on_file={on_file.clone()} />
+            </>
+        },
+    };
+
+    html! {
+        <div class={classes!("app", s.doc.is_some().then_some("has-doc"))}>
+            <Toolbar doc={s.doc.clone()} samples={(*samples).clone()} on_sample={on_sample} on_file={on_file}
+                goto_ref={goto_ref} dispatch={dispatch.clone()} />
+            { body }
+            if dragging { <DropOverlay /> }
+        </div>
+    }
+}

@@ -1,0 +1,274 @@
+//! The hex pane: offset, 16 bytes in hex, and the ASCII column, virtualised (only
+//! rows in view are in the DOM, so a 50 MB file scrolls like a 1 KB one).
+//!
+//! Every byte is tinted by the innermost field that owns it, with box edges where
+//! fields start and end; byte classes colour the digits (see [`crate::hexfmt`]).
+//! The hovered node's bytes, its referenced bytes, the selection and the cursor
+//! are drawn on top. All file content is inserted as text.
+
+use crate::doc::Doc;
+use crate::hexfmt;
+use crate::hooks::use_virtual_list::{reveal_row, use_virtual_list};
+use crate::state::{Action, Origin, Reveal, State};
+use hexlens_core::{Kind, NodeId};
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// Row height in px (must match `.hrow` in the stylesheet).
+pub const ROW_H: f64 = 20.0;
+/// Bytes per row.
+pub const WIDTH: u64 = 16;
+
+/// Props of [`HexView`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// The open file.
+    pub doc: Rc<Doc>,
+    /// Hovered node.
+    pub hover: Option<(NodeId, Origin)>,
+    /// Selected node.
+    pub selected: Option<NodeId>,
+    /// Cursor byte.
+    pub cursor: u64,
+    /// Scroll requests.
+    pub reveal: Reveal,
+    /// The store.
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
+fn offset_of(e: &Event) -> Option<u64> {
+    let t = e.target()?.dyn_into::<web_sys::Element>().ok()?;
+    t.closest("[data-o]")
+        .ok()??
+        .get_attribute("data-o")?
+        .parse()
+        .ok()
+}
+
+fn inside(r: Option<(u64, u64)>, o: u64) -> bool {
+    r.is_some_and(|(s, e)| s <= o && o < e)
+}
+
+/// Props of [`HexRow`]: ranges are given only if they touch the row.
+#[derive(Properties, PartialEq)]
+pub struct RowProps {
+    /// The open file.
+    pub doc: Rc<Doc>,
+    /// Row number (offset / 16).
+    pub row: u64,
+    /// Hovered node's bytes.
+    pub hl: Option<(u64, u64)>,
+    /// Bytes the hovered node refers to.
+    pub rf: Option<(u64, u64)>,
+    /// Selected node's bytes.
+    pub sel: Option<(u64, u64)>,
+    /// The cursor, if in this row.
+    pub cursor: Option<u64>,
+}
+
+/// One row: offset, 16 hex cells, 16 ASCII cells.
+#[component]
+pub fn HexRow(p: &RowProps) -> Html {
+    let doc = &p.doc;
+    let tree = &doc.tree;
+    let base = p.row * WIDTH;
+    let bytes = doc.bytes.window(base, base + WIDTH);
+    let mut segs = doc.index.segments_in(base, base + WIDTH).peekable();
+    let classes: Vec<String> = bytes
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| {
+            let o = base + i as u64;
+            while segs.peek().is_some_and(|s| s.end <= o) {
+                segs.next();
+            }
+            let mut c = String::with_capacity(40);
+            c.push_str("c ");
+            c.push_str(hexfmt::class(b).css());
+            // Bytes owned by the root (an unrecognised file) stay plain.
+            if let Some(s) = segs.peek().filter(|s| s.owner != tree.root()) {
+                let n = tree.node(s.owner);
+                let tint = if n.error.is_some() {
+                    " terr"
+                } else {
+                    match n.kind {
+                        Kind::Unknown => " tu",
+                        Kind::Padding => " tp",
+                        _ => [" t0", " t1", " t2", " t3"][s.ordinal % 4],
+                    }
+                };
+                c.push_str(tint);
+                if s.start == o {
+                    c.push_str(" fs");
+                }
+                if s.end == o + 1 {
+                    c.push_str(" fe");
+                }
+            }
+            if let Some((s, e)) = p.hl.filter(|&(s, e)| s <= o && o < e) {
+                c.push_str(" hl");
+                if s == o {
+                    c.push_str(" hs");
+                }
+                if e == o + 1 {
+                    c.push_str(" he");
+                }
+            }
+            if inside(p.rf, o) {
+                c.push_str(" rf");
+            }
+            if inside(p.sel, o) {
+                c.push_str(" sel");
+            }
+            if p.cursor == Some(o) {
+                c.push_str(" cur");
+            }
+            if i == 7 {
+                c.push_str(" g8");
+            }
+            c
+        })
+        .collect();
+    let hex = bytes.iter().zip(&classes).enumerate().map(|(i, (&b, c))| {
+        html! { <span class={c.clone()} data-o={(base + i as u64).to_string()}>{hexfmt::hex(b)}</span> }
+    });
+    let asc = bytes.iter().zip(&classes).enumerate().map(|(i, (&b, c))| {
+        html! { <span class={c.clone()} data-o={(base + i as u64).to_string()}>{hexfmt::ascii(b).to_string()}</span> }
+    });
+    html! {
+        <div class="hrow">
+            <span class="off">{hexfmt::offset(base)}</span>
+            <span class="hx">{ for hex }</span>
+            <span class="as">{ for asc }</span>
+        </div>
+    }
+}
+
+/// The hex pane.
+#[component]
+pub fn HexView(p: &Props) -> Html {
+    let node = use_node_ref();
+    let doc = &p.doc;
+    let size = doc.bytes.len();
+    let total_rows = size.div_ceil(WIDTH);
+    let vl = use_virtual_list(node.clone(), total_rows, ROW_H);
+    let last_hover = use_mut_ref(|| None::<u64>);
+
+    {
+        let node = node.clone();
+        let virt = vl.virt;
+        use_effect_with(p.reveal, move |r| {
+            if let Some(b) = r.byte {
+                reveal_row(&node, &virt, b / WIDTH);
+            }
+        });
+    }
+
+    let onmousemove = {
+        let d = p.dispatch.clone();
+        let last = last_hover.clone();
+        Callback::from(move |e: MouseEvent| {
+            let o = offset_of(&e);
+            if *last.borrow() != o {
+                *last.borrow_mut() = o;
+                d.dispatch(Action::HoverByte(o));
+            }
+        })
+    };
+    let onmouseleave = {
+        let d = p.dispatch.clone();
+        let last = last_hover.clone();
+        Callback::from(move |_| {
+            *last.borrow_mut() = None;
+            d.dispatch(Action::HoverByte(None));
+        })
+    };
+    let onclick = {
+        let d = p.dispatch.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(o) = offset_of(&e) {
+                d.dispatch(Action::ClickByte(o));
+            }
+        })
+    };
+    let onkeydown = {
+        let d = p.dispatch.clone();
+        let page = (vl.virt.page_rows().saturating_sub(1).max(1) * WIDTH) as i64;
+        let cursor = p.cursor;
+        Callback::from(move |e: KeyboardEvent| {
+            let w = WIDTH as i64;
+            let a = match e.key().as_str() {
+                "ArrowLeft" => Action::MoveCursor(-1),
+                "ArrowRight" => Action::MoveCursor(1),
+                "ArrowUp" => Action::MoveCursor(-w),
+                "ArrowDown" => Action::MoveCursor(w),
+                "PageUp" => Action::MoveCursor(-page),
+                "PageDown" => Action::MoveCursor(page),
+                "Home" if e.ctrl_key() => Action::MoveCursor(i64::MIN / 2),
+                "End" if e.ctrl_key() => Action::MoveCursor(i64::MAX / 2),
+                "Home" => Action::MoveCursor(-((cursor % WIDTH) as i64)),
+                "End" => Action::MoveCursor((WIDTH - 1 - cursor % WIDTH) as i64),
+                "Enter" | " " => Action::ClickByte(cursor),
+                _ => return,
+            };
+            e.prevent_default();
+            d.dispatch(a);
+        })
+    };
+
+    let hovered = p.hover.map(|h| h.0);
+    let hl = hovered.map(|id| doc.shown_range(id));
+    let rf = hovered.and_then(|id| doc.reference(id));
+    // The root covers the whole file: underlining every byte would say nothing.
+    let sel = p
+        .selected
+        .filter(|&id| id != doc.tree.root())
+        .map(|id| doc.shown_range(id));
+
+    let w = vl.window;
+    let rows = (w.first..w.first + w.count).map(|r| {
+        let (a, b) = (r * WIDTH, (r + 1) * WIDTH);
+        // Each row only sees the ranges that touch it, so a hover re-renders just
+        // the rows whose highlight changed.
+        let touch = |x: Option<(u64, u64)>| x.filter(|&(s, e)| s < b && e > a);
+        html! {
+            <HexRow key={r.to_string()} doc={doc.clone()} row={r} hl={touch(hl)} rf={touch(rf)}
+                sel={touch(sel)} cursor={(a..b).contains(&p.cursor).then_some(p.cursor)} />
+        }
+    });
+
+    let head_cols = (0..WIDTH).map(|i| {
+        html! { <span class={classes!("c", (i == 7).then_some("g8"))}>{format!("{i:02X}")}</span> }
+    });
+    html! {
+        <section class="pane hex-pane" aria-label="Bytes">
+            <div class="pane-head">
+                <span class="pane-title">{"Bytes"}</span>
+                <span class="pane-sub">{format!("{} rows of 16", total_rows)}</span>
+                <span class="legend" aria-label="Byte classes">
+                    <span class="bz">{"00 zero"}</span>
+                    <span class="bp">{"41 printable"}</span>
+                    <span class="bw">{"20 whitespace"}</span>
+                    <span class="bo">{"FF other"}</span>
+                </span>
+            </div>
+            <div class="hrow hhead" aria-hidden="true">
+                <span class="off">{"Offset"}</span>
+                <span class="hx">{ for head_cols }</span>
+                <span class="as">{"ASCII"}</span>
+            </div>
+            <div class="vscroll hex" ref={node} id="hex" tabindex="0" role="region"
+                aria-label={format!("Hex dump, cursor at offset 0x{:X}", p.cursor)}
+                onscroll={vl.onscroll} {onmousemove} {onmouseleave} {onclick} {onkeydown}>
+                <div class="vsticky">
+                    <div class="vrows" style={format!("transform: translateY({}px)", -w.shift)}>
+                        { for rows }
+                        if size == 0 { <div class="hex-empty">{"This file is empty."}</div> }
+                    </div>
+                </div>
+                <div class="vspacer" style={format!("height: {}px", (vl.virt.content_h() - vl.virt.view_h).max(0.0))} />
+            </div>
+        </section>
+    }
+}

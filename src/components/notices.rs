@@ -1,0 +1,74 @@
+//! Banners over the panes: loading, load failures, unrecognised files, damaged
+//! files (with a jump to the first error).
+
+use crate::doc::Doc;
+use crate::state::{Action, Origin, State, Status};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Props of [`Notices`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// The open file.
+    pub doc: Option<Rc<Doc>>,
+    /// Loading state.
+    pub status: Status,
+    /// The store.
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
+/// The notices.
+#[component]
+pub fn Notices(p: &Props) -> Html {
+    let status = match &p.status {
+        Status::Idle => html! {},
+        Status::Loading(name) => html! {
+            <div class="notice info" role="status" id="notice-loading">{"Opening "}<strong>{name}</strong>{"…"}</div>
+        },
+        Status::Failed(msg) => html! {
+            <div class="notice error" role="alert" id="notice-failed">{"Could not open the file: "}{msg}</div>
+        },
+    };
+    let doc_notice = match &p.doc {
+        Some(d) if d.is_raw() => {
+            let msg = d
+                .tree
+                .node(d.tree.root())
+                .error
+                .as_deref()
+                .unwrap_or("no decoder recognises this file")
+                .to_string();
+            html! {
+                <div class="notice warn" role="status" id="notice-raw" title={msg}>
+                    <strong>{"Unrecognised format. "}</strong>
+                    {"No decoder recognises this file, so it is shown as plain hex."}
+                </div>
+            }
+        }
+        Some(d) if !d.errors.is_empty() => {
+            let first = d.errors[0];
+            let dd = p.dispatch.clone();
+            let n = d.errors.len();
+            let path = d.tree.path(first);
+            let msg = d
+                .tree
+                .node(first)
+                .error
+                .as_deref()
+                .unwrap_or_default()
+                .to_string();
+            html! {
+                <div class="notice error" role="status" id="notice-damaged">
+                    <strong>{format!("Damaged file: {n} error{}. ", if n == 1 { "" } else { "s" })}</strong>
+                    {"The tree shows what could be decoded; errors are marked in red. First: "}
+                    <span class="mono">{if path.is_empty() { "/".to_string() } else { path }}</span>{" — "}{msg}{" "}
+                    <button class="btn btn-small" onclick={Callback::from(move |_| dd.dispatch(Action::Select(first, Origin::Other)))}>
+                        {"Show"}
+                    </button>
+                </div>
+            }
+        }
+        _ => html! {},
+    };
+    html! { <>{status}{doc_notice}</> }
+}

@@ -1,0 +1,68 @@
+//! The bottom bar: the breadcrumb of the hovered (else selected) node, whose
+//! parts select their node, and the cursor position.
+
+use crate::doc::Doc;
+use crate::state::{Action, Origin, State};
+use hexlens_core::NodeId;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Props of [`StatusBar`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// The open file.
+    pub doc: Rc<Doc>,
+    /// Hovered node.
+    pub hover: Option<(NodeId, Origin)>,
+    /// Selected node.
+    pub selected: Option<NodeId>,
+    /// Cursor byte.
+    pub cursor: u64,
+    /// The store.
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
+/// The status bar.
+#[component]
+pub fn StatusBar(p: &Props) -> Html {
+    let tree = &p.doc.tree;
+    let focus = p.hover.map(|h| h.0).or(p.selected);
+    let crumbs = focus.map(|id| {
+        let mut chain = vec![id];
+        let mut cur = tree.node(id).parent;
+        while let Some(c) = cur {
+            chain.push(c);
+            cur = tree.node(c).parent;
+        }
+        chain.reverse();
+        chain
+    });
+    let (s, e) = focus.map(|id| p.doc.range(id)).unwrap_or((0, 0));
+    html! {
+        <footer class="status">
+            <nav class="breadcrumb" id="breadcrumb" aria-label="Path of the hovered or selected node"
+                data-node={focus.map(|f| f.to_string())}>
+                if let Some(chain) = crumbs {
+                    { for chain.iter().enumerate().map(|(i, &id)| {
+                        let d = p.dispatch.clone();
+                        let last = i + 1 == chain.len();
+                        html! {
+                            <>
+                            if i > 0 { <span class="sep" aria-hidden="true">{"›"}</span> }
+                            <button class={classes!("crumb", last.then_some("current"))}
+                                onclick={Callback::from(move |_| d.dispatch(Action::Select(id, Origin::Other)))}>
+                                {tree.node(id).name.to_string()}
+                            </button>
+                            </>
+                        }
+                    }) }
+                    <span class="muted mono range">{format!("  0x{s:X}–0x{e:X}, {} bytes", e - s)}</span>
+                } else {
+                    <span class="muted">{"Hover a byte or a tree row to see where it sits."}</span>
+                }
+            </nav>
+            <span class="spacer" />
+            <span class="mono muted" id="cursor-pos">{format!("cursor 0x{:X}", p.cursor)}</span>
+        </footer>
+    }
+}

@@ -1,0 +1,165 @@
+//! The top bar: brand, open file, sample picker, go to offset, what is open, and
+//! the privacy promise.
+
+use crate::doc::Doc;
+use crate::io::Sample;
+use crate::state::{Action, State};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Props of [`Toolbar`].
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// The open file, if any.
+    pub doc: Option<Rc<Doc>>,
+    /// Bundled samples.
+    pub samples: Rc<Vec<Sample>>,
+    /// Open a sample.
+    pub on_sample: Callback<Sample>,
+    /// Open a picked file.
+    pub on_file: Callback<web_sys::File>,
+    /// The go-to field (focused by Ctrl+G).
+    pub goto_ref: NodeRef,
+    /// The store.
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
+/// Human file size (`2.7 KiB (2776 bytes)` style, short form).
+pub fn size_text(n: u64) -> String {
+    const U: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if n < 1024 {
+        return format!("{n} bytes");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut i = 0;
+    while v >= 1024.0 && i < U.len() - 1 {
+        v /= 1024.0;
+        i += 1;
+    }
+    format!("{v:.1} {}", U[i])
+}
+
+/// A file-picker button (a label over a hidden input, so it is keyboard reachable).
+#[derive(Properties, PartialEq)]
+pub struct PickerProps {
+    /// Open a picked file.
+    pub on_file: Callback<web_sys::File>,
+    /// Button text.
+    pub label: AttrValue,
+    /// Extra class.
+    #[prop_or_default]
+    pub class: Classes,
+    /// id of the input.
+    pub id: AttrValue,
+}
+
+/// The file picker.
+#[component]
+pub fn FilePicker(p: &PickerProps) -> Html {
+    let onchange = {
+        let cb = p.on_file.clone();
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            if let Some(f) = input.files().and_then(|l| l.get(0)) {
+                cb.emit(f);
+            }
+            input.set_value("");
+        })
+    };
+    html! {
+        <label class={classes!("btn", p.class.clone())} for={p.id.clone()}>
+            <input type="file" id={p.id.clone()} class="visually-hidden" {onchange} />
+            { super::icons::folder() }
+            <span>{p.label.clone()}</span>
+        </label>
+    }
+}
+
+/// The toolbar.
+#[component]
+pub fn Toolbar(p: &Props) -> Html {
+    let goto_error = use_state_eq(|| false);
+    let onsubmit = {
+        let dispatch = p.dispatch.clone();
+        let goto_ref = p.goto_ref.clone();
+        let has_doc = p.doc.is_some();
+        let goto_error = goto_error.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let Some(input) = goto_ref.cast::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            match crate::offset::parse(&input.value()) {
+                Some(o) if has_doc => {
+                    goto_error.set(false);
+                    dispatch.dispatch(Action::Goto(o));
+                }
+                _ => goto_error.set(true),
+            }
+        })
+    };
+    let onkeydown = {
+        let goto_ref = p.goto_ref.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                if let Some(i) = goto_ref.cast::<web_sys::HtmlElement>() {
+                    let _ = i.blur();
+                }
+            }
+        })
+    };
+    let oninput = {
+        let goto_error = goto_error.clone();
+        Callback::from(move |_| goto_error.set(false))
+    };
+    let onchange = {
+        let samples = p.samples.clone();
+        let cb = p.on_sample.clone();
+        Callback::from(move |e: Event| {
+            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let v = sel.value();
+            if let Some(s) = samples.iter().find(|s| s.file == v) {
+                cb.emit(s.clone());
+            }
+            sel.set_value("");
+        })
+    };
+    let file_info = p.doc.as_ref().map(|d| {
+        html! {
+            <div class="file-info" id="file-info">
+                <span class="file-name" title={d.bytes.name().to_string()}>{d.bytes.name()}</span>
+                <span class={classes!("badge", d.is_raw().then_some("badge-warn"))} title={d.format_description}>{d.format}</span>
+                <span class="file-size" title={format!("{} bytes", d.bytes.len())}>{size_text(d.bytes.len())}</span>
+            </div>
+        }
+    });
+    html! {
+        <header class="toolbar">
+            <div class="brand" aria-label="hexlens">
+                <span class="logo" aria-hidden="true">{"⬡"}</span>
+                <span class="brand-name">{"hexlens"}</span>
+            </div>
+            <FilePicker on_file={p.on_file.clone()} label="Open file…" id="file-input" />
+            <select class="sample-select" id="sample-select" aria-label="Open a bundled sample" {onchange}>
+                <option value="" selected=true>{"Samples…"}</option>
+                { for p.samples.iter().map(|s| html! {
+                    <option value={s.file.clone()} title={s.note.clone()}>{format!("{} ({})", s.title, s.format)}</option>
+                }) }
+            </select>
+            <form class={classes!("goto", (*goto_error).then_some("invalid"))} {onsubmit} role="search">
+                <label for="goto-input" class="visually-hidden">{"Go to offset"}</label>
+                <input id="goto-input" ref={p.goto_ref.clone()} type="text" inputmode="text" autocomplete="off"
+                    spellcheck="false" placeholder="Go to offset  (Ctrl+G)" disabled={p.doc.is_none()}
+                    title="Hex (0x40, 40h, 1f) or decimal (64)" aria-invalid={(*goto_error).then_some("true")}
+                    {onkeydown} {oninput} />
+                <button type="submit" class="btn btn-small" disabled={p.doc.is_none()}>{"Go"}</button>
+            </form>
+            { for file_info }
+            <div class="spacer" />
+            <div class="privacy" id="privacy-note" title="hexlens decodes your file with WebAssembly inside this tab. The page loads only its own files and makes no other network requests.">
+                { super::icons::lock() }
+                {"Runs locally: your file never leaves this machine"}
+            </div>
+        </header>
+    }
+}

@@ -1,0 +1,144 @@
+//! Browser glue: reading dropped or picked files, fetching bundled samples and
+//! their manifest (same-origin assets only), and the page URL.
+
+use crate::bytes::FileBytes;
+use crate::doc::Doc;
+use crate::state::{Action, State};
+use js_sys::{Reflect, Uint8Array};
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use yew::UseReducerDispatcher;
+
+/// One entry of `static/samples/manifest.json`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    /// File name inside `static/samples/`.
+    pub file: String,
+    /// The decoder that reads it.
+    pub format: String,
+    /// Short title for the picker.
+    pub title: String,
+    /// One line about what is inside.
+    pub note: String,
+    /// Where the bytes come from.
+    pub source: String,
+}
+
+/// `rel` resolved against the document's base URL, so the app works from any
+/// sub-path (`trunk build --public-url /hexlens/`).
+pub fn asset_url(rel: &str) -> String {
+    let base = gloo_utils::document()
+        .base_uri()
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    web_sys::Url::new_with_base(rel, &base)
+        .map(|u| u.href())
+        .unwrap_or_else(|_| rel.to_string())
+}
+
+async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let resp = gloo_net::http::Request::get(url)
+        .send()
+        .await
+        .map_err(|e| format!("could not fetch {url}: {e}"))?;
+    if !resp.ok() {
+        return Err(format!("{url} answered HTTP {}", resp.status()));
+    }
+    resp.binary()
+        .await
+        .map_err(|e| format!("could not read {url}: {e}"))
+}
+
+fn field(obj: &JsValue, key: &str) -> String {
+    Reflect::get(obj, &JsValue::from_str(key))
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+}
+
+/// The bundled samples listed in `static/samples/manifest.json`.
+pub async fn load_manifest() -> Result<Vec<Sample>, String> {
+    let url = asset_url("static/samples/manifest.json");
+    let bytes = fetch_bytes(&url).await?;
+    let text = String::from_utf8_lossy(&bytes);
+    let json = js_sys::JSON::parse(&text).map_err(|_| format!("{url} is not valid JSON"))?;
+    let list = Reflect::get(&json, &JsValue::from_str("samples")).unwrap_or(JsValue::UNDEFINED);
+    if !js_sys::Array::is_array(&list) {
+        return Err(format!("{url} has no \"samples\" list"));
+    }
+    let arr = js_sys::Array::from(&list);
+    Ok(arr
+        .iter()
+        .map(|o| Sample {
+            file: field(&o, "file"),
+            format: field(&o, "format"),
+            title: field(&o, "title"),
+            note: field(&o, "note"),
+            source: field(&o, "source"),
+        })
+        .filter(|s| !s.file.is_empty() && !s.file.contains('/'))
+        .collect())
+}
+
+async fn finish(name: String, data: Vec<u8>, dispatch: UseReducerDispatcher<State>) {
+    // Let the "Opening…" state paint before decoding on this thread.
+    gloo_timers::future::TimeoutFuture::new(0).await;
+    let doc = Doc::open(FileBytes::new(name, data));
+    dispatch.dispatch(Action::Open(Rc::new(doc)));
+}
+
+/// Reads a picked or dropped file and opens it. The bytes stay in this tab.
+pub fn open_file(file: web_sys::File, dispatch: UseReducerDispatcher<State>) {
+    let name = file.name();
+    dispatch.dispatch(Action::Loading(name.clone()));
+    set_sample_param(None);
+    spawn_local(async move {
+        match JsFuture::from(file.array_buffer()).await {
+            Ok(buf) => finish(name, Uint8Array::new(&buf).to_vec(), dispatch).await,
+            Err(_) => dispatch.dispatch(Action::LoadFailed(format!("could not read {name}"))),
+        }
+    });
+}
+
+/// Fetches a bundled sample (from this site) and opens it.
+pub fn open_sample(sample: &Sample, dispatch: UseReducerDispatcher<State>) {
+    let name = sample.file.clone();
+    dispatch.dispatch(Action::Loading(name.clone()));
+    set_sample_param(Some(&name));
+    let url = asset_url(&format!("static/samples/{name}"));
+    spawn_local(async move {
+        match fetch_bytes(&url).await {
+            Ok(data) => finish(name, data, dispatch).await,
+            Err(e) => dispatch.dispatch(Action::LoadFailed(e)),
+        }
+    });
+}
+
+/// The `?sample=` parameter of the page URL.
+pub fn sample_param() -> Option<String> {
+    let search = gloo_utils::window().location().search().ok()?;
+    web_sys::UrlSearchParams::new_with_str(&search)
+        .ok()?
+        .get("sample")
+}
+
+/// Keeps `?sample=` in the address bar in step with what is open, so a reload or
+/// a shared link reopens the same sample (a local file clears it).
+fn set_sample_param(name: Option<&str>) {
+    let w = gloo_utils::window();
+    let Ok(href) = w.location().href() else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::new(&href) else {
+        return;
+    };
+    match name {
+        Some(n) => url.search_params().set("sample", n),
+        None => url.search_params().delete("sample"),
+    }
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url.href()));
+    }
+}

@@ -1,0 +1,26 @@
+//! hexlens-web: the browser front end over `hexlens-core`.
+//!
+//! The model (bytes, index, tree outline, store, inspector, scrolling math) is
+//! plain Rust and tested natively; the Yew components, hooks and browser glue are
+//! compiled for `wasm32` only.
+
+pub mod bytes;
+pub mod doc;
+pub mod hexfmt;
+pub mod index;
+pub mod inspect;
+pub mod offset;
+pub mod outline;
+pub mod state;
+pub mod virt;
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;
+#[cfg(target_arch = "wasm32")]
+pub mod components;
+#[cfg(target_arch = "wasm32")]
+pub mod hooks;
+#[cfg(target_arch = "wasm32")]
+pub mod io;
+#[cfg(all(test, target_arch = "wasm32"))]
+mod wasm_tests;

@@ -1,0 +1,174 @@
+//! Component tests that run in headless Chromium (wasm-bindgen-test): they mount
+//! the real panes over a store and check the DOM, which is cheaper than driving
+//! the whole app end to end.
+
+use crate::bytes::FileBytes;
+use crate::components::hex_view::HexView;
+use crate::components::tree_view::TreeView;
+use crate::doc::Doc;
+use crate::state::{Action, State};
+use std::rc::Rc;
+use wasm_bindgen_test::*;
+use web_sys::Element;
+use yew::prelude::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[derive(Properties, PartialEq)]
+struct HarnessProps {
+    doc: Rc<Doc>,
+    actions: Vec<ActionEq>,
+}
+
+/// Actions to replay once the file is open (compared by count only).
+#[derive(Clone)]
+struct ActionEq(Action);
+impl PartialEq for ActionEq {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+#[component]
+fn Harness(p: &HarnessProps) -> Html {
+    let state = use_reducer(State::default);
+    {
+        let d = state.dispatcher();
+        let doc = p.doc.clone();
+        let actions = p.actions.clone();
+        use_effect_with((), move |_| {
+            d.dispatch(Action::Open(doc));
+            for a in actions {
+                d.dispatch(a.0);
+            }
+        });
+    }
+    let s = &*state;
+    match &s.doc {
+        Some(doc) => html! {
+            <div style="display: flex; height: 300px; width: 1200px">
+                <TreeView doc={doc.clone()} rows={s.rows.clone()} expanded={s.expanded.clone()}
+                    selected={s.selected} hover={s.hover} reveal={s.reveal} dispatch={state.dispatcher()} />
+                <HexView doc={doc.clone()} hover={s.hover} selected={s.selected} cursor={s.cursor}
+                    reveal={s.reveal} dispatch={state.dispatcher()} />
+            </div>
+        },
+        None => html! {},
+    }
+}
+
+async fn mount(name: &str, data: Vec<u8>, actions: Vec<Action>) -> Element {
+    let document = gloo_utils::document();
+    if document.get_element_by_id("app-css").is_none() {
+        let style = document.create_element("style").unwrap();
+        style.set_id("app-css");
+        style.set_text_content(Some(include_str!("../www/style.css")));
+        document.head().unwrap().append_child(&style).unwrap();
+    }
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let doc = Rc::new(Doc::open(FileBytes::new(name, data)));
+    let props = HarnessProps {
+        doc,
+        actions: actions.into_iter().map(ActionEq).collect(),
+    };
+    yew::Renderer::<Harness>::with_root_and_props(root.clone(), props).render();
+    settle().await;
+    root
+}
+
+async fn settle() {
+    gloo_timers::future::TimeoutFuture::new(60).await;
+}
+
+fn all(root: &Element, sel: &str) -> Vec<Element> {
+    let list = root.query_selector_all(sel).unwrap();
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| wasm_bindgen::JsCast::dyn_into::<Element>(n).ok())
+        .collect()
+}
+
+const SAMPLE: &[u8] = include_bytes!("../static/samples/hs_mismatch_2_code_dxil.dxil.dxbc");
+
+#[wasm_bindgen_test]
+async fn hex_rows_outside_the_viewport_are_not_in_the_dom() {
+    let data: Vec<u8> = (0..4 * 1024 * 1024u32).map(|i| (i % 251) as u8).collect();
+    let root = mount("big.bin", data, vec![]).await;
+    let rows = all(&root, "#hex .hrow");
+    assert!(!rows.is_empty() && rows.len() <= 18, "{} rows", rows.len());
+    let hex = root.query_selector("#hex").unwrap().unwrap();
+    hex.set_scroll_top(hex.scroll_height());
+    settle().await;
+    let offs: Vec<String> = all(&root, "#hex .hrow .off")
+        .iter()
+        .map(|e| e.text_content().unwrap_or_default())
+        .collect();
+    assert!(offs.contains(&"003FFFF0".to_string()), "{offs:?}");
+    assert!(all(&root, "#hex .hrow").len() <= 18);
+}
+
+#[wasm_bindgen_test]
+async fn byte_classes_and_field_boxes_are_drawn_in_both_columns() {
+    let root = mount("s.dxbc", SAMPLE.to_vec(), vec![]).await;
+    let cell = |col: &str, o: u32| {
+        root.query_selector(&format!("#hex .{col} .c[data-o=\"{o}\"]"))
+            .unwrap()
+            .unwrap()
+            .class_name()
+    };
+    // 'D' of the magic is printable; 0x14 is the version's low byte (1), 0x15 a zero.
+    for col in ["hx", "as"] {
+        assert!(cell(col, 0).contains("bp"));
+        assert!(cell(col, 0).contains(" fs"), "the magic starts a field box");
+        assert!(cell(col, 3).contains(" fe"), "and ends one");
+        assert!(cell(col, 0x15).contains("bz"));
+    }
+    assert_eq!(
+        root.query_selector("#hex .as .c[data-o=\"0\"]")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .as_deref(),
+        Some("D")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn going_to_a_string_selects_it_and_shows_it_as_text() {
+    // A DXBC whose only part is an input signature naming one element `<img ...>`.
+    let name = b"<img src=x onerror=alert(1)>\0";
+    let mut part = Vec::new();
+    for v in [1u32, 8, 32, 0, 0, 3, 0] {
+        part.extend_from_slice(&v.to_le_bytes());
+    }
+    part.extend_from_slice(&[0x0f, 0x0f, 0, 0]);
+    part.extend_from_slice(name);
+    while part.len() % 4 != 0 {
+        part.push(0);
+    }
+    let size = 36 + 8 + part.len() as u32;
+    let mut f = b"DXBC".to_vec();
+    f.extend_from_slice(&[0; 16]);
+    f.extend_from_slice(&[1, 0, 0, 0]);
+    for v in [size, 1, 36] {
+        f.extend_from_slice(&v.to_le_bytes());
+    }
+    f.extend_from_slice(b"ISGN");
+    f.extend_from_slice(&(part.len() as u32).to_le_bytes());
+    f.extend_from_slice(&part);
+    let root = mount("xss.dxbc", f, vec![Action::Goto(0x4C)]).await;
+    let sel = root
+        .query_selector("#tree .trow[aria-selected=\"true\"]")
+        .unwrap()
+        .expect("a selected row");
+    assert_eq!(
+        sel.get_attribute("data-path").as_deref(),
+        Some("Parts/[0]/Signature/Strings/[0]")
+    );
+    assert!(sel
+        .text_content()
+        .unwrap_or_default()
+        .contains("<img src=x onerror=alert(1)>"));
+    assert!(root.query_selector("img").unwrap().is_none());
+}
