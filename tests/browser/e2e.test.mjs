@@ -207,6 +207,52 @@ test('a bundled sample opens from the picker and from ?sample=', async () => {
   assert.ok(page.url().includes(`sample=${encodeURIComponent(pick)}`) || page.url().includes(`sample=${pick}`));
 });
 
+test('every format in the picker opens, decodes cleanly and links tree and bytes both ways', async () => {
+  const formats = new Map();
+  for (const s of manifest.samples) if (!formats.has(s.format)) formats.set(s.format, s.file);
+  assert.deepEqual([...formats.keys()].sort(), ['cdac', 'chapel-dyno', 'dxcontainer', 'llvm1-bytecode']);
+  // A byte inside a decoded field of each sample: the DXBC header's FileSize, the
+  // .dyno format version, the LLVM 1.x module block id, the cDAC directory's first
+  // word (just after the DACBLOB magic, inside the ELF's section).
+  const probe = {
+    dxcontainer: () => 24,
+    'chapel-dyno': () => 8,
+    'llvm1-bytecode': () => 4,
+    cdac: (bytes) => bytes.indexOf('DACBLOB') + 8,
+  };
+  for (const [format, file] of formats) {
+    const bytes = fs.readFileSync(path.join(SAMPLES, file));
+    const at = probe[format](bytes);
+    assert.ok(at >= 4, `${file}: probe offset ${at}`);
+    await open(`?sample=${encodeURIComponent(file)}`);
+    await waitForFile(file);
+    assert.equal(await page.locator('#file-info .badge').textContent(), format, file);
+    assert.equal(await page.locator('#notice-damaged').count(), 0, `${file} decodes cleanly`);
+    // Go to the byte and select its owner: the tree expands to it.
+    await page.locator('#hex').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+g');
+    await page.keyboard.type(String(at));
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`#hex .hx .c.cur[data-o="${at}"]`);
+    await page.click(`#hex .hx .c[data-o="${at}"]`);
+    const selected = page.locator('#tree .trow[aria-selected="true"]');
+    await selected.waitFor();
+    const p = await selected.getAttribute('data-path');
+    const start = Number(await selected.getAttribute('data-start'));
+    const end = Number(await selected.getAttribute('data-end'));
+    assert.ok(start <= at && at < end && end - start <= 64, `${file}: ${p} [${start}, ${end}) owns byte ${at}`);
+    assert.notEqual(await selected.getAttribute('data-kind'), 'unknown', `${file}: byte ${at} is decoded`);
+    // Tree → bytes: hovering the row lights exactly its bytes.
+    await selected.hover();
+    await page.waitForSelector('#hex .c.hl');
+    assert.deepEqual(await highlighted('hx'), range(start, end), `${file}: ${p}`);
+    // Bytes → tree: hovering the byte makes that row the hovered one.
+    await page.hover(`#hex .hx .c[data-o="${at}"]`);
+    await page.waitForSelector(`${row(p)}.hovered`);
+    await shot(`13-format-${format}`);
+  }
+});
+
 test('hovering a tree row highlights exactly its bytes in the hex and ASCII columns', async () => {
   await open();
   await loadViaInput(SAMPLE, sample);
