@@ -8,8 +8,11 @@
 
 #[path = "generators/cdac.rs"]
 mod gen;
+#[path = "support/lookup.rs"]
+mod lookup;
 
-use hexlens_core::{decode_bytes, Decoded, Kind, Node, Value};
+use hexlens_core::{decode_bytes, Decoded, Kind, Value};
+use lookup::{error, node, s, value};
 
 // ----- what the C source declares ------------------------------------------------------
 
@@ -226,33 +229,6 @@ const TARGETS: &[Target] = &[
 
 // ----- helpers ------------------------------------------------------------------------
 
-fn node<'a>(d: &'a Decoded, path: &str) -> &'a Node {
-    let id = d
-        .tree
-        .find(path)
-        .unwrap_or_else(|| panic!("no node at {path}"));
-    d.tree.node(id)
-}
-
-fn value(d: &Decoded, path: &str) -> Value {
-    node(d, path)
-        .value
-        .clone()
-        .unwrap_or_else(|| panic!("node {path} has no value"))
-}
-
-fn error(d: &Decoded, path: &str) -> String {
-    node(d, path)
-        .error
-        .as_deref()
-        .unwrap_or_else(|| panic!("node {path} has no error"))
-        .to_string()
-}
-
-fn s(v: &str) -> Value {
-    Value::Str(v.to_string())
-}
-
 /// Paths of every `Blobs/[i]` node, in tree order.
 fn blob_paths(d: &Decoded) -> Vec<String> {
     d.tree
@@ -277,20 +253,7 @@ fn text(d: &Decoded) -> String {
 #[test]
 fn checked_in_damaged_fixtures_match_the_generator() {
     let dir = gen::dir();
-    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
-    for (name, bytes) in gen::all() {
-        let path = dir.join(name);
-        if bless {
-            std::fs::write(&path, &bytes).unwrap();
-        }
-        let on_disk = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (run with HEXLENS_BLESS=1)", path.display()));
-        assert!(
-            on_disk == bytes,
-            "{} differs from the generator's output; rerun with HEXLENS_BLESS=1",
-            path.display()
-        );
-    }
+    lookup::check_fixtures_current(&dir, gen::all());
     for name in gen::COMPILED {
         assert!(
             dir.join(name).is_file(),

@@ -5,39 +5,15 @@
 
 #[path = "generators/dxcontainer.rs"]
 mod gen;
+#[path = "support/lookup.rs"]
+mod lookup;
 
 use hexlens_core::{decode_bytes, Decoded, Kind, Value};
+use lookup::{error, node, s, value};
 use std::path::PathBuf;
 
 fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generated")
-}
-
-fn node<'a>(d: &'a Decoded, path: &str) -> &'a hexlens_core::Node {
-    let id = d
-        .tree
-        .find(path)
-        .unwrap_or_else(|| panic!("no node at {path}"));
-    d.tree.node(id)
-}
-
-fn value(d: &Decoded, path: &str) -> Value {
-    node(d, path)
-        .value
-        .clone()
-        .unwrap_or_else(|| panic!("node {path} has no value"))
-}
-
-fn error(d: &Decoded, path: &str) -> String {
-    node(d, path)
-        .error
-        .as_deref()
-        .unwrap_or_else(|| panic!("node {path} has no error"))
-        .to_string()
-}
-
-fn s(v: &str) -> Value {
-    Value::Str(v.to_string())
 }
 
 fn bytes_of(bytes: &[u8], d: &Decoded, path: &str) -> Vec<u8> {
@@ -47,24 +23,7 @@ fn bytes_of(bytes: &[u8], d: &Decoded, path: &str) -> Vec<u8> {
 
 #[test]
 fn checked_in_fixtures_match_the_generator() {
-    let dir = fixtures_dir();
-    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
-    if bless {
-        std::fs::create_dir_all(&dir).unwrap();
-    }
-    for (name, bytes) in gen::all() {
-        let path = dir.join(name);
-        if bless {
-            std::fs::write(&path, &bytes).unwrap();
-        }
-        let on_disk = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (run with HEXLENS_BLESS=1)", path.display()));
-        assert!(
-            on_disk == bytes,
-            "{} differs from the generator's output; rerun with HEXLENS_BLESS=1",
-            path.display()
-        );
-    }
+    lookup::check_fixtures_current(&fixtures_dir(), gen::all());
 }
 
 #[test]

@@ -6,53 +6,16 @@
 
 #[path = "generators/dyno.rs"]
 mod gen;
+#[path = "support/lookup.rs"]
+mod lookup;
 
 use gen::Layout as L;
-use hexlens_core::{decode_bytes, Decoded, Kind, Node, Value};
+use hexlens_core::{decode_bytes, Decoded, Kind, Value};
+use lookup::{display, error, node, s, value};
 use std::path::PathBuf;
 
 fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dyno")
-}
-
-fn node<'a>(d: &'a Decoded, path: &str) -> &'a Node {
-    let id = d
-        .tree
-        .find(path)
-        .unwrap_or_else(|| panic!("no node at {path}\n{}", hexlens_core::output::to_text(d)));
-    d.tree.node(id)
-}
-
-fn value(d: &Decoded, path: &str) -> Value {
-    node(d, path)
-        .value
-        .clone()
-        .unwrap_or_else(|| panic!("node {path} has no value"))
-}
-
-fn display(d: &Decoded, path: &str) -> String {
-    node(d, path)
-        .display
-        .as_deref()
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn error(d: &Decoded, path: &str) -> String {
-    node(d, path)
-        .error
-        .as_deref()
-        .unwrap_or_else(|| {
-            panic!(
-                "node {path} has no error\n{}",
-                hexlens_core::output::to_text(d)
-            )
-        })
-        .to_string()
-}
-
-fn s(v: &str) -> Value {
-    Value::Str(v.to_string())
 }
 
 fn errors(d: &Decoded) -> Vec<String> {
@@ -83,24 +46,7 @@ fn clean(bytes: &[u8]) -> Decoded {
 
 #[test]
 fn checked_in_fixtures_match_the_generator() {
-    let dir = fixtures_dir();
-    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
-    if bless {
-        std::fs::create_dir_all(&dir).unwrap();
-    }
-    for (name, bytes) in gen::all() {
-        let path = dir.join(name);
-        if bless {
-            std::fs::write(&path, &bytes).unwrap();
-        }
-        let on_disk = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (run with HEXLENS_BLESS=1)", path.display()));
-        assert!(
-            on_disk == bytes,
-            "{} differs from the generator's output; rerun with HEXLENS_BLESS=1",
-            path.display()
-        );
-    }
+    lookup::check_fixtures_current(&fixtures_dir(), gen::all());
 }
 
 #[test]

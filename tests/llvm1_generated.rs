@@ -9,8 +9,11 @@
 mod gen;
 #[path = "support/invariants.rs"]
 mod invariants;
+#[path = "support/lookup.rs"]
+mod lookup;
 
-use hexlens_core::{decode_bytes, Decoded, Kind, Node, Value};
+use hexlens_core::{decode_bytes, Decoded, Kind, Value};
+use lookup::{display, error, node, u, value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -18,48 +21,11 @@ fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/llvm1")
 }
 
-fn node<'a>(d: &'a Decoded, path: &str) -> &'a Node {
-    let id = d
-        .tree
-        .find(path)
-        .unwrap_or_else(|| panic!("no node at {path}\n{}", hexlens_core::output::to_text(d)));
-    d.tree.node(id)
-}
-
-fn value(d: &Decoded, path: &str) -> Value {
-    node(d, path)
-        .value
-        .clone()
-        .unwrap_or_else(|| panic!("node {path} has no value"))
-}
-
-fn u(d: &Decoded, path: &str) -> u64 {
-    value(d, path)
-        .as_u64()
-        .unwrap_or_else(|| panic!("{path} is not a number"))
-}
-
 fn s(d: &Decoded, path: &str) -> String {
     match value(d, path) {
         Value::Str(s) => s,
         v => panic!("{path} is {v:?}, not a string"),
     }
-}
-
-fn display(d: &Decoded, path: &str) -> String {
-    node(d, path)
-        .display
-        .as_deref()
-        .unwrap_or_else(|| panic!("node {path} has no display"))
-        .to_string()
-}
-
-fn error(d: &Decoded, path: &str) -> String {
-    node(d, path)
-        .error
-        .as_deref()
-        .unwrap_or_else(|| panic!("node {path} has no error"))
-        .to_string()
 }
 
 /// Byte range of a node.
@@ -95,24 +61,7 @@ fn kinds(d: &Decoded, kind: Kind) -> usize {
 
 #[test]
 fn checked_in_fixtures_match_the_generator() {
-    let dir = fixtures_dir();
-    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
-    if bless {
-        std::fs::create_dir_all(&dir).unwrap();
-    }
-    for (name, bytes) in gen::all() {
-        let path = dir.join(name);
-        if bless {
-            std::fs::write(&path, &bytes).unwrap();
-        }
-        let on_disk = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (run with HEXLENS_BLESS=1)", path.display()));
-        assert!(
-            on_disk == bytes,
-            "{} differs from the generator's output; rerun with HEXLENS_BLESS=1",
-            path.display()
-        );
-    }
+    lookup::check_fixtures_current(&fixtures_dir(), gen::all());
 }
 
 #[test]

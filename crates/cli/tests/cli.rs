@@ -3,22 +3,9 @@
 //! Golden files live in `tests/golden/` at the repository root; a changed dump
 //! fails the test, and `HEXLENS_BLESS=1` rewrites them when the change is intended.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn hexlens(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hexlens"))
-        .args(args)
-        .output()
-        .expect("run hexlens")
-}
+use support::{check_golden, hexlens, repo};
 
 fn fixture(rel: &str) -> String {
     repo()
@@ -146,51 +133,20 @@ fn an_unknown_file_is_dumped_as_raw_with_exit_1() {
 /// byte for byte with `tests/golden/`.
 #[test]
 fn dumps_match_the_golden_files() {
-    let golden = repo().join("tests/golden");
-    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
-    let mut inputs: Vec<String> = std::fs::read_dir(repo().join("tests/fixtures/generated"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
-        .map(|p| format!("generated/{}", p.file_name().unwrap().to_string_lossy()))
-        .collect();
-    inputs.sort();
+    let mut inputs = support::fixtures(&repo().join("tests/fixtures/generated"), &["dxbc"], 8);
     inputs.extend(
         [
             CLEAN,
             "dxcontainer/curated/d3d12_enhanced_barriers_L635_write_dxbc.dxbc",
             "dxcontainer/curated/embedded_rs_vs_space0_code_dxbc.dxbc",
         ]
-        .map(String::from),
+        .map(|rel| repo().join("tests/fixtures").join(rel)),
     );
-    let mut stale = Vec::new();
-    for rel in &inputs {
-        let stem = Path::new(rel)
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
-        for (ext, args) in [("txt", vec!["dump"]), ("json", vec!["dump", "--json"])] {
-            let mut a = args.clone();
-            let f = fixture(rel);
-            a.insert(1, &f);
-            let out = hexlens(&a);
-            assert!(
-                matches!(out.status.code(), Some(0 | 1)),
-                "{rel}: {:?}",
-                out.status
-            );
-            let path = golden.join(format!("{stem}.{ext}"));
-            if bless {
-                std::fs::create_dir_all(&golden).unwrap();
-                std::fs::write(&path, &out.stdout).unwrap();
-            } else if std::fs::read(&path).ok().as_deref() != Some(&out.stdout[..]) {
-                stale.push(path.display().to_string());
-            }
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "dumps differ from the golden files (HEXLENS_BLESS=1 to accept): {stale:#?}"
-    );
+    check_golden(&inputs, &repo().join("tests/golden"), |name, out| {
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{name}: {:?}",
+            out.status
+        );
+    });
 }

@@ -3,63 +3,28 @@
 //! byte with `tests/golden/dyno/`. When an output change is intended,
 //! `HEXLENS_BLESS=1 cargo test -p hexlens-cli --test dyno_golden` rewrites them.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+use std::path::PathBuf;
+use std::process::Command;
+use support::{check_golden, repo};
 
 fn fixtures() -> Vec<PathBuf> {
-    let dir = repo().join("tests/fixtures/dyno");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "dyno"))
-        .collect();
-    files.sort();
-    assert!(
-        files.len() >= 10,
-        "expected the generated .dyno fixtures in {}",
-        dir.display()
-    );
-    files
+    support::fixtures(&repo().join("tests/fixtures/dyno"), &["dyno"], 10)
 }
 
 #[test]
 fn dyno_dumps_match_the_golden_files() {
-    let golden = repo().join("tests/golden/dyno");
-    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
-    let mut stale = Vec::new();
-    for f in fixtures() {
-        let name = f.file_name().unwrap().to_string_lossy().into_owned();
-        for (ext, json) in [("txt", false), ("json", true)] {
-            let mut cmd = Command::new(env!("CARGO_BIN_EXE_hexlens"));
-            cmd.arg("dump").arg(&f);
-            if json {
-                cmd.arg("--json");
-            }
-            let out = cmd.output().expect("run hexlens");
+    check_golden(
+        &fixtures(),
+        &repo().join("tests/golden/dyno"),
+        |name, out| {
             assert!(
                 matches!(out.status.code(), Some(0 | 1)),
                 "{name}: {:?}",
                 out.status
             );
-            let path = golden.join(format!("{name}.{ext}"));
-            if bless {
-                std::fs::create_dir_all(&golden).unwrap();
-                std::fs::write(&path, &out.stdout).unwrap();
-            } else if std::fs::read(&path).ok().as_deref() != Some(&out.stdout[..]) {
-                stale.push(path.display().to_string());
-            }
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "dumps differ from the golden files (HEXLENS_BLESS=1 to accept): {stale:#?}"
+        },
     );
 }
 

@@ -2,71 +2,24 @@
 //! (`tests/fixtures/llvm1/`), compared byte for byte with `tests/golden/llvm1/`.
 //! `HEXLENS_BLESS=1` rewrites them when a change is intended.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn hexlens(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hexlens"))
-        .args(args)
-        .output()
-        .expect("run hexlens")
-}
+use support::{check_golden, decoded_as, fixtures, hexlens, repo};
 
 #[test]
 fn llvm1_dumps_match_the_golden_files() {
-    let golden = repo().join("tests/golden/llvm1");
-    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
-    let dir = repo().join("tests/fixtures/llvm1");
-    let mut inputs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "bc"))
-        .collect();
-    inputs.sort();
-    assert!(
-        inputs.len() >= 16,
-        "expected the generated fixtures in {}",
-        dir.display()
-    );
-    let mut stale = Vec::new();
-    for input in &inputs {
-        let stem = input.file_name().unwrap().to_string_lossy().into_owned();
-        let f = input.to_string_lossy().into_owned();
-        for (ext, args) in [
-            ("txt", vec!["dump", &f]),
-            ("json", vec!["dump", &f, "--json"]),
-        ] {
-            let out = hexlens(&args);
-            assert!(
-                matches!(out.status.code(), Some(0 | 1)),
-                "{stem}: {:?}",
-                out.status
-            );
-            assert!(
-                out.stdout.starts_with(b"llvm1-bytecode (")
-                    || out.stdout.starts_with(b"{\"format\":\"llvm1-bytecode\""),
-                "{stem} was not decoded as LLVM 1.x bytecode"
-            );
-            let path = golden.join(format!("{stem}.{ext}"));
-            if bless {
-                std::fs::create_dir_all(&golden).unwrap();
-                std::fs::write(&path, &out.stdout).unwrap();
-            } else if std::fs::read(&path).ok().as_deref() != Some(&out.stdout[..]) {
-                stale.push(path.display().to_string());
-            }
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "dumps differ from the golden files (HEXLENS_BLESS=1 to accept): {stale:#?}"
-    );
+    let inputs = fixtures(&repo().join("tests/fixtures/llvm1"), &["bc"], 16);
+    check_golden(&inputs, &repo().join("tests/golden/llvm1"), |name, out| {
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{name}: {:?}",
+            out.status
+        );
+        assert!(
+            decoded_as(out, "llvm1-bytecode"),
+            "{name} was not decoded as LLVM 1.x bytecode"
+        );
+    });
 }
 
 #[test]

@@ -1,0 +1,79 @@
+//! Shared by the CLI's integration tests: running the `hexlens` binary, listing
+//! fixtures, and comparing dumps with golden files (`HEXLENS_BLESS=1` rewrites
+//! them when an output change is intended).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+/// Runs `hexlens` with `args`.
+pub fn hexlens(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hexlens"))
+        .args(args)
+        .output()
+        .expect("run hexlens")
+}
+
+/// Files in `dir` whose extension is one of `exts`, sorted; at least `min` of them.
+pub fn fixtures(dir: &Path, exts: &[&str], min: usize) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| exts.iter().any(|e| x == *e)))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= min,
+        "expected at least {min} fixtures in {}",
+        dir.display()
+    );
+    files
+}
+
+/// Dumps every input as text (`.txt`) and JSON (`.json`), lets `check` inspect each
+/// output (file name, output), and compares it with `golden/<file name>.<ext>`.
+/// Fails listing every stale golden file.
+pub fn check_golden(inputs: &[PathBuf], golden: &Path, mut check: impl FnMut(&str, &Output)) {
+    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
+    let mut stale = Vec::new();
+    for input in inputs {
+        let name = input.file_name().unwrap().to_string_lossy().into_owned();
+        for (ext, json) in [("txt", false), ("json", true)] {
+            let file = input.to_string_lossy();
+            let mut args = vec!["dump", &*file];
+            if json {
+                args.push("--json");
+            }
+            let out = hexlens(&args);
+            check(&name, &out);
+            let path = golden.join(format!("{name}.{ext}"));
+            if bless {
+                std::fs::create_dir_all(golden).unwrap();
+                std::fs::write(&path, &out.stdout).unwrap();
+            } else if std::fs::read(&path).ok().as_deref() != Some(&out.stdout[..]) {
+                stale.push(path.display().to_string());
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "dumps differ from the golden files (HEXLENS_BLESS=1 to accept): {stale:#?}"
+    );
+}
+
+/// True if a dump (text or JSON) says it was decoded as `format`.
+pub fn decoded_as(out: &Output, format: &str) -> bool {
+    out.stdout.starts_with(format!("{format} (").as_bytes())
+        || out
+            .stdout
+            .starts_with(format!("{{\"format\":\"{format}\"").as_bytes())
+}

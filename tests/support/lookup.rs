@@ -1,0 +1,77 @@
+//! Looking nodes up by path in decoded trees, and checking that checked-in
+//! generated fixtures are what their generator makes. Shared by the per-format
+//! tests through `#[path = "support/lookup.rs"] mod lookup;`.
+
+#![allow(dead_code)]
+
+use hexlens_core::{Decoded, Node, Value};
+use std::path::Path;
+
+/// The node at `path`; panics with the text dump when there is none.
+pub fn node<'a>(d: &'a Decoded, path: &str) -> &'a Node {
+    let id = d
+        .tree
+        .find(path)
+        .unwrap_or_else(|| panic!("no node at {path}\n{}", hexlens_core::output::to_text(d)));
+    d.tree.node(id)
+}
+
+/// The value of the node at `path`.
+pub fn value(d: &Decoded, path: &str) -> Value {
+    node(d, path)
+        .value
+        .clone()
+        .unwrap_or_else(|| panic!("node {path} has no value"))
+}
+
+/// The value of the node at `path` as an unsigned number.
+pub fn u(d: &Decoded, path: &str) -> u64 {
+    value(d, path)
+        .as_u64()
+        .unwrap_or_else(|| panic!("{path} is not a number"))
+}
+
+/// The display text of the node at `path` (empty when it has none).
+pub fn display(d: &Decoded, path: &str) -> String {
+    node(d, path)
+        .display
+        .as_deref()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The error on the node at `path`; panics when it has none.
+pub fn error(d: &Decoded, path: &str) -> String {
+    node(d, path)
+        .error
+        .as_deref()
+        .unwrap_or_else(|| panic!("node {path} has no error"))
+        .to_string()
+}
+
+/// A string value.
+pub fn s(v: &str) -> Value {
+    Value::Str(v.to_string())
+}
+
+/// Checks that every `(name, bytes)` the generator makes is the file `dir/name`;
+/// with `HEXLENS_BLESS` set, writes them first.
+pub fn check_fixtures_current(dir: &Path, fixtures: Vec<(&str, Vec<u8>)>) {
+    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
+    if bless {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    for (name, bytes) in fixtures {
+        let path = dir.join(name);
+        if bless {
+            std::fs::write(&path, &bytes).unwrap();
+        }
+        let on_disk = std::fs::read(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (run with HEXLENS_BLESS=1)", path.display()));
+        assert!(
+            on_disk == bytes,
+            "{} differs from the generator's output; rerun with HEXLENS_BLESS=1",
+            path.display()
+        );
+    }
+}
