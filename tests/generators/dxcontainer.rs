@@ -58,12 +58,12 @@ pub fn container(parts: &[Part]) -> Vec<u8> {
 }
 
 /// A DXIL part: program header for shader model `major.minor` and `kind`, the
-/// bitcode header, and a small bitcode-looking payload (magic + identification
-/// block start, zero padded to a dword).
+/// bitcode header, and the smallest complete bitcode: the magic and an empty
+/// IDENTIFICATION block (abbrev width 5, NumWords 1, END_BLOCK).
 pub fn dxil_part(major: u8, minor: u8, kind: u16) -> Part {
     let bitcode: Vec<u8> = vec![
-        0x42, 0x43, 0xC0, 0xDE, 0x35, 0x14, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x62, 0x0C, 0x30,
-        0x24,
+        0x42, 0x43, 0xC0, 0xDE, 0x35, 0x14, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00,
     ];
     let mut d = Vec::new();
     d.push((major << 4) | minor);

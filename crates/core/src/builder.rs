@@ -13,6 +13,35 @@
 
 use crate::source::ByteSource;
 use crate::tree::{BitSpan, Kind, Name, Node, NodeId, Tree, Value};
+use std::fmt;
+use std::rc::Rc;
+
+/// What a read expected, rendered into its error message only when it fails.
+#[derive(Clone, Copy)]
+enum What {
+    Int(u64),
+    SignedInt(u64),
+    Bool(u64),
+    Bits(u64),
+    Bytes(u64),
+    Str(u64),
+    Text(&'static str),
+}
+
+impl fmt::Display for What {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            What::Int(n) => write!(f, "a {n}-byte integer"),
+            What::SignedInt(n) => write!(f, "a {n}-byte signed integer"),
+            What::Bool(n) => write!(f, "a {n}-byte boolean"),
+            What::Bits(1) => f.write_str("1 bit"),
+            What::Bits(n) => write!(f, "{n} bits"),
+            What::Bytes(n) => write!(f, "{n} bytes"),
+            What::Str(n) => write!(f, "a {n}-byte string"),
+            What::Text(t) => f.write_str(t),
+        }
+    }
+}
 
 /// Signals that decoding of the current region cannot continue. The error itself is
 /// already recorded on a node of the tree.
@@ -46,7 +75,7 @@ struct Frame {
     /// Reads may not go past this bit.
     limit: u64,
     /// Human name of what bounds the frame, for error messages.
-    bound: String,
+    bound: Rc<str>,
 }
 
 /// Builds a [`Tree`] while reading from a [`ByteSource`]. See the module docs.
@@ -287,7 +316,9 @@ impl<'s> Builder<'s> {
 
     /// Checks that `nbits` can be read at the cursor; if not, records an error node
     /// named `name` over what is left and returns [`Stop`].
-    fn need(&mut self, name: &Name, kind: Kind, nbits: u64, what: &str) -> DResult<()> {
+    /// `what` describes the expected data ("a 4-byte integer"); it is only built
+    /// when the read fails, so successful reads allocate nothing for it.
+    fn need(&mut self, name: &Name, kind: Kind, nbits: u64, what: What) -> DResult<()> {
         let limit = self.frame().limit;
         let end = self.pos.checked_add(nbits);
         if end.is_some_and(|e| e <= limit) && self.pos <= limit {
@@ -322,7 +353,7 @@ impl<'s> Builder<'s> {
         Err(Stop)
     }
 
-    fn leaf(&mut self, name: Name, kind: Kind, nbits: u64, what: &str) -> DResult<(NodeId, u64)> {
+    fn leaf(&mut self, name: Name, kind: Kind, nbits: u64, what: What) -> DResult<(NodeId, u64)> {
         self.need(&name, kind, nbits, what)?;
         let start = self.pos;
         self.pos += nbits;
@@ -345,8 +376,7 @@ impl<'s> Builder<'s> {
             4 => Kind::U32,
             _ => Kind::U64,
         };
-        let what = format!("a {}-byte integer", size);
-        let (id, start) = self.leaf(name.into(), kind, size * 8, &what)?;
+        let (id, start) = self.leaf(name.into(), kind, size * 8, What::Int(size))?;
         let v = self.peek_uint(start / 8, size).unwrap_or(0);
         self.tree.node_mut(id).value = Some(Value::U(v));
         Ok(v)
@@ -377,8 +407,7 @@ impl<'s> Builder<'s> {
             4 => Kind::I32,
             _ => Kind::I64,
         };
-        let what = format!("a {}-byte signed integer", size);
-        let (id, start) = self.leaf(name.into(), kind, size * 8, &what)?;
+        let (id, start) = self.leaf(name.into(), kind, size * 8, What::SignedInt(size))?;
         let raw = self.peek_uint(start / 8, size).unwrap_or(0);
         let shift = 64 - 8 * size.clamp(1, 8);
         let v = ((raw << shift) as i64) >> shift;
@@ -388,7 +417,7 @@ impl<'s> Builder<'s> {
 
     /// Reads an IEEE `f32` in the current byte order.
     pub fn f32(&mut self, name: impl Into<Name>) -> DResult<f32> {
-        let (id, start) = self.leaf(name.into(), Kind::F32, 32, "a 4-byte float")?;
+        let (id, start) = self.leaf(name.into(), Kind::F32, 32, What::Text("a 4-byte float"))?;
         let v = f32::from_bits(self.peek_uint(start / 8, 4).unwrap_or(0) as u32);
         self.tree.node_mut(id).value = Some(Value::F(v as f64));
         Ok(v)
@@ -426,8 +455,7 @@ impl<'s> Builder<'s> {
 
     /// Reads `n` bits (LSB first) as an unsigned bitfield.
     pub fn bits(&mut self, name: impl Into<Name>, n: u64) -> DResult<u64> {
-        let what = format!("{n} bits");
-        let (id, start) = self.leaf(name.into(), Kind::Bits, n, &what)?;
+        let (id, start) = self.leaf(name.into(), Kind::Bits, n, What::Bits(n))?;
         let v = self.raw_bits(start, n.min(64));
         self.tree.node_mut(id).value = Some(Value::U(v));
         Ok(v)
@@ -435,7 +463,7 @@ impl<'s> Builder<'s> {
 
     /// Reads one bit as a boolean.
     pub fn bit(&mut self, name: impl Into<Name>) -> DResult<bool> {
-        let (id, start) = self.leaf(name.into(), Kind::Bool, 1, "1 bit")?;
+        let (id, start) = self.leaf(name.into(), Kind::Bool, 1, What::Bits(1))?;
         let v = self.raw_bits(start, 1) == 1;
         self.tree.node_mut(id).value = Some(Value::Bool(v));
         Ok(v)
@@ -443,8 +471,7 @@ impl<'s> Builder<'s> {
 
     /// Reads an integer of `size` bytes that is a boolean (0 = false).
     pub fn bool_int(&mut self, name: impl Into<Name>, size: u64) -> DResult<bool> {
-        let what = format!("a {}-byte boolean", size);
-        let (id, start) = self.leaf(name.into(), Kind::Bool, size * 8, &what)?;
+        let (id, start) = self.leaf(name.into(), Kind::Bool, size * 8, What::Bool(size))?;
         let raw = self.peek_uint(start / 8, size).unwrap_or(0);
         let node = self.tree.node_mut(id);
         node.value = Some(Value::Bool(raw != 0));
@@ -457,7 +484,12 @@ impl<'s> Builder<'s> {
     /// Reads a four-character code; its value is the text (non-printable bytes
     /// escaped).
     pub fn fourcc(&mut self, name: impl Into<Name>) -> DResult<[u8; 4]> {
-        let (id, start) = self.leaf(name.into(), Kind::FourCC, 32, "a four-character code")?;
+        let (id, start) = self.leaf(
+            name.into(),
+            Kind::FourCC,
+            32,
+            What::Text("a four-character code"),
+        )?;
         let b = self.peek_bytes(start / 8, 4);
         let mut cc = [0u8; 4];
         cc.copy_from_slice(&b[..4]);
@@ -477,9 +509,8 @@ impl<'s> Builder<'s> {
     }
 
     fn run(&mut self, name: Name, kind: Kind, n: u64) -> DResult<NodeId> {
-        let what = format!("{n} bytes");
         let bits = n.saturating_mul(8);
-        let (id, start) = self.leaf(name, kind, bits, &what)?;
+        let (id, start) = self.leaf(name, kind, bits, What::Bytes(n))?;
         if n <= HEX_PREVIEW && start.is_multiple_of(8) {
             let b = self.peek_bytes(start / 8, n);
             if !b.is_empty() {
@@ -496,7 +527,12 @@ impl<'s> Builder<'s> {
         let name = name.into();
         if !self.pos.is_multiple_of(8) {
             return self
-                .need(&name, Kind::Str, u64::MAX, "a byte-aligned string")
+                .need(
+                    &name,
+                    Kind::Str,
+                    u64::MAX,
+                    What::Text("a byte-aligned string"),
+                )
                 .map(|_| String::new());
         }
         let start = self.pos / 8;
@@ -541,8 +577,7 @@ impl<'s> Builder<'s> {
 
     /// Reads a string of exactly `n` bytes (trailing NULs are not part of the text).
     pub fn fixed_str(&mut self, name: impl Into<Name>, n: u64) -> DResult<String> {
-        let what = format!("a {n}-byte string");
-        let (id, start) = self.leaf(name.into(), Kind::Str, n.saturating_mul(8), &what)?;
+        let (id, start) = self.leaf(name.into(), Kind::Str, n.saturating_mul(8), What::Str(n))?;
         let mut b = self.peek_bytes(start / 8, n.min(MAX_STRING_VALUE as u64));
         while b.last() == Some(&0) {
             b.pop();
@@ -720,7 +755,7 @@ impl<'s> Builder<'s> {
 
     // ----- structure ------------------------------------------------------------
 
-    fn open(&mut self, name: Name, kind: Kind, limit: u64, bound: String) -> DResult<NodeId> {
+    fn open(&mut self, name: Name, kind: Kind, limit: u64, bound: Rc<str>) -> DResult<NodeId> {
         // A group opened after a seek outside the enclosing region starts at its
         // edge, so even an empty group nests; reads inside it fail cleanly.
         let outer = self.frame();
@@ -821,7 +856,7 @@ impl<'s> Builder<'s> {
         let end = want_end.min(parent_limit);
         self.pos = start_bits;
         let name = name.into();
-        let bound = format!("end of {name}");
+        let bound: Rc<str> = format!("end of {name}").into();
         let id = self.open(name, kind, end, bound).ok()?;
         if want_end > parent_limit || start.saturating_mul(8) > parent_limit {
             let pb = self.stack[self.stack.len() - 2].bound.clone();

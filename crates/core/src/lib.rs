@@ -12,6 +12,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod bitstream;
 pub mod builder;
 pub mod formats;
 pub mod output;

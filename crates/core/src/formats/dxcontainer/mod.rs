@@ -8,6 +8,7 @@
 //! Each part is decoded inside its own region: a damaged part carries its error and
 //! the next part is still decoded. Nothing assumes 4-byte alignment.
 
+pub mod checksum;
 mod misc;
 pub mod names;
 mod program;
@@ -65,8 +66,8 @@ fn decode(b: &mut Builder) -> DResult<()> {
         if &magic != b"DXBC" {
             b.error(format!("expected magic \"DXBC\", found \"{}\"", crate::builder::fourcc_text(&magic)));
         }
-        b.bytes("Hash", 16)?;
-        b.display("container digest (DXBC checksum over bytes 0x14..end)");
+        let hash = b.bytes("Hash", 16)?;
+        checksum::show_container_digest(b, hash);
         b.group("Version", |b| {
             b.u16("Major")?;
             b.u16("Minor")?;

@@ -2,11 +2,14 @@
 //!
 //! Program header (24 bytes): shader model version nibbles, shader kind, size in
 //! dwords, then the bitcode header (`DXIL` magic, DXIL version, bitcode offset and
-//! size); the bitcode itself is one byte run for now.
+//! size); the bitcode itself is decoded by [`crate::bitstream`] under a `DXIL`
+//! node spanning exactly its bytes. The HASH part's digest is checked against the
+//! MD5 DXC computes (see [`super::checksum`]).
 
-use super::{names, Context};
+use super::{checksum, names, Context};
+use crate::bitstream;
 use crate::builder::{flag_names, Builder, DResult};
-use crate::tree::Value;
+use crate::tree::{Kind, Value};
 
 /// Program header + bitcode header + bitcode run.
 pub(super) fn program(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
@@ -56,21 +59,25 @@ pub(super) fn program(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()>
         b.padding("Padding", gap)?;
     }
     b.seek(start);
-    let head = b.peek_bytes(start, 4);
-    let id = b.bytes("DXIL", bc_size)?;
-    let what = match head.as_slice() {
-        [0x42, 0x43, 0xC0, 0xDE] => "LLVM bitcode (BC C0 DE)",
-        [0xDE, 0xC0, 0x17, 0x0B] => "LLVM bitcode wrapper (0x0B17C0DE)",
-        _ => "",
-    };
-    if what.is_empty() {
-        b.set_error(
+    b.region("DXIL", Kind::Struct, start, bc_size, |b| {
+        let id = b.current();
+        let s = bitstream::decode_bitcode(b, start, bc_size)?;
+        let n = |k: u64, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+        b.set_display(
             id,
-            format!("expected LLVM bitcode magic BC C0 DE at 0x{start:X}"),
+            format!(
+                "LLVM bitcode, {bc_size} bytes: {}, {}, {}",
+                n(s.stats.blocks, "block", "blocks"),
+                n(s.stats.records, "record", "records"),
+                n(
+                    s.stats.abbrev_defs,
+                    "abbreviation definition",
+                    "abbreviation definitions"
+                )
+            ),
         );
-    } else {
-        b.set_display(id, format!("{what}, {bc_size} bytes"));
-    }
+        Ok(())
+    });
     Ok(())
 }
 
@@ -86,8 +93,9 @@ pub(super) fn hash(b: &mut Builder, _size: u64, _ctx: &Context) -> DResult<()> {
     if rest != 0 {
         b.display(format!("unknown flag bits 0x{:X}", rest << 1));
     }
-    b.bytes("Digest", 16)?;
-    b.display("MD5 shader hash");
+    let at = b.pos();
+    let digest = b.bytes("Digest", 16)?;
+    checksum::show_shader_hash(b, digest, at, inc);
     Ok(())
 }
 

@@ -1,0 +1,948 @@
+//! The decoder: walks a bitstream entry by entry and records a node around every
+//! field it reads (LLVM "Bitstream Format": Abbreviation IDs, Blocks, Data Records,
+//! Abbreviations, Standard Blocks).
+//!
+//! Fixed fields are single [`Builder::bits`] reads, so their spans are exact. A VBR
+//! field is scanned chunk by chunk first (without creating nodes) and then claimed
+//! as one node over all its chunks whose value is the decoded number. Arrays and
+//! records whose operands are characters are scanned first too, so their characters
+//! can become one `Text` node.
+//!
+//! Each block's body is a [`Builder::region`] bounded by the block's `NumWords`:
+//! damage inside a block stays inside it, and the decoder continues after it. What
+//! a block needs to be decoded on its own is kept in a [`BlockResume`].
+
+use super::abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding, MAX_FIXED_WIDTH, MAX_VBR_WIDTH};
+use super::names;
+use crate::builder::{Builder, DResult, Stop};
+use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
+use std::rc::Rc;
+
+/// Blocks nested deeper than this are not decoded (an error says so).
+pub const MAX_DEPTH: u32 = 64;
+
+const END_BLOCK: u64 = 0;
+const ENTER_SUBBLOCK: u64 = 1;
+const DEFINE_ABBREV: u64 = 2;
+const UNABBREV_RECORD: u64 = 3;
+
+/// What is needed to decode one block's body on its own: where it starts, how wide
+/// its abbreviation IDs are and the BLOCKINFO state in force when it was entered.
+#[derive(Clone, Debug)]
+pub struct BlockResume {
+    /// The block's node.
+    pub node: NodeId,
+    /// The block ID.
+    pub block_id: u64,
+    /// Absolute bit of the first entry after the block header.
+    pub body_bit: u64,
+    /// Length of the body in bytes, as the block's `NumWords` says.
+    pub body_bytes: u64,
+    /// Width of abbreviation IDs inside the block.
+    pub abbrev_width: u64,
+    /// Nesting depth (top-level blocks are at depth 1).
+    pub depth: u32,
+    /// BLOCKINFO abbreviations and names in force at the block's start.
+    pub info: Rc<BlockInfo>,
+}
+
+/// Counts of what was decoded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Blocks entered.
+    pub blocks: u64,
+    /// Data records (abbreviated and unabbreviated).
+    pub records: u64,
+    /// `DEFINE_ABBREV` entries.
+    pub abbrev_defs: u64,
+    /// Record operands (array elements counted one by one; blobs once).
+    pub operands: u64,
+}
+
+/// Result of scanning a VBR without creating nodes.
+enum Scan {
+    /// Value and number of bits.
+    Ok(u64, u64),
+    /// The field runs past the limit.
+    Short,
+    /// Continuation bits go on past the allowed value width (bits read so far).
+    Unterminated(u64),
+}
+
+/// A bitstream decoder over `[base, base + data.len())` (see the module docs).
+pub struct Decoder {
+    data: Vec<u8>,
+    /// Absolute bit of `data[0]`.
+    base: u64,
+    /// Absolute bit 32-bit alignment is measured from (the stream's first bit).
+    align_base: u64,
+    info: Rc<BlockInfo>,
+    /// What has been decoded so far.
+    pub stats: Stats,
+    /// Every block entered, in stream order.
+    pub blocks: Vec<BlockResume>,
+}
+
+fn limit_bits(b: &Builder) -> u64 {
+    b.limit().saturating_mul(8)
+}
+
+fn is_text(vals: &[u64]) -> bool {
+    !vals.is_empty()
+        && vals
+            .iter()
+            .all(|&v| (0x20..0x7F).contains(&v) || v == 9 || v == 10 || v == 13)
+}
+
+fn text_of(vals: &[u64]) -> String {
+    vals.iter().map(|&v| (v as u8) as char).collect()
+}
+
+fn words(n: u64) -> String {
+    if n == 1 {
+        "1 word".into()
+    } else {
+        format!("{n} words")
+    }
+}
+
+fn short(s: &str) -> String {
+    const MAX: usize = 80;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(MAX).collect();
+        t.push('…');
+        t
+    }
+}
+
+fn abbrev_id_name(id: u64) -> &'static str {
+    match id {
+        END_BLOCK => "END_BLOCK",
+        ENTER_SUBBLOCK => "ENTER_SUBBLOCK",
+        DEFINE_ABBREV => "DEFINE_ABBREV",
+        UNABBREV_RECORD => "UNABBREV_RECORD",
+        _ => "an abbreviated record",
+    }
+}
+
+impl Decoder {
+    /// A decoder for the stream held in bytes `[start, start + len)` of the file,
+    /// whose 32-bit alignment is measured from byte `stream_start`.
+    pub fn new(b: &Builder, start: u64, len: u64, stream_start: u64) -> Self {
+        Decoder {
+            data: b.peek_bytes(start, len),
+            base: start.saturating_mul(8),
+            align_base: stream_start.saturating_mul(8),
+            info: Rc::new(BlockInfo::default()),
+            stats: Stats::default(),
+            blocks: Vec::new(),
+        }
+    }
+
+    // ----- peeking --------------------------------------------------------------
+
+    /// Up to 64 bits at absolute bit `abs`, least significant first (zeros past
+    /// the data).
+    fn peek(&self, abs: u64, n: u64) -> u64 {
+        if n == 0 {
+            return 0;
+        }
+        let Some(rel) = abs.checked_sub(self.base) else {
+            return 0;
+        };
+        let Ok(first) = usize::try_from(rel / 8) else {
+            return 0;
+        };
+        let shift = rel % 8;
+        let need = (shift + n.min(64)).div_ceil(8) as usize;
+        let mut acc: u128 = 0;
+        for i in 0..need {
+            if let Some(&x) = first.checked_add(i).and_then(|j| self.data.get(j)) {
+                acc |= (x as u128) << (8 * i);
+            }
+        }
+        let v = (acc >> shift) as u64;
+        if n >= 64 {
+            v
+        } else {
+            v & ((1u64 << n) - 1)
+        }
+    }
+
+    /// Scans a VBR of `width`-bit chunks at `pos` (which must end by `limit`),
+    /// allowing `max_bits` bits of value as LLVM's `ReadVBR` / `ReadVBR64` do.
+    fn scan_vbr(&self, pos: u64, width: u64, max_bits: u64, limit: u64) -> Scan {
+        let hi = 1u64 << (width - 1);
+        let mut value = 0u64;
+        let mut shift = 0u64;
+        let mut p = pos;
+        loop {
+            if p.saturating_add(width) > limit {
+                return Scan::Short;
+            }
+            let chunk = self.peek(p, width);
+            p += width;
+            if shift < 64 {
+                value |= (chunk & (hi - 1)) << shift;
+            }
+            if chunk & hi == 0 {
+                return Scan::Ok(value, p - pos);
+            }
+            shift += width - 1;
+            if shift >= max_bits {
+                return Scan::Unterminated(p - pos);
+            }
+        }
+    }
+
+    fn all_zero(&self, from: u64, to: u64) -> bool {
+        let mut p = from;
+        while p < to {
+            let n = (to - p).min(64);
+            if self.peek(p, n) != 0 {
+                return false;
+            }
+            p += n;
+        }
+        true
+    }
+
+    // ----- leaves ---------------------------------------------------------------
+
+    /// A node over `nbits` bits at the cursor whose value is `v` (not the raw bits).
+    fn leaf(b: &mut Builder, name: Name, nbits: u64, v: Value) -> DResult<NodeId> {
+        b.bits(name, nbits)?;
+        let id = b.last().expect("bits made a node");
+        b.set_value(id, v);
+        Ok(id)
+    }
+
+    /// A VBR field of `width`-bit chunks: one node over all its chunks.
+    fn vbr(
+        &self,
+        b: &mut Builder,
+        name: impl Into<Name>,
+        width: u64,
+        max_bits: u64,
+    ) -> DResult<(NodeId, u64)> {
+        let name = name.into();
+        let pos = b.pos_bits();
+        let limit = limit_bits(b);
+        match self.scan_vbr(pos, width, max_bits, limit) {
+            Scan::Ok(v, n) => Ok((Self::leaf(b, name, n, Value::U(v))?, v)),
+            Scan::Short => {
+                // Asks for one bit more than is left: the builder records the error.
+                b.bits(name, limit.saturating_sub(pos).saturating_add(1))?;
+                Err(Stop)
+            }
+            Scan::Unterminated(n) => {
+                b.bits(name, n)?;
+                b.error(format!(
+                    "vbr{width} field is not terminated: its chunks carry more than {max_bits} bits of value"
+                ));
+                Err(Stop)
+            }
+        }
+    }
+
+    /// One scalar operand (fixed, vbr or char6).
+    fn scalar(&self, b: &mut Builder, name: Name, enc: Encoding) -> DResult<(NodeId, u64)> {
+        match enc {
+            Encoding::Fixed(w) => {
+                let v = b.bits(name, w)?;
+                Ok((b.last().expect("bits made a node"), v))
+            }
+            Encoding::Vbr(w) => self.vbr(b, name, w, 64),
+            Encoding::Char6 => {
+                let raw = b.bits(name, 6)?;
+                let id = b.last().expect("bits made a node");
+                let c = char6(raw);
+                b.set_value(id, Value::U(c as u64));
+                b.set_display(id, format!("'{}' (char6 {raw})", c as char));
+                Ok((id, c as u64))
+            }
+            Encoding::Literal(_) | Encoding::Array | Encoding::Blob => {
+                unreachable!("validated abbreviations give only scalar fields here")
+            }
+        }
+    }
+
+    /// Skips to the next multiple of 32 bits from the stream start.
+    fn align(&self, b: &mut Builder) -> DResult<()> {
+        let rel = b.pos_bits().wrapping_sub(self.align_base) % 32;
+        if rel != 0 {
+            b.bits("Align", 32 - rel)?;
+            b.display("alignment to 32 bits");
+        }
+        Ok(())
+    }
+
+    // ----- names ----------------------------------------------------------------
+
+    fn block_name(&self, id: u64) -> Option<&str> {
+        names::block_name(id).or_else(|| self.info.block_name(id))
+    }
+
+    /// `MODULE_BLOCK (8)`, or `block 99 (not named by LLVM)`.
+    fn block_label(&self, id: u64) -> String {
+        match self.block_name(id) {
+            Some(n) => format!("{n} ({id})"),
+            None => format!("block {id} (not named by LLVM)"),
+        }
+    }
+
+    fn record_name(&self, block: u64, code: u64) -> Option<&str> {
+        names::record_name(block, code).or_else(|| self.info.record_name(block, code))
+    }
+
+    /// `INST_CALL (34)`, or `record 99 (not named by LLVM)`.
+    fn record_label(&self, block: u64, code: u64) -> String {
+        match self.record_name(block, code) {
+            Some(n) => format!("{n} ({code})"),
+            None => format!("record {code} (not named by LLVM)"),
+        }
+    }
+
+    // ----- stream ---------------------------------------------------------------
+
+    /// Decodes top-level entries from the cursor to the end of the current region:
+    /// only blocks may appear there; zero bits after the last block are padding.
+    pub fn top_level(&mut self, b: &mut Builder) -> DResult<()> {
+        let mut i = 0u32;
+        loop {
+            let pos = b.pos_bits();
+            let limit = limit_bits(b);
+            if pos >= limit {
+                return Ok(());
+            }
+            let id = self.peek(pos, 2);
+            if id == END_BLOCK && self.all_zero(pos, limit) {
+                if pos.is_multiple_of(8) {
+                    b.padding("Padding", (limit - pos) / 8)?;
+                } else {
+                    b.bits("Padding", limit - pos)?;
+                }
+                b.display("zero bits after the last block");
+                return Ok(());
+            }
+            if id != ENTER_SUBBLOCK {
+                b.bits("AbbrevID", 2)?;
+                b.error(format!(
+                    "expected ENTER_SUBBLOCK (1) at the top level of the stream, found abbrev ID {id} ({})",
+                    abbrev_id_name(id)
+                ));
+                return Err(Stop);
+            }
+            self.block(b, Name::Index(i), 2, 1)?;
+            i = i.saturating_add(1);
+        }
+    }
+
+    /// A block from its `ENTER_SUBBLOCK` abbrev ID: header, then its body.
+    fn block(&mut self, b: &mut Builder, name: Name, outer_width: u64, depth: u32) -> DResult<()> {
+        b.group(name, |b| {
+            let gid = b.current();
+            b.bits("AbbrevID", outer_width)?;
+            b.display("ENTER_SUBBLOCK");
+            let (bid_node, bid) = self.vbr(b, "BlockID", 8, 32)?;
+            let label = self.block_label(bid);
+            let short = self.block_name(bid).unwrap_or("not named by LLVM").to_string();
+            b.set_display(bid_node, short);
+            let (w_node, width) = self.vbr(b, "AbbrevWidth", 4, 32)?;
+            if width == 0 || width > MAX_VBR_WIDTH {
+                b.set_error(
+                    w_node,
+                    format!("abbreviation IDs of {width} bits cannot be read (1 to {MAX_VBR_WIDTH} bits)"),
+                );
+                return Err(Stop);
+            }
+            self.align(b)?;
+            let words = b.bits("NumWords", 32)?;
+            let nw_node = b.last().expect("bits made a node");
+            let body_bit = b.pos_bits();
+            let body_bytes = words.saturating_mul(4);
+            b.set_display(
+                nw_node,
+                format!(
+                    "{words} words = {body_bytes} bytes, to 0x{:X}",
+                    (body_bit / 8).saturating_add(body_bytes)
+                ),
+            );
+            b.set_display(gid, format!("{label}, {words} words, abbrev width {width}"));
+            self.stats.blocks += 1;
+            if depth > MAX_DEPTH {
+                b.set_error(
+                    gid,
+                    format!("blocks nest deeper than {MAX_DEPTH} levels; this block's body is not decoded"),
+                );
+                b.region("Body", Kind::Struct, body_bit / 8, body_bytes, |b| {
+                    let n = b.remaining();
+                    if n > 0 {
+                        b.bytes("Raw", n)?;
+                    }
+                    Ok(())
+                });
+                return Ok(());
+            }
+            let resume = BlockResume {
+                node: gid,
+                block_id: bid,
+                body_bit,
+                body_bytes,
+                abbrev_width: width,
+                depth,
+                info: Rc::clone(&self.info),
+            };
+            self.blocks.push(resume.clone());
+            self.decode_body(b, &resume, Some(nw_node));
+            Ok(())
+        })
+    }
+
+    /// Decodes a block's body (its entries up to `END_BLOCK`) as a `Body` region
+    /// bounded by the block's `NumWords`. `words_node`, if given, receives an error
+    /// when `END_BLOCK` does not end the body where `NumWords` says.
+    pub fn decode_body(&mut self, b: &mut Builder, r: &BlockResume, words_node: Option<NodeId>) {
+        let end = b.region("Body", Kind::Array, r.body_bit / 8, r.body_bytes, |b| {
+            b.seek(r.body_bit / 8);
+            self.body(b, r)
+        });
+        let claimed = r.body_bit.saturating_add(r.body_bytes.saturating_mul(8));
+        if let (Some(end), Some(id)) = (end, words_node) {
+            if end != claimed {
+                b.set_error(
+                    id,
+                    format!(
+                        "NumWords says the block ends at 0x{:X}, but its END_BLOCK ends it at 0x{:X}, after {}",
+                        claimed / 8,
+                        end / 8,
+                        words((end - r.body_bit) / 32)
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The entries of a body; returns the bit where `END_BLOCK` ended it.
+    fn body(&mut self, b: &mut Builder, r: &BlockResume) -> DResult<u64> {
+        let width = r.abbrev_width;
+        if r.block_id == names::BLOCKINFO_BLOCK {
+            // Like llvm-bcanalyzer, a BLOCKINFO block replaces what earlier ones said.
+            self.info = Rc::new(BlockInfo::default());
+        }
+        let mut abbrevs: Vec<Rc<Abbrev>> = r.info.abbrevs(r.block_id).to_vec();
+        let mut cur_bid: Option<u64> = None;
+        let mut i = 0u32;
+        loop {
+            let pos = b.pos_bits();
+            if pos.saturating_add(width) > limit_bits(b) {
+                let r = b.bits("AbbrevID", width);
+                b.error("the block has no END_BLOCK before the end its NumWords gives");
+                r?;
+                return Err(Stop);
+            }
+            match self.peek(pos, width) {
+                END_BLOCK => {
+                    b.group("END_BLOCK", |b| {
+                        b.bits("AbbrevID", width)?;
+                        b.display("END_BLOCK");
+                        self.align(b)
+                    })?;
+                    return Ok(b.pos_bits());
+                }
+                ENTER_SUBBLOCK => self.block(b, Name::Index(i), width, r.depth + 1)?,
+                DEFINE_ABBREV => self.define_abbrev(b, i, r, &mut abbrevs, cur_bid)?,
+                UNABBREV_RECORD => self.unabbreviated(b, i, r, &mut cur_bid)?,
+                id => self.abbreviated(b, i, r, id, &abbrevs, &mut cur_bid)?,
+            }
+            i = i.saturating_add(1);
+        }
+    }
+
+    // ----- abbreviations ----------------------------------------------------------
+
+    fn define_abbrev(
+        &mut self,
+        b: &mut Builder,
+        i: u32,
+        r: &BlockResume,
+        abbrevs: &mut Vec<Rc<Abbrev>>,
+        cur_bid: Option<u64>,
+    ) -> DResult<()> {
+        b.item(i as u64, |b| {
+            let gid = b.current();
+            let start = b.pos_bits();
+            b.bits("AbbrevID", r.abbrev_width)?;
+            b.display("DEFINE_ABBREV");
+            let (n_node, n) = self.vbr(b, "NumOps", 5, 32)?;
+            let left = limit_bits(b).saturating_sub(b.pos_bits());
+            if n == 0 {
+                b.set_error(n_node, "an abbreviation needs at least one operand");
+                return Err(Stop);
+            }
+            if n.saturating_mul(4) > left {
+                b.set_error(
+                    n_node,
+                    format!("{n} operand definitions need at least {} bits, but only {left} bits are left in the block", n.saturating_mul(4)),
+                );
+                return Err(Stop);
+            }
+            let mut ops: Vec<AbbrevOp> = Vec::new();
+            for k in 0..n {
+                let op_start = b.pos_bits();
+                let enc = self.abbrev_op(b, Name::Index(k.min(u32::MAX as u64) as u32))?;
+                ops.push(AbbrevOp {
+                    enc,
+                    def: BitSpan {
+                        start: op_start,
+                        end: b.pos_bits(),
+                    },
+                });
+            }
+            let problem = Abbrev::validate(&ops);
+            let a = Rc::new(Abbrev {
+                ops,
+                def: BitSpan {
+                    start,
+                    end: b.pos_bits(),
+                },
+                problem: problem.clone(),
+            });
+            let desc = a.describe();
+            if r.block_id == names::BLOCKINFO_BLOCK {
+                let Some(target) = cur_bid else {
+                    b.set_error(gid, "DEFINE_ABBREV in BLOCKINFO before any SETBID says which block it is for");
+                    return Err(Stop);
+                };
+                let id = Rc::make_mut(&mut self.info).add_abbrev(target, a);
+                let label = self.block_label(target);
+                b.set_display(gid, format!("DEFINE_ABBREV for {label} as abbrev {id}: {desc}"));
+            } else {
+                abbrevs.push(a);
+                b.set_display(
+                    gid,
+                    format!("DEFINE_ABBREV as abbrev {}: {desc}", 3 + abbrevs.len()),
+                );
+            }
+            if let Some(p) = problem {
+                b.set_error(gid, format!("no record can use this abbreviation: {p}"));
+            }
+            self.stats.abbrev_defs += 1;
+            Ok(())
+        })
+    }
+
+    /// One operand definition of a `DEFINE_ABBREV`: an `IsLiteral` bit, then a
+    /// `vbr8` literal value, or a 3-bit encoding and, for fixed and vbr, a `vbr5`
+    /// width. It becomes one node over all its bits; its value names the encoding
+    /// and its display lists the fields.
+    fn abbrev_op(&self, b: &mut Builder, name: Name) -> DResult<Encoding> {
+        let pos = b.pos_bits();
+        let limit = limit_bits(b);
+        let short = |b: &mut Builder, name: Name| -> DResult<Encoding> {
+            b.bits(name, limit.saturating_sub(pos).saturating_add(1))?;
+            Err(Stop)
+        };
+        let bad = |b: &mut Builder, name: Name, n: u64, msg: String| -> DResult<Encoding> {
+            b.bits(name, n)?;
+            b.error(msg);
+            Err(Stop)
+        };
+        if pos.saturating_add(1) > limit {
+            return short(b, name);
+        }
+        let (enc, nbits, fields) = if self.peek(pos, 1) == 1 {
+            match self.scan_vbr(pos + 1, 8, 64, limit) {
+                Scan::Ok(v, n) => (
+                    Encoding::Literal(v),
+                    1 + n,
+                    format!("IsLiteral 1, Value {v} (vbr8)"),
+                ),
+                Scan::Short => return short(b, name),
+                Scan::Unterminated(n) => {
+                    return bad(
+                        b,
+                        name,
+                        1 + n,
+                        "the literal's vbr8 is not terminated within 64 bits".into(),
+                    )
+                }
+            }
+        } else {
+            if pos.saturating_add(4) > limit {
+                return short(b, name);
+            }
+            let e = self.peek(pos + 1, 3);
+            match e {
+                1 | 2 => {
+                    let kind = if e == 1 { "Fixed" } else { "VBR" };
+                    let (w, n) = match self.scan_vbr(pos + 4, 5, 64, limit) {
+                        Scan::Ok(w, n) => (w, n),
+                        Scan::Short => return short(b, name),
+                        Scan::Unterminated(n) => {
+                            return bad(
+                                b,
+                                name,
+                                4 + n,
+                                "the width's vbr5 is not terminated within 64 bits".into(),
+                            )
+                        }
+                    };
+                    let fields = format!("IsLiteral 0, Encoding {e} ({kind}), Width {w} (vbr5)");
+                    let enc = if w == 0 {
+                        // LLVM reads fixed(0) and vbr(0) as the literal 0.
+                        Encoding::Literal(0)
+                    } else if e == 1 && w > MAX_FIXED_WIDTH {
+                        return bad(
+                            b,
+                            name,
+                            4 + n,
+                            format!(
+                                "a fixed field of {w} bits is wider than {MAX_FIXED_WIDTH} bits"
+                            ),
+                        );
+                    } else if e == 2 && !(2..=MAX_VBR_WIDTH).contains(&w) {
+                        return bad(
+                            b,
+                            name,
+                            4 + n,
+                            format!(
+                                "vbr chunks of {w} bits cannot be read (2 to {MAX_VBR_WIDTH} bits)"
+                            ),
+                        );
+                    } else if e == 1 {
+                        Encoding::Fixed(w)
+                    } else {
+                        Encoding::Vbr(w)
+                    };
+                    (enc, 4 + n, fields)
+                }
+                3 => (Encoding::Array, 4, "IsLiteral 0, Encoding 3 (Array)".into()),
+                4 => (Encoding::Char6, 4, "IsLiteral 0, Encoding 4 (Char6)".into()),
+                5 => (Encoding::Blob, 4, "IsLiteral 0, Encoding 5 (Blob)".into()),
+                _ => {
+                    return bad(
+                        b,
+                        name,
+                        4,
+                        format!(
+                        "encoding {e} is not defined (1 fixed, 2 vbr, 3 array, 4 char6, 5 blob)"
+                    ),
+                    )
+                }
+            }
+        };
+        let id = Self::leaf(b, name, nbits, Value::Str(enc.describe()))?;
+        b.set_display(id, fields);
+        Ok(enc)
+    }
+
+    // ----- records ----------------------------------------------------------------
+
+    fn unabbreviated(
+        &mut self,
+        b: &mut Builder,
+        i: u32,
+        r: &BlockResume,
+        cur_bid: &mut Option<u64>,
+    ) -> DResult<()> {
+        b.item(i as u64, |b| {
+            let gid = b.current();
+            b.bits("AbbrevID", r.abbrev_width)?;
+            b.display("UNABBREV_RECORD");
+            let (_, code) = self.vbr(b, "Code", 6, 32)?;
+            let (n_node, n) = self.vbr(b, "NumOps", 6, 32)?;
+            let pos = b.pos_bits();
+            let limit = limit_bits(b);
+            let left = limit.saturating_sub(pos);
+            if n.saturating_mul(6) > left {
+                b.set_error(
+                    n_node,
+                    format!("{n} operands need at least {} bits, but only {left} bits are left in the block", n.saturating_mul(6)),
+                );
+                return Err(Stop);
+            }
+            // Scan the operands first so character operands can become one node.
+            let mut vals: Vec<u64> = Vec::with_capacity(n as usize);
+            let mut widths: Vec<u64> = Vec::with_capacity(n as usize);
+            let mut p = pos;
+            while (vals.len() as u64) < n {
+                match self.scan_vbr(p, 6, 64, limit) {
+                    Scan::Ok(v, w) => {
+                        vals.push(v);
+                        widths.push(w);
+                        p += w;
+                    }
+                    _ => break,
+                }
+            }
+            let complete = vals.len() as u64 == n;
+            let text_from = names::text_start(r.block_id, code)
+                .filter(|&s| complete && s < vals.len() && is_text(&vals[s..]));
+            let mut text = None;
+            {
+                let upto = text_from.unwrap_or(n as usize);
+                for k in 0..upto {
+                    let name = Name::Index(k as u32);
+                    match (vals.get(k), widths.get(k)) {
+                        (Some(&v), Some(&w)) => {
+                            Self::leaf(b, name, w, Value::U(v))?;
+                        }
+                        _ => {
+                            // The scan stopped here: reading it records the error.
+                            self.vbr(b, name, 6, 64)?;
+                        }
+                    }
+                }
+                if let Some(s) = text_from {
+                    let t = text_of(&vals[s..]);
+                    let bits: u64 = widths[s..].iter().sum();
+                    let id = Self::leaf(b, Name::Static("Text"), bits, Value::Str(t.clone()))?;
+                    b.set_display(id, format!("{} characters, vbr6 each", vals.len() - s));
+                    text = Some(t);
+                }
+            }
+            self.finish_record(b, gid, code, None, &vals, text, r, cur_bid);
+            Ok(())
+        })
+    }
+
+    fn abbreviated(
+        &mut self,
+        b: &mut Builder,
+        i: u32,
+        r: &BlockResume,
+        id: u64,
+        abbrevs: &[Rc<Abbrev>],
+        cur_bid: &mut Option<u64>,
+    ) -> DResult<()> {
+        b.item(i as u64, |b| {
+            let gid = b.current();
+            b.bits("AbbrevID", r.abbrev_width)?;
+            let aid_node = b.last().expect("bits made a node");
+            let from_info = r.info.abbrevs(r.block_id).len();
+            let Some(a) = abbrevs.get((id - 4) as usize).cloned() else {
+                b.set_error(
+                    aid_node,
+                    format!(
+                        "abbrev ID {id} is not defined in this block (it has {} abbreviations: {from_info} from BLOCKINFO, {} defined here)",
+                        abbrevs.len(),
+                        abbrevs.len() - from_info.min(abbrevs.len())
+                    ),
+                );
+                return Err(Stop);
+            };
+            if let Some(p) = &a.problem {
+                b.set_error(aid_node, format!("abbrev {id} cannot be used: {p}"));
+                return Err(Stop);
+            }
+            let code_op = a.ops[0];
+            let code = match code_op.enc {
+                Encoding::Literal(v) => {
+                    b.derived("Code", Value::U(v), code_op.def, None)?;
+                    v
+                }
+                enc => self.scalar(b, Name::Static("Code"), enc)?.1,
+            };
+            let mut vals: Vec<u64> = Vec::new();
+            let mut text = None;
+            {
+                let mut k = 1;
+                while k < a.ops.len() {
+                    let op = a.ops[k];
+                    let name = Name::Index(vals.len().min(u32::MAX as usize) as u32);
+                    match op.enc {
+                        Encoding::Literal(v) => {
+                            b.derived(name, Value::U(v), op.def, Some("literal from the abbreviation".into()))?;
+                            vals.push(v);
+                        }
+                        Encoding::Array => {
+                            let elt = a.ops[k + 1].enc;
+                            text = self.array(b, elt, &mut vals, r.block_id, code)?;
+                            k += 1;
+                        }
+                        Encoding::Blob => {
+                            text = self.blob(b)?;
+                            self.stats.operands += 1;
+                        }
+                        enc => {
+                            let (_, v) = self.scalar(b, name, enc)?;
+                            vals.push(v);
+                        }
+                    }
+                    k += 1;
+                }
+            }
+            self.finish_record(b, gid, code, Some(id), &vals, text, r, cur_bid);
+            Ok(())
+        })
+    }
+
+    /// An array operand: a `vbr6` length, then its elements (one `Text` node when
+    /// they are characters).
+    fn array(
+        &mut self,
+        b: &mut Builder,
+        elt: Encoding,
+        vals: &mut Vec<u64>,
+        block: u64,
+        code: u64,
+    ) -> DResult<Option<String>> {
+        b.array("Array", |b| {
+            let gid = b.current();
+            let (len_node, n) = self.vbr(b, "Length", 6, 32)?;
+            let pos = b.pos_bits();
+            let limit = limit_bits(b);
+            let left = limit.saturating_sub(pos);
+            let need = n.saturating_mul(elt.min_bits());
+            if need > left {
+                b.set_error(
+                    len_node,
+                    format!("{n} elements of {} need at least {need} bits, but only {left} bits are left in the block", elt.describe()),
+                );
+                return Err(Stop);
+            }
+            let mut ev: Vec<u64> = Vec::with_capacity(n as usize);
+            let mut ew: Vec<u64> = Vec::with_capacity(n as usize);
+            let mut p = pos;
+            while (ev.len() as u64) < n {
+                let (v, w) = match elt {
+                    Encoding::Fixed(w) => (self.peek(p, w), w),
+                    Encoding::Char6 => (char6(self.peek(p, 6)) as u64, 6),
+                    Encoding::Vbr(w) => match self.scan_vbr(p, w, 64, limit) {
+                        Scan::Ok(v, n) => (v, n),
+                        _ => break,
+                    },
+                    _ => break,
+                };
+                if p.saturating_add(w) > limit {
+                    break;
+                }
+                ev.push(v);
+                ew.push(w);
+                p += w;
+            }
+            let texty = ev.len() as u64 == n
+                && match elt {
+                    Encoding::Char6 => true,
+                    Encoding::Fixed(7) | Encoding::Fixed(8) => true,
+                    Encoding::Vbr(_) => names::text_start(block, code).is_some(),
+                    _ => false,
+                }
+                && is_text(&ev);
+            self.stats.operands += n;
+            if texty {
+                let t = text_of(&ev);
+                let bits: u64 = ew.iter().sum();
+                let id = Self::leaf(b, Name::Static("Text"), bits, Value::Str(t.clone()))?;
+                b.set_display(id, format!("{n} characters, {} each", elt.describe()));
+                b.set_value(gid, Value::Str(t.clone()));
+                vals.extend_from_slice(&ev);
+                return Ok(Some(t));
+            }
+            for j in 0..n as usize {
+                let name = Name::Index(vals.len().min(u32::MAX as usize) as u32);
+                let v = match (ev.get(j), ew.get(j)) {
+                    (Some(&v), Some(&w)) => {
+                        let id = Self::leaf(b, name, w, Value::U(v))?;
+                        if elt == Encoding::Char6 {
+                            b.set_display(id, format!("'{}'", v as u8 as char));
+                        }
+                        v
+                    }
+                    _ => self.scalar(b, name, elt)?.1,
+                };
+                vals.push(v);
+            }
+            Ok(None)
+        })
+    }
+
+    /// A blob operand: `vbr6` length, alignment, the bytes, alignment. Returns the
+    /// bytes as text when they are printable.
+    fn blob(&mut self, b: &mut Builder) -> DResult<Option<String>> {
+        b.group("Blob", |b| {
+            let gid = b.current();
+            let (len_node, n) = self.vbr(b, "Length", 6, 32)?;
+            self.align(b)?;
+            let pad = (4 - n % 4) % 4;
+            let left = limit_bits(b).saturating_sub(b.pos_bits()) / 8;
+            if n.saturating_add(pad) > left {
+                b.set_error(
+                    len_node,
+                    format!("a blob of {n} bytes (+{pad} padding) does not fit in the {left} bytes left in the block"),
+                );
+                return Err(Stop);
+            }
+            let mut text = None;
+            if n > 0 {
+                let at = b.pos();
+                let id = b.bytes("Data", n)?;
+                let shown = n.min(crate::builder::MAX_STRING_VALUE as u64);
+                let bytes = b.peek_bytes(at, shown);
+                let vals: Vec<u64> = bytes.iter().map(|&c| c as u64).collect();
+                if is_text(&vals) {
+                    let t = text_of(&vals);
+                    b.set_value(id, Value::Str(t.clone()));
+                    b.set_value(gid, Value::Str(t.clone()));
+                    text = Some(t);
+                }
+            }
+            if pad > 0 {
+                b.padding("Pad", pad)?;
+            }
+            b.set_display(gid, format!("{n} bytes"));
+            Ok(text)
+        })
+    }
+
+    /// Names a record, counts it, and applies BLOCKINFO records.
+    #[allow(clippy::too_many_arguments)]
+    fn finish_record(
+        &mut self,
+        b: &mut Builder,
+        gid: NodeId,
+        code: u64,
+        abbrev: Option<u64>,
+        vals: &[u64],
+        text: Option<String>,
+        r: &BlockResume,
+        cur_bid: &mut Option<u64>,
+    ) {
+        self.stats.records += 1;
+        self.stats.operands += vals.len() as u64;
+        let label = self.record_label(r.block_id, code);
+        let how = match abbrev {
+            Some(id) => format!("abbrev {id}"),
+            None => "unabbreviated".into(),
+        };
+        let mut display = format!("{label}, {how}");
+        if let Some(t) = &text {
+            display.push_str(&format!(": \"{}\"", short(t)));
+        }
+        if r.block_id == names::BLOCKINFO_BLOCK {
+            let info = Rc::make_mut(&mut self.info);
+            match code {
+                1 => match vals.first() {
+                    Some(&bid) => {
+                        *cur_bid = Some(bid);
+                        display = format!("{display}: abbreviations for {}", self.block_label(bid));
+                    }
+                    None => b.set_error(gid, "SETBID needs the block ID as its operand"),
+                },
+                2 | 3 => match *cur_bid {
+                    None => b.set_error(gid, "BLOCKINFO names a block before any SETBID"),
+                    Some(bid) if code == 2 => info.set_block_name(bid, text_of(vals)),
+                    Some(bid) => match vals.split_first() {
+                        Some((&c, name)) => info.set_record_name(bid, c, text_of(name)),
+                        None => b.set_error(gid, "SETRECORDNAME needs a record code and a name"),
+                    },
+                },
+                _ => {}
+            }
+        }
+        b.set_display(gid, display);
+    }
+}

@@ -1,0 +1,125 @@
+//! LLVM bitstream container format: the bits of LLVM IR bitcode (and of DXIL,
+//! which is LLVM 3.7 bitcode), decoded down to every field.
+//!
+//! Follows LLVM's "LLVM Bitcode File Format" document (bitcode wrapper header,
+//! magic, abbreviation IDs, blocks, data records, abbreviations, BLOCKINFO) and
+//! the reader in `llvm/Bitstream/BitstreamReader.h`; block and record names come
+//! from `llvm/Bitcode/LLVMBitCodes.h` (see [`names`]).
+//!
+//! Layout of the tree, under the node the caller opened over the bitcode:
+//! - `Wrapper` (only if the bitcode starts with `0x0B17C0DE`): `Magic`, `Version`,
+//!   `Offset`, `Size`, `CPUType`; the stream then lies at `Offset`.
+//! - `Magic`: `BC` `0xC0DE`.
+//! - `Blocks`: the top-level blocks `[i]`. A block's display names it
+//!   (`MODULE_BLOCK (8), 263 words, abbrev width 3`); its children are the
+//!   `ENTER_SUBBLOCK` header (`AbbrevID`, `BlockID`, `AbbrevWidth`, `Align`,
+//!   `NumWords`) and its `Body`: the entries `[i]` and `END_BLOCK`.
+//! - A record `[i]` is displayed as its name, code and abbreviation
+//!   (`INST_CALL (34), abbrev 4`). Its children: `AbbrevID`, `Code` (for an
+//!   unabbreviated record also `NumOps`), and `Ops`, whose `[i]` children are the
+//!   operands numbered as LLVM numbers them. An array operand is an `Array` node
+//!   (`Length`, then its elements); characters are one `Text` node whose value is
+//!   the string. A blob is a `Blob` node (`Length`, `Align`, `Data`, `Pad`).
+//!   Literal operands take no bits: they are derived nodes whose reference is the
+//!   abbreviation operand that defines them.
+//! - A `DEFINE_ABBREV` entry `[i]` shows the abbreviation it defines and the ID it
+//!   gets (`DEFINE_ABBREV as abbrev 5: [literal 2, array of fixed(8)]`).
+//!
+//! Every field's span is exact to the bit. Damage inside a block (an undefined
+//! abbreviation, a length that runs past the block, a malformed abbreviation) is an
+//! error node; decoding continues after the block, where its `NumWords` says it
+//! ends. Blocks deeper than [`MAX_DEPTH`] are not decoded.
+//!
+//! Decoding is eager for now; [`BlockResume`] records, for every block, what is
+//! needed to decode its body on its own ([`Decoder::decode_body`]), so a lazy tree
+//! can decode blocks as they are expanded.
+
+mod abbrev;
+mod decode;
+pub mod names;
+
+pub use abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding};
+pub use decode::{BlockResume, Decoder, Stats, MAX_DEPTH};
+
+use crate::builder::{Builder, DResult, Stop};
+use crate::tree::Kind;
+
+/// The bitcode wrapper header's magic (`0x0B17C0DE`, little-endian).
+pub const WRAPPER_MAGIC: [u8; 4] = [0xDE, 0xC0, 0x17, 0x0B];
+/// The LLVM IR bitcode magic: `BC` then `0x0`, `0xC`, `0xE`, `0xD` in nibbles.
+pub const BITCODE_MAGIC: [u8; 4] = [0x42, 0x43, 0xC0, 0xDE];
+/// Size of the bitcode wrapper header.
+const WRAPPER_SIZE: u64 = 20;
+
+/// What [`decode_bitcode`] found.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Counts of blocks, records, abbreviation definitions and operands.
+    pub stats: Stats,
+    /// Every block entered, in stream order, with what is needed to decode it again.
+    pub blocks: Vec<BlockResume>,
+}
+
+/// Decodes LLVM bitcode held in bytes `[start, start + len)` into the current
+/// group (see the module docs for the tree). Returns what it decoded; an error in
+/// the wrapper or magic, or at the top level, is recorded in the tree and returns
+/// [`Stop`]. Damage inside a block is contained there.
+pub fn decode_bitcode(b: &mut Builder, start: u64, len: u64) -> DResult<Summary> {
+    b.seek(start);
+    let end = start.saturating_add(len);
+    let head = b.peek_bytes(start, 4);
+    let (stream, stream_len) = if head == WRAPPER_MAGIC {
+        let mut at = (0, 0);
+        b.group("Wrapper", |b| {
+            b.u32("Magic")?;
+            b.display("bitcode wrapper 0x0B17C0DE");
+            b.u32("Version")?;
+            let off = b.u32("Offset")? as u64;
+            let off_node = b.last().expect("u32 made a node");
+            let size = b.u32("Size")? as u64;
+            b.u32("CPUType")?;
+            if off < WRAPPER_SIZE || off.saturating_add(size) > len {
+                b.set_error(
+                    off_node,
+                    format!("the wrapped stream ({size} bytes at offset {off}) does not lie inside the {len} bytes after the wrapper's start"),
+                );
+                return Err(Stop);
+            }
+            b.set_display(off_node, format!("stream at 0x{:X}", start + off));
+            at = (start + off, size);
+            Ok(())
+        })?;
+        at
+    } else {
+        (start, len)
+    };
+    let mut d = Decoder::new(b, start, len, stream);
+    b.seek(stream);
+    let magic = b.fourcc("Magic")?;
+    if magic != BITCODE_MAGIC {
+        b.error(format!(
+            "expected the LLVM bitcode magic BC C0 DE, found {}",
+            crate::builder::hex_preview(&magic)
+        ));
+        return Err(Stop);
+    }
+    b.display("'BC' 0xC0DE: LLVM IR bitcode");
+    let body = stream + 4;
+    let stream_end = stream.saturating_add(stream_len).min(end);
+    b.region(
+        "Blocks",
+        Kind::Array,
+        body,
+        stream_end.saturating_sub(body),
+        |b| d.top_level(b),
+    );
+    if stream_end < end && b.pos() < end {
+        b.seek(stream_end);
+        b.bytes("Trailing", end - stream_end)?;
+        b.display("bytes after the wrapped stream");
+    }
+    Ok(Summary {
+        stats: d.stats,
+        blocks: d.blocks,
+    })
+}
