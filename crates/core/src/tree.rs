@@ -8,7 +8,7 @@
 //! Nodes are only created through [`crate::Builder`], which records spans around
 //! each read, so format code never computes a span by hand.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// Index of a node inside its [`Tree`].
 pub type NodeId = u32;
@@ -190,7 +190,19 @@ impl fmt::Display for Value {
             Value::I(v) => write!(f, "{v}"),
             Value::F(v) => write!(f, "{v}"),
             Value::Bool(v) => write!(f, "{v}"),
-            Value::Str(s) => write!(f, "{s:?}"),
+            // Quoted; control characters escaped, everything else as stored (text
+            // that decoders already escaped, like a FourCC's `\xC0`, is not escaped twice).
+            Value::Str(s) => {
+                f.write_char('"')?;
+                for c in s.chars() {
+                    if c.is_control() {
+                        write!(f, "\\u{{{:x}}}", c as u32)?;
+                    } else {
+                        f.write_char(c)?;
+                    }
+                }
+                f.write_char('"')
+            }
         }
     }
 }
@@ -392,5 +404,17 @@ impl Tree {
             }
             return cur;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Value;
+
+    #[test]
+    fn strings_display_quoted_with_control_characters_escaped_once() {
+        assert_eq!(Value::Str("BC\\xC0\\xDE".into()).to_string(), "\"BC\\xC0\\xDE\"");
+        assert_eq!(Value::Str("a\nb\u{7}".into()).to_string(), "\"a\\u{a}b\\u{7}\"");
+        assert_eq!(Value::Str("<img src=x>".into()).to_string(), "\"<img src=x>\"");
     }
 }
