@@ -413,8 +413,17 @@ mod tests {
 
     #[test]
     fn strings_display_quoted_with_control_characters_escaped_once() {
-        assert_eq!(Value::Str("BC\\xC0\\xDE".into()).to_string(), "\"BC\\xC0\\xDE\"");
-        assert_eq!(Value::Str("a\nb\u{7}".into()).to_string(), "\"a\\u{a}b\\u{7}\"");
-        assert_eq!(Value::Str("<img src=x>".into()).to_string(), "\"<img src=x>\"");
+        assert_eq!(
+            Value::Str("BC\\xC0\\xDE".into()).to_string(),
+            "\"BC\\xC0\\xDE\""
+        );
+        assert_eq!(
+            Value::Str("a\nb\u{7}".into()).to_string(),
+            "\"a\\u{a}b\\u{7}\""
+        );
+        assert_eq!(
+            Value::Str("<img src=x>".into()).to_string(),
+            "\"<img src=x>\""
+        );
     }
 }
