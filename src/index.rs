@@ -5,10 +5,11 @@
 //! is then a binary search, not a tree walk, and the hex pane draws one tinted box
 //! per segment. Ranges are half-open everywhere.
 //!
-//! Nodes whose span is empty (derived values) or not byte aligned (bit fields and
-//! flags) own no segment: their bytes belong to the enclosing byte-aligned node,
-//! which is what a byte-granular view can honestly point at. When siblings
-//! overlap, the one that starts first keeps the shared bytes.
+//! Nodes whose span is empty (derived values) own no segment. Bit fields and flags
+//! own the bytes their bits touch (rounded outwards), so a byte inside a bitcode
+//! record or a flag word points at the field that starts in it. When siblings
+//! overlap (several bit fields sharing a byte, or aliased bytes), the one that
+//! starts first keeps the shared bytes.
 
 use hexlens_core::{NodeId, Tree};
 
@@ -82,8 +83,7 @@ impl SpanIndex {
                 .iter()
                 .filter_map(|&c| {
                     let s = tree.node(c).span;
-                    (!s.is_empty() && s.is_byte_aligned())
-                        .then(|| (s.start_byte(), s.end_byte(), c))
+                    (!s.is_empty()).then(|| (s.start_byte(), s.end_byte(), c))
                 })
                 .collect()
         };

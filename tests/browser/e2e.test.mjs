@@ -253,6 +253,45 @@ test('every format in the picker opens, decodes cleanly and links tree and bytes
   }
 });
 
+test('DXIL bitcode is decoded down to its records, linked to their bits, and the checksums are shown', async () => {
+  await open(`?sample=${SAMPLE}`);
+  await waitForFile(SAMPLE);
+  // Goes to a byte and clicks it: the tree selects the byte's owner.
+  const selectByte = async (at) => {
+    await page.locator('#hex').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+g');
+    await page.keyboard.type(String(at));
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`#hex .hx .c.cur[data-o="${at}"]`);
+    await page.click(`#hex .hx .c[data-o="${at}"]`);
+    const selected = page.locator('#tree .trow[aria-selected="true"]');
+    await selected.waitFor();
+    return selected;
+  };
+  // A byte well inside the bitcode (which starts at 0x3BC in this sample) belongs
+  // to a field of a record, not to the block around it.
+  const at = 0x500;
+  const selected = await selectByte(at);
+  const p = await selected.getAttribute('data-path');
+  assert.match(p, /^Parts\/\[6\]\/Program\/DXIL\/Blocks\/\[0\]\/Body\/.+/, `byte 0x500 is owned by ${p}`);
+  const start = Number(await selected.getAttribute('data-start'));
+  const end = Number(await selected.getAttribute('data-end'));
+  assert.ok(start <= at && at < end, `${p} [${start}, ${end})`);
+  // Bit-precise fields say which bits they cover; hovering lights the bytes they touch.
+  if (['bits', 'varint', 'bool'].includes(await selected.getAttribute('data-kind'))) {
+    assert.match(await page.locator('#details-props').textContent(), /bits \d+\.\d–\d+\.\d/);
+  }
+  await selected.hover();
+  await page.waitForSelector('#hex .c.hl');
+  assert.deepEqual(await highlighted('hx'), range(start, end), p);
+  await shot('14-bitcode-record');
+  // The container digest and the HASH part's MD5 are verified.
+  assert.equal(await (await selectByte(4)).getAttribute('data-path'), 'Header/Hash');
+  assert.match(await page.locator('#details-props').textContent(), /DXBC checksum matches/);
+  assert.equal(await (await selectByte(0x38c)).getAttribute('data-path'), 'Parts/[5]/Hash/Digest');
+  assert.match(await page.locator('#details-props').textContent(), /matches the MD5 of the DXIL part's bitcode/);
+});
+
 test('hovering a tree row highlights exactly its bytes in the hex and ASCII columns', async () => {
   await open();
   await loadViaInput(SAMPLE, sample);
