@@ -880,6 +880,17 @@ impl<'s> Builder<'s> {
         r.ok()
     }
 
+    /// Adds an empty struct node at byte `at` carrying `msg` as its error: the place
+    /// for an entry whose offset cannot be followed (into a header, past the end).
+    pub fn error_node(&mut self, name: impl Into<Name>, at: u64, msg: impl Into<String>) {
+        let msg = msg.into();
+        self.region(name, Kind::Struct, at, 0, |b| {
+            let id = b.current();
+            b.set_error(id, msg);
+            Ok(())
+        });
+    }
+
     /// Finishes the tree: closes any open group, turns unclaimed bytes inside every
     /// parent into `unknown` nodes, and returns it.
     pub fn finish(mut self) -> Tree {

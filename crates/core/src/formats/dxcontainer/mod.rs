@@ -114,11 +114,7 @@ fn decode(b: &mut Builder) -> DResult<()> {
                 None
             };
             if let Some(msg) = misplaced {
-                b.region(name, Kind::Struct, prev_end, 0, |b| {
-                    let id = b.current();
-                    b.set_error(id, msg);
-                    Ok(())
-                });
+                b.error_node(name, prev_end, msg);
                 continue;
             }
             // The part's own Size node reports a size that runs past the end.
@@ -292,21 +288,34 @@ pub(crate) fn string_table(
     let start = b.pos();
     let end = start.saturating_add(size);
     b.region(name, Kind::Array, start, size, |b| {
-        let mut i = 0u32;
-        while b.pos() < end {
-            let rest = b.peek_bytes(b.pos(), end - b.pos());
-            if i > 0 && rest.iter().all(|&c| c == 0) {
-                b.padding("Padding", rest.len() as u64)?;
-                break;
-            }
-            let at = b.pos();
-            b.cstr(Name::Index(i))?;
-            b.display(format!("offset 0x{:X}", at - base));
-            i += 1;
-        }
-        Ok(())
+        string_entries(b, end, base)
     });
     Ok(())
+}
+
+/// Reads NUL-terminated strings from the cursor up to `end` as `[i]` nodes
+/// (display: their offset from `base`); a trailing run of zero bytes after the
+/// first string is padding. Returns each string's `(start, end, index)`.
+pub(crate) fn string_entries(
+    b: &mut Builder,
+    end: u64,
+    base: u64,
+) -> DResult<Vec<(u64, u64, u32)>> {
+    let mut entries = Vec::new();
+    let mut i = 0u32;
+    while b.pos() < end {
+        let rest = b.peek_bytes(b.pos(), end - b.pos());
+        if i > 0 && rest.iter().all(|&c| c == 0) {
+            b.padding("Padding", rest.len() as u64)?;
+            break;
+        }
+        let at = b.pos();
+        b.cstr(Name::Index(i))?;
+        b.display(format!("offset 0x{:X}", at - base));
+        entries.push((at, b.pos(), i));
+        i += 1;
+    }
+    Ok(entries)
 }
 
 /// Adds a derived value node.

@@ -135,20 +135,8 @@ pub(super) fn str0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
     refs.sort_unstable();
     refs.dedup();
     b.region("Strings", Kind::Array, base + 4, end.saturating_sub(base + 4), |b| {
-        let mut i = 0u32;
-        let mut starts: Vec<(u64, u64, u32)> = Vec::new(); // (start, end, index)
-        while b.pos() < end {
-            let rest = b.peek_bytes(b.pos(), end - b.pos());
-            if i > 0 && rest.iter().all(|&c| c == 0) {
-                b.padding("Padding", rest.len() as u64)?;
-                break;
-            }
-            let at = b.pos();
-            b.cstr(Name::Index(i))?;
-            b.display(format!("offset 0x{:X}", at - base));
-            starts.push((at, b.pos(), i));
-            i += 1;
-        }
+        let starts = super::string_entries(b, end, base)?;
+        let mut i = starts.len() as u32;
         // Suffix-shared entries: offsets that land inside a string.
         for off in refs {
             let at = base.saturating_add(off);

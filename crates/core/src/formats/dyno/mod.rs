@@ -239,11 +239,7 @@ fn decode(b: &mut Builder) -> DResult<()> {
                 None
             };
             if let Some(msg) = misplaced {
-                b.region(name, Kind::Struct, prev_end, 0, |b| {
-                    let id = b.current();
-                    b.set_error(id, msg);
-                    Ok(())
-                });
+                b.error_node(name, prev_end, msg);
                 continue;
             }
             if i > 0 && off > prev_end {
