@@ -33,6 +33,28 @@ pub fn App() -> Html {
     let samples = use_state(|| Rc::new(Vec::<Sample>::new()));
 
     {
+        let dispatch = dispatch.clone();
+        use_effect_with((), move |_| io::connect_decoder(dispatch));
+    }
+    // Ask the decoder for the children of lazy nodes as they are opened.
+    {
+        let sent = use_mut_ref(Vec::<(u32, u32)>::new);
+        let load = state.doc.as_ref().map(|d| d.load);
+        use_effect_with((load, state.expanding.clone()), move |(load, expanding)| {
+            if let Some(load) = *load {
+                let mut sent = sent.borrow_mut();
+                sent.retain(|&(l, _)| l == load);
+                for &id in expanding.iter() {
+                    if !sent.contains(&(load, id)) {
+                        sent.push((load, id));
+                        let _ = crate::decoder::expand(load, id);
+                    }
+                }
+            }
+        });
+    }
+
+    {
         let samples = samples.clone();
         let dispatch = dispatch.clone();
         use_effect_with((), move |_| {
@@ -106,7 +128,7 @@ pub fn App() -> Html {
                         selected={s.selected} hover={s.hover} reveal={s.reveal} dispatch={dispatch.clone()} />
                     <Splitter label="Resize the structure pane" value={widths.0} on_resize={resize_tree} />
                     <HexView doc={doc.clone()} hover={s.hover} selected={s.selected} cursor={s.cursor}
-                        reveal={s.reveal} dispatch={dispatch.clone()} />
+                        reveal={s.reveal} bytes_epoch={s.bytes_epoch} dispatch={dispatch.clone()} />
                     <Splitter label="Resize the details pane" value={widths.1} on_resize={resize_details} />
                     <Details doc={doc.clone()} selected={s.selected} cursor={s.cursor} dispatch={dispatch.clone()} />
                 </main>

@@ -2,12 +2,13 @@
 //! their manifest (same-origin assets only), and the page URL.
 
 use crate::bytes::FileBytes;
+use crate::decoder;
 use crate::doc::Doc;
 use crate::state::{Action, State};
 use js_sys::{Reflect, Uint8Array};
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::{spawn_local, JsFuture};
+use wasm_bindgen_futures::spawn_local;
 use yew::UseReducerDispatcher;
 
 /// One entry of `static/samples/manifest.json`.
@@ -82,24 +83,78 @@ pub async fn load_manifest() -> Result<Vec<Sample>, String> {
         .collect())
 }
 
-async fn finish(name: String, data: Vec<u8>, dispatch: UseReducerDispatcher<State>) {
-    // Let the "Opening…" state paint before decoding on this thread.
-    gloo_timers::future::TimeoutFuture::new(0).await;
-    let doc = Doc::open(FileBytes::new(name, data));
-    dispatch.dispatch(Action::Open(Rc::new(doc)));
+/// Lazy nodes: bitcode blocks this big (bytes) or bigger are decoded when expanded.
+pub const LAZY_THRESHOLD: u64 = 256 * 1024;
+
+thread_local! {
+    static NEXT_LOAD: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
-/// Reads a picked or dropped file and opens it. The bytes stay in this tab.
+/// Sets a `performance` mark (the browser benchmark reads them).
+pub fn mark(name: &str) {
+    if let Some(p) = gloo_utils::window().performance() {
+        let _ = p.mark(name);
+    }
+}
+
+/// Opens `blob` as `name`: the bytes show at once (read a page at a time), the
+/// decoder works in its worker and reports back through the store.
+fn open_blob(name: String, blob: web_sys::Blob, dispatch: UseReducerDispatcher<State>) {
+    mark("hexlens:open");
+    let load = NEXT_LOAD.with(|n| n.replace(n.get().wrapping_add(1)));
+    let arrived = dispatch.clone();
+    let bytes = FileBytes::from_blob(
+        name,
+        blob.clone(),
+        Rc::new(move || arrived.dispatch(Action::BytesArrived)),
+    );
+    dispatch.dispatch(Action::Open(Rc::new(Doc::pending(Rc::new(bytes), load))));
+    if let Err(message) = decoder::open(load, &blob, LAZY_THRESHOLD) {
+        dispatch.dispatch(Action::DecodeFailed { load, message });
+    }
+}
+
+/// Routes the decode worker's reports into the store.
+pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
+    decoder::set_sink(yew::Callback::from(move |e: decoder::Event| {
+        let a = match e {
+            decoder::Event::Progress { job, done, total } => Action::Progress {
+                load: job,
+                done,
+                total,
+            },
+            decoder::Event::Decoded { job, format, nodes } => {
+                mark("hexlens:decoded");
+                Action::Decoded {
+                    load: job,
+                    format,
+                    nodes: nodes.into(),
+                }
+            }
+            decoder::Event::Expanded { job, node, nodes } => Action::Expanded {
+                load: job,
+                node,
+                nodes: nodes.into(),
+            },
+            decoder::Event::Failed { job, message } => Action::DecodeFailed { load: job, message },
+            decoder::Event::Crashed { message } => Action::Crashed(message),
+        };
+        dispatch.dispatch(a);
+    }));
+}
+
+/// Stops decoding the open file (its bytes stay on screen).
+pub fn cancel(dispatch: &UseReducerDispatcher<State>) {
+    decoder::stop();
+    dispatch.dispatch(Action::Cancel);
+}
+
+/// Opens a picked or dropped file. The bytes stay in this tab, on disk: only
+/// the pages shown and the ones the decoder reads are loaded.
 pub fn open_file(file: web_sys::File, dispatch: UseReducerDispatcher<State>) {
     let name = file.name();
-    dispatch.dispatch(Action::Loading(name.clone()));
     set_sample_param(None);
-    spawn_local(async move {
-        match JsFuture::from(file.array_buffer()).await {
-            Ok(buf) => finish(name, Uint8Array::new(&buf).to_vec(), dispatch).await,
-            Err(_) => dispatch.dispatch(Action::LoadFailed(format!("could not read {name}"))),
-        }
-    });
+    open_blob(name, file.into(), dispatch);
 }
 
 /// Fetches a bundled sample (from this site) and opens it.
@@ -110,7 +165,16 @@ pub fn open_sample(sample: &Sample, dispatch: UseReducerDispatcher<State>) {
     let url = asset_url(&format!("static/samples/{name}"));
     spawn_local(async move {
         match fetch_bytes(&url).await {
-            Ok(data) => finish(name, data, dispatch).await,
+            Ok(data) => {
+                let arr = Uint8Array::from(&data[..]);
+                let parts = js_sys::Array::of1(&arr);
+                match web_sys::Blob::new_with_u8_array_sequence(&parts) {
+                    Ok(blob) => open_blob(name, blob, dispatch),
+                    Err(_) => {
+                        dispatch.dispatch(Action::LoadFailed(format!("could not open {name}")))
+                    }
+                }
+            }
             Err(e) => dispatch.dispatch(Action::LoadFailed(e)),
         }
     });

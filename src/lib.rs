@@ -5,12 +5,14 @@
 //! compiled for `wasm32` only.
 
 pub mod bytes;
+pub mod clip;
 pub mod doc;
 pub mod hexfmt;
 pub mod index;
 pub mod inspect;
 pub mod offset;
 pub mod outline;
+pub mod pages;
 pub mod state;
 pub mod virt;
 
@@ -19,8 +21,12 @@ pub mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod components;
 #[cfg(target_arch = "wasm32")]
+pub mod decoder;
+#[cfg(target_arch = "wasm32")]
 pub mod hooks;
 #[cfg(target_arch = "wasm32")]
 pub mod io;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod wasm_tests;

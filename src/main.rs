@@ -3,7 +3,11 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    hexlens_web::app::start();
+    use wasm_bindgen::JsCast;
+    // The decode worker instantiates this same module: only a page mounts the app.
+    if js_sys::global().dyn_into::<web_sys::Window>().is_ok() {
+        hexlens_web::app::start();
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]

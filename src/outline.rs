@@ -19,7 +19,8 @@ pub fn initial_expanded(tree: &Tree) -> Vec<bool> {
     let root = tree.root();
     e[root as usize] = true;
     for &c in &tree.node(root).children {
-        if tree.node(c).kind.is_group() {
+        // Lazy nodes stay closed: opening one asks the decoder for its children.
+        if tree.node(c).kind.is_group() && !tree.node(c).lazy {
             e[c as usize] = true;
         }
     }

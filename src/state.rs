@@ -30,8 +30,19 @@ pub enum Status {
     Idle,
     /// Reading or fetching the named file.
     Loading(String),
+    /// The decoder is working: bytes read so far out of the file's size.
+    Decoding {
+        /// Bytes read.
+        done: u64,
+        /// File size.
+        total: u64,
+    },
+    /// The user stopped the decoder; the bytes are shown without structure.
+    Cancelled,
     /// The last load failed (the message is shown as text).
     Failed(String),
+    /// The decoder crashed; the bytes are still shown (the message is text).
+    Crashed(String),
 }
 
 /// A request for a pane to scroll something into view. `seq` grows on every
@@ -76,8 +87,49 @@ pub enum Action {
     Loading(String),
     /// Reading a file failed.
     LoadFailed(String),
-    /// A decoded file is ready.
+    /// A file is open: decoded already, or pending (then the decoder reports back
+    /// through the actions below, tagged with the doc's `load`).
     Open(Rc<Doc>),
+    /// The decoder has read `done` of `total` bytes.
+    Progress {
+        /// Which load.
+        load: u32,
+        /// Bytes read.
+        done: u64,
+        /// File size.
+        total: u64,
+    },
+    /// The decoder finished: the tree in wire form.
+    Decoded {
+        /// Which load.
+        load: u32,
+        /// The decoder that recognised the file, or `raw`.
+        format: String,
+        /// Nodes in [`hexlens_core::wire`] form.
+        nodes: Rc<[u8]>,
+    },
+    /// A lazy node was decoded: its new self, then its new descendants (wire form).
+    Expanded {
+        /// Which load.
+        load: u32,
+        /// The node.
+        node: NodeId,
+        /// Nodes in [`hexlens_core::wire`] form.
+        nodes: Rc<[u8]>,
+    },
+    /// The decoder could not do what was asked.
+    DecodeFailed {
+        /// Which load.
+        load: u32,
+        /// Why (shown as text).
+        message: String,
+    },
+    /// The decoder crashed (shown as text); the bytes stay on screen.
+    Crashed(String),
+    /// The user stopped decoding.
+    Cancel,
+    /// Requested file bytes arrived: redraw what shows bytes.
+    BytesArrived,
     /// Pointer over a tree row (`None`: left it).
     HoverNode(Option<NodeId>),
     /// Pointer over a byte (`None`: left the hex pane).
@@ -115,6 +167,10 @@ pub struct State {
     pub cursor: u64,
     /// Pending scroll requests.
     pub reveal: Reveal,
+    /// Grows whenever file bytes arrive (rows that waited for them redraw).
+    pub bytes_epoch: u32,
+    /// Lazy nodes whose children have been asked for (per load).
+    pub expanding: Rc<Vec<NodeId>>,
 }
 
 impl State {
@@ -135,9 +191,17 @@ impl State {
                 let doc_root = doc.tree.root();
                 let expanded = outline::initial_expanded(&doc.tree);
                 let rows = outline::visible_rows(&doc.tree, &expanded);
+                let status = if doc.decoded {
+                    Status::Idle
+                } else {
+                    Status::Decoding {
+                        done: 0,
+                        total: doc.bytes.len(),
+                    }
+                };
                 Some(State {
                     doc: Some(doc),
-                    status: Status::Idle,
+                    status,
                     hover: None,
                     selected: None,
                     expanded: Rc::new(expanded),
@@ -148,8 +212,107 @@ impl State {
                         byte: Some(0),
                         node: Some(doc_root),
                     },
+                    bytes_epoch: self.bytes_epoch,
+                    expanding: Rc::default(),
                 })
             }
+            Action::Progress { load, done, total } => {
+                let doc = self.doc.as_ref()?;
+                if doc.load != load
+                    || doc.decoded
+                    || !matches!(self.status, Status::Decoding { .. })
+                {
+                    return None;
+                }
+                Some(State {
+                    status: Status::Decoding { done, total },
+                    ..self.clone()
+                })
+            }
+            Action::Decoded {
+                load,
+                format,
+                nodes,
+            } => {
+                let doc = self.doc.clone()?;
+                if doc.load != load || doc.decoded {
+                    return None;
+                }
+                let tree = hexlens_core::wire::decode_nodes(&nodes)
+                    .and_then(hexlens_core::Tree::from_nodes);
+                let mut s = self.clone();
+                match tree {
+                    Ok(tree) => {
+                        let doc = Rc::new(Doc::new(doc.bytes.clone(), load, &format, tree));
+                        let expanded = outline::initial_expanded(&doc.tree);
+                        s.rows = Rc::new(outline::visible_rows(&doc.tree, &expanded));
+                        s.expanded = Rc::new(expanded);
+                        s.hover = None;
+                        s.selected = None;
+                        s.status = Status::Idle;
+                        s.reveal = Reveal {
+                            seq: self.reveal.seq + 1,
+                            byte: None,
+                            node: Some(doc.tree.root()),
+                        };
+                        s.doc = Some(doc);
+                    }
+                    Err(e) => {
+                        s.status = Status::Failed(format!("the decoder's answer was damaged: {e}"))
+                    }
+                }
+                Some(s)
+            }
+            Action::Expanded { load, node, nodes } => {
+                let doc = self.doc.clone()?;
+                if doc.load != load || !doc.decoded {
+                    return None;
+                }
+                let mut s = self.clone();
+                Rc::make_mut(&mut s.expanding).retain(|&n| n != node);
+                let new_doc =
+                    hexlens_core::wire::decode_nodes(&nodes).and_then(|n| doc.expanded(node, n));
+                match new_doc {
+                    Ok(d) => {
+                        let e = Rc::make_mut(&mut s.expanded);
+                        e.resize(d.tree.len(), false);
+                        s.rows = Rc::new(outline::visible_rows(&d.tree, e));
+                        s.doc = Some(Rc::new(d));
+                    }
+                    Err(e) => s.status = Status::Failed(format!("could not decode that part: {e}")),
+                }
+                Some(s)
+            }
+            Action::DecodeFailed { load, message } => {
+                let doc = self.doc.as_ref()?;
+                if doc.load != load {
+                    return None;
+                }
+                let mut s = self.clone();
+                s.expanding = Rc::default();
+                s.status = Status::Failed(message);
+                Some(s)
+            }
+            Action::Crashed(message) => {
+                let mut s = self.clone();
+                s.expanding = Rc::default();
+                s.status = Status::Crashed(message);
+                Some(s)
+            }
+            Action::Cancel => {
+                let doc = self.doc.as_ref()?;
+                if doc.decoded {
+                    return None;
+                }
+                Some(State {
+                    status: Status::Cancelled,
+                    ..self.clone()
+                })
+            }
+            Action::BytesArrived => Some(State {
+                bytes_epoch: self.bytes_epoch.wrapping_add(1),
+                ..self.clone()
+            }),
             Action::HoverNode(id) => {
                 let h = id.map(|i| (i, Origin::Tree));
                 (h != self.hover).then(|| State {
@@ -216,12 +379,16 @@ impl State {
             }
             Action::Toggle(id) => {
                 let doc = self.doc.clone()?;
-                if doc.tree.node(id).children.is_empty() {
+                let n = doc.tree.node(id);
+                if n.children.is_empty() && !n.lazy {
                     return None;
                 }
                 let mut s = self.clone();
                 let e = Rc::make_mut(&mut s.expanded);
                 e[id as usize] = !e[id as usize];
+                if n.lazy && e[id as usize] && !s.expanding.contains(&id) {
+                    Rc::make_mut(&mut s.expanding).push(id);
+                }
                 s.rows = Rc::new(outline::visible_rows(&doc.tree, &s.expanded));
                 Some(s)
             }
@@ -259,16 +426,16 @@ impl State {
             TreeKey::End => (pos != last).then(|| go(last)).flatten(),
             TreeKey::PageDown(n) => go((pos + n as usize).min(last)),
             TreeKey::PageUp(n) => go(pos.saturating_sub(n as usize)),
-            TreeKey::Right if !node.children.is_empty() => {
+            TreeKey::Right if !node.children.is_empty() || node.lazy => {
                 if open {
-                    go(pos + 1)
+                    (pos < last).then(|| go(pos + 1)).flatten()
                 } else {
                     self.apply(Action::Toggle(id))
                 }
             }
             TreeKey::Right => None,
             TreeKey::Left => {
-                if open && !node.children.is_empty() {
+                if open && (!node.children.is_empty() || node.lazy) {
                     self.apply(Action::Toggle(id))
                 } else {
                     node.parent
@@ -361,6 +528,159 @@ mod tests {
         let s = s.apply(Action::TreeKey(TreeKey::Home)).unwrap();
         assert_eq!(s.selected, Some(root));
         assert!(s.apply(Action::TreeKey(TreeKey::Up)).is_none());
+    }
+
+    fn json(t: &hexlens_core::Tree) -> String {
+        hexlens_core::output::to_json(&hexlens_core::Decoded {
+            format: "x",
+            file_size: 0,
+            tree: t.clone(),
+        })
+    }
+
+    fn sample(name: &str) -> Vec<u8> {
+        std::fs::read(format!(
+            "{}/static/samples/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    }
+
+    /// The worker's side of a load, natively: decode, then send the wire form.
+    #[test]
+    fn a_pending_file_becomes_the_decoded_tree_the_worker_sends() {
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let bytes = Rc::new(FileBytes::new("f", data.clone()));
+        let s = State::default()
+            .apply(Action::Open(Rc::new(Doc::pending(bytes, 7))))
+            .unwrap();
+        assert!(matches!(s.status, Status::Decoding { done: 0, .. }));
+        assert!(!s.doc.as_ref().unwrap().decoded);
+        assert!(
+            !s.doc.as_ref().unwrap().is_raw(),
+            "not called raw before decoding"
+        );
+        let s = s
+            .apply(Action::Progress {
+                load: 7,
+                done: 100,
+                total: data.len() as u64,
+            })
+            .unwrap();
+        assert_eq!(
+            s.status,
+            Status::Decoding {
+                done: 100,
+                total: data.len() as u64
+            }
+        );
+        // Reports about another load change nothing.
+        assert!(s
+            .apply(Action::Progress {
+                load: 6,
+                done: 5,
+                total: 9
+            })
+            .is_none());
+        let d = hexlens_core::decode_bytes(&data);
+        let wire: Rc<[u8]> = hexlens_core::wire::encode_nodes(d.tree.nodes()).into();
+        let stale = Action::Decoded {
+            load: 6,
+            format: d.format.into(),
+            nodes: wire.clone(),
+        };
+        assert!(s.apply(stale).is_none());
+        let s = s
+            .apply(Action::Decoded {
+                load: 7,
+                format: d.format.into(),
+                nodes: wire.clone(),
+            })
+            .unwrap();
+        let doc = s.doc.clone().unwrap();
+        assert!(doc.decoded);
+        assert_eq!(s.status, Status::Idle);
+        assert_eq!(doc.format, "dxcontainer");
+        assert_eq!(doc.tree.len(), d.tree.len());
+        assert_eq!(json(&doc.tree), json(&d.tree));
+        // A second answer for the same load is ignored.
+        assert!(s
+            .apply(Action::Decoded {
+                load: 7,
+                format: "raw".into(),
+                nodes: wire
+            })
+            .is_none());
+        // Damaged wire data is an error banner, not a panic.
+        let s2 = State::default()
+            .apply(Action::Open(Rc::new(Doc::pending(
+                Rc::new(FileBytes::new("g", data)),
+                8,
+            ))))
+            .unwrap()
+            .apply(Action::Decoded {
+                load: 8,
+                format: "raw".into(),
+                nodes: vec![1, 2, 3].into(),
+            })
+            .unwrap();
+        assert!(matches!(s2.status, Status::Failed(_)));
+        assert!(s2.doc.is_some(), "the bytes stay open");
+    }
+
+    #[test]
+    fn opening_a_lazy_node_asks_for_it_and_mirrors_the_expansion() {
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let opts = hexlens_core::Options {
+            lazy_threshold: Some(64),
+        };
+        let mut worker_tree = hexlens_core::decode_with(&data.as_slice(), &opts).tree;
+        let lazy = (0..worker_tree.len() as NodeId)
+            .find(|&i| worker_tree.node(i).lazy)
+            .expect("a 64-byte threshold leaves lazy blocks");
+        let wire: Rc<[u8]> = hexlens_core::wire::encode_nodes(worker_tree.nodes()).into();
+        let s = State::default()
+            .apply(Action::Open(Rc::new(Doc::pending(
+                Rc::new(FileBytes::new("f", data.clone())),
+                3,
+            ))))
+            .unwrap()
+            .apply(Action::Decoded {
+                load: 3,
+                format: "dxcontainer".into(),
+                nodes: wire,
+            })
+            .unwrap();
+        let s = s.apply(Action::Select(lazy, Origin::Tree)).unwrap();
+        let s = s.apply(Action::Toggle(lazy)).unwrap();
+        assert_eq!(
+            *s.expanding,
+            vec![lazy],
+            "opening a lazy node asks the decoder"
+        );
+        // The worker expands and sends the node and what it gained.
+        let range = hexlens_core::expand(&data.as_slice(), &mut worker_tree, lazy).unwrap();
+        let mut sent = vec![worker_tree.node(lazy).clone()];
+        sent.extend_from_slice(&worker_tree.nodes()[range.start as usize..range.end as usize]);
+        let nodes: Rc<[u8]> = hexlens_core::wire::encode_nodes(&sent).into();
+        let s = s
+            .apply(Action::Expanded {
+                load: 3,
+                node: lazy,
+                nodes,
+            })
+            .unwrap();
+        assert!(s.expanding.is_empty());
+        let doc = s.doc.clone().unwrap();
+        assert_eq!(doc.tree.len(), worker_tree.len());
+        assert!(!doc.tree.node(lazy).lazy);
+        assert_eq!(json(&doc.tree), json(&worker_tree));
+        assert_eq!(s.expanded.len(), doc.tree.len());
+        let first_child = doc.tree.node(lazy).children[0];
+        assert!(
+            outline::position(&s.rows, first_child).is_some(),
+            "its children show at once"
+        );
     }
 
     #[test]

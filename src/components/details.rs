@@ -3,9 +3,10 @@
 
 use super::inspector::Inspector;
 use super::value_text;
+use crate::clip;
 use crate::doc::Doc;
 use crate::state::{Action, Origin, State};
-use hexlens_core::{NodeId, Value};
+use hexlens_core::{Kind, NodeId, Value};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -54,7 +55,8 @@ pub fn Details(p: &Props) -> Html {
                 Value::U(x) => format!("{x} (0x{x:X})"),
                 Value::I(x) if *x < 0 => format!("{x}"),
                 Value::I(x) => format!("{x} (0x{x:X})"),
-                other => other.to_string(),
+                // Strings: the first DETAILS bytes, and the full length if longer.
+                other => clip::value(other, (n.kind == Kind::Str).then_some(e - s), clip::DETAILS),
             });
             let parent = n.parent;
             let goto_parent = parent.map(|pid| {
@@ -96,7 +98,7 @@ pub fn Details(p: &Props) -> Html {
                     <dt>{"Length"}</dt><dd>{hexdec(e - s)}<span class="muted">{" bytes"}</span></dd>
                     if let Some(b) = bits { <dt>{"Bits"}</dt><dd class="mono">{b}</dd> }
                     if let Some(v) = value { <dt>{"Value"}</dt><dd class="mono value">{v}</dd> }
-                    if let Some(d) = n.display.as_deref() { <dt>{"Display"}</dt><dd class="value">{d}</dd> }
+                    if let Some(d) = n.display.as_deref() { <dt>{"Display"}</dt><dd class="value">{clip::plain(d, clip::DETAILS)}</dd> }
                     if n.value.is_none() && n.display.is_none() {
                         <dt>{"Content"}</dt><dd class="muted">{value_text(n, e - s)}</dd>
                     }

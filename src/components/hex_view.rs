@@ -33,6 +33,8 @@ pub struct Props {
     pub cursor: u64,
     /// Scroll requests.
     pub reveal: Reveal,
+    /// Grows when file bytes arrive.
+    pub bytes_epoch: u32,
     /// The store.
     pub dispatch: UseReducerDispatcher<State>,
 }
@@ -65,6 +67,9 @@ pub struct RowProps {
     pub sel: Option<(u64, u64)>,
     /// The cursor, if in this row.
     pub cursor: Option<u64>,
+    /// Changes when file bytes arrive (a row drawn before its bytes were read
+    /// draws again).
+    pub epoch: u32,
 }
 
 /// One row: offset, 16 hex cells, 16 ASCII cells.
@@ -73,7 +78,19 @@ pub fn HexRow(p: &RowProps) -> Html {
     let doc = &p.doc;
     let tree = &doc.tree;
     let base = p.row * WIDTH;
-    let bytes = doc.bytes.window(base, base + WIDTH);
+    let Some(bytes) = doc.bytes.window(base, base + WIDTH) else {
+        // Not read yet: the row keeps its place and fills in when the page lands.
+        let n = WIDTH.min(doc.bytes.len().saturating_sub(base));
+        let cells = (0..n)
+            .map(|i| html! { <span class="c pend" data-o={(base + i).to_string()}>{"··"}</span> });
+        return html! {
+            <div class="hrow pending" aria-busy="true">
+                <span class="off">{hexfmt::offset(base)}</span>
+                <span class="hx">{ for cells }</span>
+                <span class="as"></span>
+            </div>
+        };
+    };
     let mut segs = doc.index.segments_in(base, base + WIDTH).peekable();
     let classes: Vec<String> = bytes
         .iter()
@@ -234,7 +251,7 @@ pub fn HexView(p: &Props) -> Html {
         let touch = |x: Option<(u64, u64)>| x.filter(|&(s, e)| s < b && e > a);
         html! {
             <HexRow key={r.to_string()} doc={doc.clone()} row={r} hl={touch(hl)} rf={touch(rf)}
-                sel={touch(sel)} cursor={(a..b).contains(&p.cursor).then_some(p.cursor)} />
+                sel={touch(sel)} cursor={(a..b).contains(&p.cursor).then_some(p.cursor)} epoch={p.bytes_epoch} />
         }
     });
 

@@ -22,7 +22,8 @@ const PREVIEW: usize = 32;
 #[component]
 pub fn Inspector(p: &Props) -> Html {
     let c = p.cursor;
-    let bytes = p.doc.bytes.window(c, c + PREVIEW as u64);
+    let window = p.doc.bytes.window(c, c + PREVIEW as u64);
+    let bytes: &[u8] = window.as_deref().unwrap_or(&[]);
     let na = || html! { <span class="muted">{"—"}</span> };
     let rows = inspect::rows(bytes).into_iter().map(|r| {
         let single = r.label == "u8" || r.label == "i8";
@@ -38,7 +39,7 @@ pub fn Inspector(p: &Props) -> Html {
             </tr>
         }
     });
-    let byte = p.doc.bytes.byte(c);
+    let byte = p.doc.bytes.byte(c).flatten();
     html! {
         <div class="inspector" id="inspector">
             <h3>

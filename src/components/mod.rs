@@ -12,6 +12,7 @@ pub mod status_bar;
 pub mod toolbar;
 pub mod tree_view;
 
+use crate::clip;
 use hexlens_core::{Kind, Node, NodeId, Tree};
 
 /// What a tree row shows after a node's name: [`value_text`], or for a group
@@ -23,7 +24,10 @@ pub fn row_text(tree: &Tree, id: NodeId, len: u64) -> String {
         let label = n.children.iter().take(3).find_map(|&c| {
             let c = tree.node(c);
             match (c.kind, &c.value) {
-                (Kind::FourCC | Kind::Str | Kind::StrRef, Some(v)) => Some(v.to_string()),
+                (Kind::FourCC | Kind::Str | Kind::StrRef, Some(v)) => {
+                    let field = (c.kind == Kind::Str).then(|| c.span.len_bits() / 8);
+                    Some(clip::value(v, field, clip::ROW))
+                }
                 _ => None,
             }
         });
@@ -35,13 +39,16 @@ pub fn row_text(tree: &Tree, id: NodeId, len: u64) -> String {
 }
 
 /// The text a tree row (and the details pane) shows as a node's value: the value
-/// and its human rendering, or a size for groups and byte runs. Always text.
+/// and its human rendering, or a size for groups and byte runs. Always text; long
+/// strings are clipped to [`clip::ROW`] bytes with their length stated.
 pub fn value_text(n: &Node, len: u64) -> String {
-    let v = n.value.as_ref().map(|v| v.to_string());
-    match (v, n.display.as_deref()) {
+    let field = (n.kind == Kind::Str).then_some(len);
+    let v = n.value.as_ref().map(|v| clip::value(v, field, clip::ROW));
+    let d = n.display.as_deref().map(|d| clip::plain(d, clip::ROW));
+    match (v, d) {
         (Some(v), Some(d)) => format!("{v} ({d})"),
         (Some(v), None) => v,
-        (None, Some(d)) => d.to_string(),
+        (None, Some(d)) => d,
         (None, None) => match n.kind {
             Kind::Array => match n.children.len() {
                 1 => "1 item".to_string(),

@@ -1,6 +1,7 @@
 //! Banners over the panes: loading, load failures, unrecognised files, damaged
 //! files (with a jump to the first error).
 
+use super::toolbar::size_text;
 use crate::doc::Doc;
 use crate::state::{Action, Origin, State, Status};
 use std::rc::Rc;
@@ -27,6 +28,36 @@ pub fn Notices(p: &Props) -> Html {
         },
         Status::Failed(msg) => html! {
             <div class="notice error" role="alert" id="notice-failed">{"Could not open the file: "}{msg}</div>
+        },
+        Status::Decoding { done, total } => {
+            let d = p.dispatch.clone();
+            let pct = if *total == 0 {
+                100.0
+            } else {
+                *done as f64 * 100.0 / *total as f64
+            };
+            html! {
+                <div class="notice info decoding" role="status" id="notice-decoding">
+                    <span>{"Decoding… "}</span>
+                    <progress max="100" value={format!("{pct:.1}")} aria-label="Decoding progress" />
+                    <span class="mono">{format!(" {pct:.0}% ({} of {})", size_text(*done), size_text(*total))}</span>
+                    {" The bytes are already shown. "}
+                    <button class="btn btn-small" id="cancel-decode"
+                        onclick={Callback::from(move |_| crate::io::cancel(&d))}>{"Cancel"}</button>
+                </div>
+            }
+        }
+        Status::Cancelled => html! {
+            <div class="notice warn" role="status" id="notice-cancelled">
+                {"Decoding was cancelled: the bytes are shown without structure. Open the file again to decode it."}
+            </div>
+        },
+        Status::Crashed(msg) => html! {
+            <div class="notice error" role="alert" id="notice-crashed">
+                <strong>{"The decoder crashed. "}</strong>
+                {"The bytes are still shown; the structure may be incomplete. Message: "}
+                <span class="mono">{msg}</span>
+            </div>
         },
     };
     let doc_notice = match &p.doc {

@@ -75,8 +75,10 @@ pub fn TreeRow(p: &RowProps) -> Html {
     let id = r.id;
     let n = tree.node(id);
     let (s, e) = doc.range(id);
-    let has_kids = !n.children.is_empty();
+    // A lazy node has children the decoder has not read yet: opening it asks for them.
+    let has_kids = !n.children.is_empty() || n.lazy;
     let open = has_kids && p.open;
+    let waiting = n.lazy && p.open;
     let sel = p.selected;
     let value = row_text(tree, id, e - s);
     let offset = match (n.kind, n.reference) {
@@ -89,6 +91,8 @@ pub fn TreeRow(p: &RowProps) -> Html {
         p.hovered.then_some("hovered"),
         p.hovered_inside.then_some("hovered-inside"),
         n.error.is_some().then_some("has-error"),
+        n.lazy.then_some("lazy"),
+        waiting.then_some("waiting"),
         (n.damaged && n.error.is_none()).then_some("damaged"),
         match n.kind {
             Kind::Unknown => Some("k-unknown"),
@@ -114,6 +118,7 @@ pub fn TreeRow(p: &RowProps) -> Html {
             data-start={s.to_string()} data-end={e.to_string()} data-kind={n.kind.as_str()}
             data-path={path} aria-level={(r.depth + 1).to_string()}
             aria-selected={if sel { "true" } else { "false" }}
+            aria-busy={waiting.then_some("true")}
             aria-expanded={has_kids.then_some(if open { "true" } else { "false" })}
             aria-posinset={p.pos.to_string()} aria-setsize={p.setsize.to_string()}
             title={title}
@@ -123,6 +128,8 @@ pub fn TreeRow(p: &RowProps) -> Html {
             </span>
             <span class="tname">{n.name.to_string()}</span>
             if !value.is_empty() { <span class="tval">{value}</span> }
+            if waiting { <span class="tlazy">{"decoding…"}</span> }
+            else if n.lazy { <span class="tlazy">{"not decoded yet: open to decode"}</span> }
             if let Some(err) = n.error.as_deref() {
                 <span class="terrmsg"><span aria-hidden="true">{"⚠ "}</span>{err}</span>
             }
@@ -233,6 +240,7 @@ pub fn TreeView(p: &Props) -> Html {
                 <span class="pane-sub">{format!("{} nodes", tree.len())}</span>
             </div>
             <div class="vscroll tree" ref={node} role="tree" tabindex="0" aria-label="Structure tree"
+                data-nodes={doc.tree.len().to_string()}
                 aria-activedescendant={active} onscroll={vl.onscroll} {onclick} {ondblclick} {onmouseover}
                 {onmouseleave} {onkeydown} id="tree">
                 <div class="vsticky" role="presentation">

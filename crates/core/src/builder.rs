@@ -88,7 +88,11 @@ pub struct Builder<'s> {
     last: Option<NodeId>,
     budget: usize,
     endian: Endian,
+    lazy_threshold: Option<u64>,
 }
+
+/// Nodes the budget allows per byte of decoded data (see [`Builder::new`]).
+const NODES_PER_BYTE: u64 = 12;
 
 fn fmt_off(bits: u64) -> String {
     if bits.is_multiple_of(8) {
@@ -125,8 +129,9 @@ impl<'s> Builder<'s> {
         // Every node but a derived one claims at least one bit, and derived nodes are
         // produced a bounded number per claimed field; this generous linear budget
         // stops any loop a hostile count could otherwise drive.
-        let budget =
-            4096usize.saturating_add(usize::try_from(len.saturating_mul(12)).unwrap_or(usize::MAX));
+        let budget = 4096usize.saturating_add(
+            usize::try_from(len.saturating_mul(NODES_PER_BYTE)).unwrap_or(usize::MAX),
+        );
         Builder {
             src,
             len_bits,
@@ -141,7 +146,104 @@ impl<'s> Builder<'s> {
             last: None,
             budget,
             endian: Endian::Little,
+            lazy_threshold: None,
         }
+    }
+
+    /// A builder that decodes the children of lazy node `id` of `tree` in place:
+    /// new nodes are appended to the arena as children of `id`, the cursor starts
+    /// at the node's first bit, and reads may go up to `limit` (bits), which
+    /// `bound` names in error messages. The node budget covers only the node's own
+    /// bytes. Finish with [`Builder::finish_expansion`].
+    pub(crate) fn resume(
+        src: &'s dyn ByteSource,
+        mut tree: Tree,
+        id: NodeId,
+        limit: u64,
+        bound: Rc<str>,
+    ) -> Self {
+        let len_bits = src.len().saturating_mul(8);
+        let span = tree.node(id).span;
+        tree.node_mut(id).lazy = false;
+        let own = span.len_bits().div_ceil(8).saturating_mul(NODES_PER_BYTE);
+        let budget = tree
+            .len()
+            .saturating_add(4096)
+            .saturating_add(usize::try_from(own).unwrap_or(usize::MAX));
+        let lazy_threshold = tree.lazy_threshold();
+        Builder {
+            src,
+            len_bits,
+            tree,
+            stack: vec![
+                Frame {
+                    id: 0,
+                    start: 0,
+                    limit: len_bits,
+                    bound: "end of file".into(),
+                },
+                Frame {
+                    id,
+                    start: span.start,
+                    limit: limit.min(len_bits),
+                    bound,
+                },
+            ],
+            pos: span.start,
+            last: None,
+            budget,
+            endian: Endian::Little,
+            lazy_threshold,
+        }
+    }
+
+    /// Finishes an expansion begun with [`Builder::resume`]: closes the expanded
+    /// node, fills unclaimed bytes inside it (and inside its new descendants) with
+    /// `unknown` nodes, and returns the tree.
+    pub(crate) fn finish_expansion(mut self, first_new: usize) -> Tree {
+        while self.stack.len() > 2 {
+            self.close();
+        }
+        let id = self.close();
+        let n = self.tree.len();
+        fill_gaps_of(
+            &mut self.tree,
+            std::iter::once(id).chain((first_new..n).map(|k| k as NodeId)),
+        );
+        self.tree
+    }
+
+    // ----- laziness -------------------------------------------------------------
+
+    /// Blocks (or other parts) whose body is at least this many bytes are left
+    /// undecoded, as lazy nodes; `None` decodes everything.
+    pub fn lazy_threshold(&self) -> Option<u64> {
+        self.lazy_threshold
+    }
+
+    /// Sets the lazy threshold (see [`Builder::lazy_threshold`]); the tree keeps it
+    /// for later expansions.
+    pub fn set_lazy_threshold(&mut self, t: Option<u64>) {
+        self.lazy_threshold = t;
+        self.tree.set_lazy_threshold(t);
+    }
+
+    /// Marks node `id`, which has no children, lazy: `recipe` says how to decode
+    /// it later. Its bytes no longer count towards the node budget.
+    pub(crate) fn make_lazy(&mut self, id: NodeId, recipe: crate::tree::Recipe) {
+        let bytes = self.tree.node(id).span.len_bits().div_ceil(8);
+        let spare = usize::try_from(bytes.saturating_mul(NODES_PER_BYTE)).unwrap_or(usize::MAX);
+        // Never below what exists, so the nodes made so far stay within budget.
+        self.budget = self
+            .budget
+            .saturating_sub(spare)
+            .max(self.tree.len().saturating_add(4096));
+        self.tree.set_recipe(id, recipe);
+    }
+
+    /// The source being read.
+    pub fn source(&self) -> &'s dyn ByteSource {
+        self.src
     }
 
     // ----- position -------------------------------------------------------------
@@ -162,6 +264,14 @@ impl<'s> Builder<'s> {
     /// is outside the current region.
     pub fn seek(&mut self, byte: u64) {
         self.pos = byte.saturating_mul(8);
+    }
+    /// Moves the cursor to an absolute bit.
+    pub fn seek_bits(&mut self, bit: u64) {
+        self.pos = bit;
+    }
+    /// What bounds the current region, as error messages name it (`end of Body`).
+    pub fn bound(&self) -> &str {
+        &self.frame().bound
     }
     /// End of the current region in bytes.
     pub fn limit(&self) -> u64 {
@@ -306,6 +416,7 @@ impl<'s> Builder<'s> {
                 error: None,
                 reference: None,
                 damaged: false,
+                lazy: false,
                 parent: Some(parent),
                 children: Vec::new(),
             },
@@ -366,6 +477,21 @@ impl<'s> Builder<'s> {
             },
         )?;
         Ok((id, start))
+    }
+
+    /// A node of `nbits` bits at the cursor whose children are not decoded now:
+    /// it is marked lazy and `recipe` says how [`crate::expand`] decodes it later.
+    /// Fails like any read if the bits are not there.
+    pub(crate) fn lazy_node(
+        &mut self,
+        name: Name,
+        kind: Kind,
+        nbits: u64,
+        recipe: crate::tree::Recipe,
+    ) -> DResult<NodeId> {
+        let (id, _) = self.leaf(name, kind, nbits, What::Bits(nbits))?;
+        self.make_lazy(id, recipe);
+        Ok(id)
     }
 
     /// Reads an unsigned integer of `size` bytes in the current byte order.
@@ -952,7 +1078,13 @@ pub fn flag_names(v: u64, table: &[(u64, &str)]) -> String {
 /// Inserts `unknown` nodes for the parts of every parent's span that no child covers.
 fn fill_gaps(tree: &mut Tree) {
     let n = tree.len();
-    for id in 0..n as NodeId {
+    fill_gaps_of(tree, 0..n as NodeId);
+}
+
+/// Inserts `unknown` nodes into the parents `ids` where no child covers their span.
+/// Lazy nodes have no children yet and are left alone.
+fn fill_gaps_of(tree: &mut Tree, ids: impl Iterator<Item = NodeId>) {
+    for id in ids {
         let node = tree.node(id);
         if node.children.is_empty() || node.span.is_empty() || node.kind == Kind::Derived {
             continue;
@@ -1002,6 +1134,7 @@ fn fill_gaps(tree: &mut Tree) {
                 error: None,
                 reference: None,
                 damaged: false,
+                lazy: false,
                 parent: Some(id),
                 children: Vec::new(),
             });

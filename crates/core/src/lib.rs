@@ -18,6 +18,7 @@ pub mod formats;
 pub mod output;
 pub mod source;
 pub mod tree;
+pub mod wire;
 
 pub use builder::{Builder, DResult, Endian, Stop};
 pub use formats::{formats, Format};
@@ -48,12 +49,29 @@ pub fn detect(src: &dyn ByteSource) -> Option<&'static Format> {
     formats().iter().find(|f| (f.probe)(src))
 }
 
+/// How to decode a file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `None` (the default) decodes everything now. `Some(n)`: a part of the file
+    /// whose body holds at least `n` bytes, such as an LLVM bitstream block below
+    /// the top level, is not decoded: it becomes a lazy node (its span, name and a
+    /// display saying what it is, no children) that [`expand`] decodes when asked.
+    /// The time and memory a lazy part costs do not depend on its size.
+    pub lazy_threshold: Option<u64>,
+}
+
 /// Decodes `src` with the first decoder that recognises it. A file no decoder
 /// recognises still gets a tree: one `unknown` run and an error on the root
-/// saying so. Never panics on any input.
+/// saying so. Never panics on any input. Everything is decoded now; see
+/// [`decode_with`] to leave big parts for later.
 pub fn decode(src: &dyn ByteSource) -> Decoded {
+    decode_with(src, &Options::default())
+}
+
+/// Decodes `src` like [`decode`], with `opts` (see [`Options::lazy_threshold`]).
+pub fn decode_with(src: &dyn ByteSource, opts: &Options) -> Decoded {
     match detect(src) {
-        Some(f) => decode_as(f, src),
+        Some(f) => decode_as_with(f, src, opts),
         None => {
             let mut b = Builder::new(src, "raw");
             let head = b.peek_bytes(0, 8);
@@ -85,7 +103,13 @@ pub fn decode_bytes(data: &[u8]) -> Decoded {
 
 /// Decodes `src` with a given decoder, whether or not its probe matches.
 pub fn decode_as(format: &'static Format, src: &dyn ByteSource) -> Decoded {
+    decode_as_with(format, src, &Options::default())
+}
+
+/// Decodes `src` with a given decoder and options.
+pub fn decode_as_with(format: &'static Format, src: &dyn ByteSource, opts: &Options) -> Decoded {
     let mut b = Builder::new(src, format.root);
+    b.set_lazy_threshold(opts.lazy_threshold);
     // A Stop that reaches the top has already recorded its error in the tree.
     let _ = (format.decode)(&mut b);
     Decoded {
@@ -93,4 +117,46 @@ pub fn decode_as(format: &'static Format, src: &dyn ByteSource) -> Decoded {
         file_size: src.len(),
         tree: b.finish(),
     }
+}
+
+/// Decodes the children of lazy node `id` of `tree`, which was decoded from `src`
+/// with [`decode_with`], using the same lazy threshold (so big parts inside it stay
+/// lazy). The new nodes are appended to the tree and become the node's children;
+/// its `lazy` flag is cleared, unclaimed bytes inside it become `unknown` nodes,
+/// and if an error appears the node and its ancestors are marked damaged. The
+/// subtree is the one [`decode`] gives for that node. Returns the range of new
+/// node ids (to send to a tree mirrored with [`Tree::apply_expansion`]).
+///
+/// Errors (and changes nothing) if `id` is not in the tree or is not lazy, or if
+/// the tree does not hold what is needed to decode it (a tree rebuilt with
+/// [`Tree::from_nodes`]). Never panics on any input.
+pub fn expand(
+    src: &dyn ByteSource,
+    tree: &mut Tree,
+    id: NodeId,
+) -> Result<std::ops::Range<NodeId>, String> {
+    let Some(node) = tree.nodes().get(id as usize) else {
+        return Err(format!(
+            "node {id} is not in the tree ({} nodes)",
+            tree.len()
+        ));
+    };
+    if !node.lazy {
+        return Err(format!(
+            "node {id} ({}) is not lazy: its children are decoded",
+            tree.path(id)
+        ));
+    }
+    let Some(recipe) = tree.take_recipe(id) else {
+        return Err(format!(
+            "node {id} ({}) is lazy, but this tree cannot decode it (it mirrors a tree decoded elsewhere)",
+            tree.path(id)
+        ));
+    };
+    let first = tree.len() as NodeId;
+    let taken = std::mem::replace(tree, Tree::with_root(Name::Static(""), BitSpan::default()));
+    *tree = match recipe {
+        tree::Recipe::Block(r) => bitstream::Decoder::expand_block(src, taken, id, r),
+    };
+    Ok(first..tree.len() as NodeId)
 }

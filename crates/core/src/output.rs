@@ -5,12 +5,14 @@
 //! {"format": str, "file_size": int, "tree": NODE,
 //!  "errors": [{"path": str, "start": int, "end": int, "message": str}]}
 //! NODE = {"name", "kind", "start", "end", "value"?, "display"?, "error"?,
-//!         "children"?, "bits"?, "ref"?, "damaged"?}
+//!         "children"?, "bits"?, "ref"?, "damaged"?, "lazy"?}
 //! ```
 //! `start`/`end` are byte offsets, half-open, rounded outwards from the bit span;
 //! `bits` (`{"start","end"}` in bits) is present when the span is not byte aligned;
 //! `ref` (`{"start","end"}` in bytes) is present on nodes that point at other bytes;
-//! `damaged` is true on nodes whose subtree holds an error.
+//! `damaged` is true on nodes whose subtree holds an error; `lazy` is true on
+//! nodes whose children are not decoded yet (see [`crate::expand`]). In the text
+//! dump a lazy node ends with `[not decoded yet]`.
 //!
 //! Both renderers walk the tree with an explicit stack, so arbitrarily deep trees
 //! cannot overflow the call stack.
@@ -95,6 +97,9 @@ fn json_node_open(out: &mut String, tree: &Tree, id: NodeId) {
     }
     if n.damaged {
         out.push_str(",\"damaged\":true");
+    }
+    if n.lazy {
+        out.push_str(",\"lazy\":true");
     }
 }
 
@@ -204,6 +209,9 @@ pub fn to_text(d: &Decoded) -> String {
         }
         if n.kind.is_group() || matches!(n.kind, Kind::Unknown | Kind::Padding | Kind::Bytes) {
             let _ = write!(out, " [{}]", n.kind);
+        }
+        if n.lazy {
+            out.push_str(" [not decoded yet]");
         }
         out.push('\n');
         if let Some(e) = &n.error {

@@ -8,6 +8,7 @@
 //! Nodes are only created through [`crate::Builder`], which records spans around
 //! each read, so format code never computes a span by hand.
 
+use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
 /// Index of a node inside its [`Tree`].
@@ -260,21 +261,40 @@ pub struct Node {
     pub reference: Option<BitSpan>,
     /// True if this node or a descendant carries an error.
     pub damaged: bool,
+    /// True while the node's children are not decoded yet: it has its span, name,
+    /// kind, value and display, but no children until [`crate::expand`] decodes
+    /// them (see [`crate::Options::lazy_threshold`]).
+    pub lazy: bool,
     /// The parent, `None` for the root.
     pub parent: Option<NodeId>,
     /// Children in display order.
     pub children: Vec<NodeId>,
 }
 
+/// What is needed to decode a lazy node's children later. It stays inside the
+/// process that decoded the tree.
+#[derive(Clone, Debug)]
+pub(crate) enum Recipe {
+    /// A bitstream block whose header and body are not decoded yet.
+    Block(crate::bitstream::LazyBlock),
+}
+
 /// A decoded file: an arena of nodes whose first entry is the root.
+///
+/// A tree decoded with a lazy threshold ([`crate::decode_with`]) also keeps, for
+/// each lazy node, what [`crate::expand`] needs to decode it later.
 #[derive(Clone, Debug)]
 pub struct Tree {
     nodes: Vec<Node>,
+    recipes: BTreeMap<NodeId, Recipe>,
+    lazy_threshold: Option<u64>,
 }
 
 impl Tree {
     pub(crate) fn with_root(name: Name, span: BitSpan) -> Self {
         Tree {
+            recipes: BTreeMap::new(),
+            lazy_threshold: None,
             nodes: vec![Node {
                 name,
                 kind: Kind::File,
@@ -284,10 +304,197 @@ impl Tree {
                 error: None,
                 reference: None,
                 damaged: false,
+                lazy: false,
                 parent: None,
                 children: Vec::new(),
             }],
         }
+    }
+
+    /// Rebuilds a tree from its nodes (as received from a worker that decoded it,
+    /// in the order [`Tree::nodes`] gave them). Errors, without panicking, unless
+    /// node 0 is the root and every other node is listed exactly once among the
+    /// children of its parent and reachable from the root. The rebuilt tree cannot
+    /// decode its lazy nodes itself: it mirrors expansions done elsewhere with
+    /// [`Tree::apply_expansion`].
+    pub fn from_nodes(nodes: Vec<Node>) -> Result<Tree, String> {
+        let Some(root) = nodes.first() else {
+            return Err("a tree needs at least its root node".into());
+        };
+        if root.parent.is_some() {
+            return Err("node 0 (the root) has a parent".into());
+        }
+        if u32::try_from(nodes.len()).is_err() {
+            return Err(format!(
+                "{} nodes are more than a tree can index",
+                nodes.len()
+            ));
+        }
+        let len = nodes.len();
+        let mut listed = vec![false; len];
+        for (i, n) in nodes.iter().enumerate() {
+            if i > 0 && n.parent.is_none() {
+                return Err(format!("node {i} has no parent but is not the root"));
+            }
+            for &c in &n.children {
+                check_child(&nodes, &mut listed, i as NodeId, c)?;
+            }
+        }
+        if let Some(i) = (1..len).find(|&i| !listed[i]) {
+            return Err(format!("node {i} is not among its parent's children"));
+        }
+        // Every node has one parent that lists it; reaching all of them from the
+        // root rules out cycles detached from it.
+        let mut seen = 1usize;
+        let mut stack = vec![0 as NodeId];
+        while let Some(id) = stack.pop() {
+            for &c in &nodes[id as usize].children {
+                seen += 1;
+                if seen > len {
+                    return Err("the nodes' children lists form a cycle".into());
+                }
+                stack.push(c);
+            }
+        }
+        if seen != len {
+            return Err(format!(
+                "only {seen} of {len} nodes are reachable from the root"
+            ));
+        }
+        Ok(Tree {
+            nodes,
+            recipes: BTreeMap::new(),
+            lazy_threshold: None,
+        })
+    }
+
+    /// Mirrors an expansion done in another copy of this tree (see
+    /// [`crate::expand`]): node `id` is replaced by `node` (its updated form:
+    /// children set, lazy cleared, perhaps an error or `damaged`), and `new_nodes`,
+    /// whose ids are `len()..`, are appended. If `node` is damaged its ancestors are
+    /// marked damaged too. Errors, leaving the tree unchanged, unless `id` exists,
+    /// `node` keeps its parent, every new node is listed exactly once among the
+    /// children of `node` or of another new node (its parent), and the children of
+    /// `node` and the new nodes are all new nodes.
+    pub fn apply_expansion(
+        &mut self,
+        id: NodeId,
+        node: Node,
+        new_nodes: Vec<Node>,
+    ) -> Result<(), String> {
+        let old_len = self.nodes.len();
+        let Some(old) = self.nodes.get(id as usize) else {
+            return Err(format!("node {id} is not in the tree ({old_len} nodes)"));
+        };
+        if old.parent != node.parent {
+            return Err(format!(
+                "the expanded node {id} has parent {:?}, but the tree has {:?}",
+                node.parent, old.parent
+            ));
+        }
+        let total = old_len.saturating_add(new_nodes.len());
+        if u32::try_from(total).is_err() {
+            return Err(format!("{total} nodes are more than a tree can index"));
+        }
+        let get = |k: NodeId| -> Option<&Node> {
+            if k == id {
+                Some(&node)
+            } else {
+                (k as usize)
+                    .checked_sub(old_len)
+                    .and_then(|j| new_nodes.get(j))
+            }
+        };
+        let mut listed = vec![false; new_nodes.len()];
+        let mut parents: Vec<NodeId> = vec![id];
+        parents.extend((old_len..total).map(|k| k as NodeId));
+        for &p in &parents {
+            let pn = get(p).expect("parents are the node and the new nodes");
+            for &c in &pn.children {
+                let j = (c as usize)
+                    .checked_sub(old_len)
+                    .filter(|&j| j < new_nodes.len())
+                    .ok_or_else(|| {
+                        format!("node {p} lists child {c}, which is not one of the new nodes {old_len}..{total}")
+                    })?;
+                if new_nodes[j].parent != Some(p) {
+                    return Err(format!(
+                        "node {c} is listed by node {p} but names {:?} as its parent",
+                        new_nodes[j].parent
+                    ));
+                }
+                if std::mem::replace(&mut listed[j], true) {
+                    return Err(format!("node {c} is listed twice as a child"));
+                }
+            }
+        }
+        if let Some(j) = listed.iter().position(|&l| !l) {
+            return Err(format!(
+                "new node {} is not among its parent's children",
+                old_len + j
+            ));
+        }
+        let mut seen = 0usize;
+        let mut stack = vec![id];
+        while let Some(k) = stack.pop() {
+            for &c in &get(k).expect("reached nodes are new").children {
+                seen += 1;
+                if seen > new_nodes.len() {
+                    return Err("the new nodes' children lists form a cycle".into());
+                }
+                stack.push(c);
+            }
+        }
+        if seen != new_nodes.len() {
+            return Err(format!(
+                "only {seen} of {} new nodes are reachable from node {id}",
+                new_nodes.len()
+            ));
+        }
+        let damaged = node.damaged;
+        let parent = node.parent;
+        self.nodes[id as usize] = node;
+        self.nodes.extend(new_nodes);
+        self.recipes.remove(&id);
+        if damaged {
+            let mut cur = parent;
+            while let Some(c) = cur {
+                let n = &mut self.nodes[c as usize];
+                if n.damaged {
+                    break;
+                }
+                n.damaged = true;
+                cur = n.parent;
+            }
+        }
+        Ok(())
+    }
+
+    /// The lazy threshold the tree was decoded with (`None`: decoded eagerly).
+    pub fn lazy_threshold(&self) -> Option<u64> {
+        self.lazy_threshold
+    }
+
+    pub(crate) fn set_lazy_threshold(&mut self, t: Option<u64>) {
+        self.lazy_threshold = t;
+    }
+
+    /// Number of nodes whose children are not decoded yet.
+    pub fn lazy_count(&self) -> usize {
+        self.nodes.iter().filter(|n| n.lazy).count()
+    }
+
+    /// Marks `id` lazy and keeps what is needed to decode it later.
+    pub(crate) fn set_recipe(&mut self, id: NodeId, r: Recipe) {
+        if let Some(n) = self.nodes.get_mut(id as usize) {
+            n.lazy = true;
+            self.recipes.insert(id, r);
+        }
+    }
+
+    /// Removes and returns what is needed to decode lazy node `id`.
+    pub(crate) fn take_recipe(&mut self, id: NodeId) -> Option<Recipe> {
+        self.recipes.remove(&id)
     }
 
     /// The root node's id (always 0).
@@ -405,6 +612,30 @@ impl Tree {
             return cur;
         }
     }
+}
+
+/// Checks that `c`, listed as a child of `p`, exists, names `p` as its parent and
+/// is listed only once.
+fn check_child(nodes: &[Node], listed: &mut [bool], p: NodeId, c: NodeId) -> Result<(), String> {
+    let Some(cn) = nodes.get(c as usize) else {
+        return Err(format!(
+            "node {p} lists child {c}, but there are only {} nodes",
+            nodes.len()
+        ));
+    };
+    if c == 0 {
+        return Err(format!("node {p} lists the root as a child"));
+    }
+    if cn.parent != Some(p) {
+        return Err(format!(
+            "node {c} is listed by node {p} but names {:?} as its parent",
+            cn.parent
+        ));
+    }
+    if std::mem::replace(&mut listed[c as usize], true) {
+        return Err(format!("node {c} is listed twice as a child"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use crate::tree::BitSpan;
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Widest fixed field this reader accepts (LLVM itself stops at 32).
 pub const MAX_FIXED_WIDTH: u64 = 64;
@@ -145,19 +145,19 @@ impl Abbrev {
 /// given by `BLOCKNAME` / `SETRECORDNAME`.
 #[derive(Clone, Debug, Default)]
 pub struct BlockInfo {
-    abbrevs: BTreeMap<u64, Vec<Rc<Abbrev>>>,
+    abbrevs: BTreeMap<u64, Vec<Arc<Abbrev>>>,
     block_names: BTreeMap<u64, String>,
     record_names: BTreeMap<(u64, u64), String>,
 }
 
 impl BlockInfo {
     /// The abbreviations registered for `block` (IDs 4, 5, … in a block of that ID).
-    pub fn abbrevs(&self, block: u64) -> &[Rc<Abbrev>] {
+    pub fn abbrevs(&self, block: u64) -> &[Arc<Abbrev>] {
         self.abbrevs.get(&block).map(Vec::as_slice).unwrap_or(&[])
     }
 
     /// Registers an abbreviation for `block`; returns the ID it will have there.
-    pub fn add_abbrev(&mut self, block: u64, a: Rc<Abbrev>) -> u64 {
+    pub fn add_abbrev(&mut self, block: u64, a: Arc<Abbrev>) -> u64 {
         let list = self.abbrevs.entry(block).or_default();
         list.push(a);
         3 + list.len() as u64

@@ -15,8 +15,10 @@
 use super::abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding, MAX_FIXED_WIDTH, MAX_VBR_WIDTH};
 use super::names;
 use crate::builder::{Builder, DResult, Stop};
-use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
-use std::rc::Rc;
+use crate::source::ByteSource;
+use crate::tree::{BitSpan, Kind, Name, NodeId, Recipe, Tree, Value};
+use std::cell::RefCell;
+use std::sync::Arc;
 
 /// Blocks nested deeper than this are not decoded (an error says so).
 pub const MAX_DEPTH: u32 = 64;
@@ -43,7 +45,7 @@ pub struct BlockResume {
     /// Nesting depth (top-level blocks are at depth 1).
     pub depth: u32,
     /// BLOCKINFO abbreviations and names in force at the block's start.
-    pub info: Rc<BlockInfo>,
+    pub info: Arc<BlockInfo>,
 }
 
 /// Counts of what was decoded.
@@ -57,6 +59,8 @@ pub struct Stats {
     pub abbrev_defs: u64,
     /// Record operands (array elements counted one by one; blobs once).
     pub operands: u64,
+    /// Blocks left undecoded as lazy nodes (not counted in `blocks`).
+    pub lazy_blocks: u64,
 }
 
 /// Result of scanning a VBR without creating nodes.
@@ -69,18 +73,80 @@ enum Scan {
     Unterminated(u64),
 }
 
-/// A bitstream decoder over `[base, base + data.len())` (see the module docs).
-pub struct Decoder {
-    data: Vec<u8>,
-    /// Absolute bit of `data[0]`.
-    base: u64,
+/// What a block left undecoded (a lazy node) needs to be decoded later: where its
+/// header starts, the stream it lies in, and the BLOCKINFO state in force there.
+#[derive(Clone, Debug)]
+pub struct LazyBlock {
+    /// Absolute bit of the block's `ENTER_SUBBLOCK` abbreviation ID.
+    header_bit: u64,
+    /// Width of abbreviation IDs in the enclosing block (2 at the top level).
+    outer_width: u64,
+    /// Nesting depth of the block.
+    depth: u32,
+    /// The bytes the decoder may read: `[data_start, data_start + data_len)`.
+    data_start: u64,
+    data_len: u64,
+    /// Absolute bit 32-bit alignment is measured from.
+    align_base: u64,
+    /// BLOCKINFO abbreviations and names in force where the block starts.
+    info: Arc<BlockInfo>,
+    /// End (bits) of the enclosing body and its name, which bound the block's reads.
+    outer_limit: u64,
+    outer_bound: Box<str>,
+}
+
+/// Bytes of the stream kept in memory at a time.
+const WINDOW: u64 = 1 << 16;
+
+/// A cached run of the stream's bytes.
+struct Window {
+    /// Absolute byte of `buf[0]`.
+    at: u64,
+    buf: Vec<u8>,
+}
+
+/// A bitstream decoder over bytes `[start, start + len)` of a source (see the
+/// module docs). It reads the source through a small window, never holding the
+/// whole stream.
+pub struct Decoder<'s> {
+    src: &'s dyn ByteSource,
+    /// The readable bytes: `[start, end)`.
+    start: u64,
+    end: u64,
+    window: RefCell<Window>,
     /// Absolute bit 32-bit alignment is measured from (the stream's first bit).
     align_base: u64,
-    info: Rc<BlockInfo>,
+    info: Arc<BlockInfo>,
+    /// Blocks below the top level whose body is at least this many bytes become
+    /// lazy nodes.
+    lazy: Option<u64>,
+    /// The `VERSION` of the module being decoded (2 and later: names in STRTAB).
+    module_version: u64,
+    /// Module records whose names are in the STRTAB block still to come.
+    strtab_refs: Vec<StrtabRef>,
     /// What has been decoded so far.
     pub stats: Stats,
     /// Every block entered, in stream order.
     pub blocks: Vec<BlockResume>,
+}
+
+/// A module record whose name lies in the string table (`STRTAB_BLOCK`).
+struct StrtabRef {
+    record: NodeId,
+    code: u64,
+    offset: u64,
+    size: u64,
+}
+
+/// How a blob's bytes are split into nodes.
+#[derive(Clone, Copy)]
+enum Split {
+    /// One `Data` run.
+    Raw,
+    /// A string table: the names module records refer to.
+    Strtab,
+    /// `METADATA_STRINGS`: lengths, then characters at `offset`.
+    MetadataStrings { count: u64, offset: u64 },
 }
 
 fn limit_bits(b: &Builder) -> u64 {
@@ -96,6 +162,21 @@ fn is_text(vals: &[u64]) -> bool {
 
 fn text_of(vals: &[u64]) -> String {
     vals.iter().map(|&v| (v as u8) as char).collect()
+}
+
+/// `512 bytes`, `12.0 KiB`, `1.2 MiB`, `3.0 GiB`.
+fn human_size(n: u64) -> String {
+    const UNITS: [&str; 3] = ["KiB", "MiB", "GiB"];
+    if n < 1024 {
+        return format!("{n} bytes");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    format!("{v:.1} {}", UNITS[u])
 }
 
 fn words(n: u64) -> String {
@@ -127,15 +208,24 @@ fn abbrev_id_name(id: u64) -> &'static str {
     }
 }
 
-impl Decoder {
+impl<'s> Decoder<'s> {
     /// A decoder for the stream held in bytes `[start, start + len)` of the file,
-    /// whose 32-bit alignment is measured from byte `stream_start`.
-    pub fn new(b: &Builder, start: u64, len: u64, stream_start: u64) -> Self {
+    /// whose 32-bit alignment is measured from byte `stream_start`. It leaves blocks
+    /// lazy as the builder's [`Builder::lazy_threshold`] says.
+    pub fn new(b: &Builder<'s>, start: u64, len: u64, stream_start: u64) -> Self {
         Decoder {
-            data: b.peek_bytes(start, len),
-            base: start.saturating_mul(8),
+            src: b.source(),
+            start,
+            end: start.saturating_add(len).min(b.file_len()),
+            window: RefCell::new(Window {
+                at: start,
+                buf: Vec::new(),
+            }),
             align_base: stream_start.saturating_mul(8),
-            info: Rc::new(BlockInfo::default()),
+            info: Arc::new(BlockInfo::default()),
+            lazy: b.lazy_threshold(),
+            module_version: 0,
+            strtab_refs: Vec::new(),
             stats: Stats::default(),
             blocks: Vec::new(),
         }
@@ -143,23 +233,39 @@ impl Decoder {
 
     // ----- peeking --------------------------------------------------------------
 
-    /// Up to 64 bits at absolute bit `abs`, least significant first (zeros past
-    /// the data).
+    /// Loads the window so it starts at byte `first` (or a little before).
+    fn load(&self, w: &mut Window, first: u64) {
+        let at = first.saturating_sub(256).max(self.start);
+        let n = WINDOW.min(self.end.saturating_sub(at));
+        w.buf.resize(n as usize, 0);
+        let got = self.src.read_at(at, &mut w.buf);
+        w.buf.truncate(got);
+        w.at = at;
+    }
+
+    /// Up to 64 bits at absolute bit `abs`, least significant first (zeros outside
+    /// the stream's bytes).
     fn peek(&self, abs: u64, n: u64) -> u64 {
         if n == 0 {
             return 0;
         }
-        let Some(rel) = abs.checked_sub(self.base) else {
-            return 0;
-        };
-        let Ok(first) = usize::try_from(rel / 8) else {
-            return 0;
-        };
-        let shift = rel % 8;
-        let need = (shift + n.min(64)).div_ceil(8) as usize;
+        let first = abs / 8;
+        let shift = abs % 8;
+        let need = (shift + n.min(64)).div_ceil(8);
+        let mut w = self.window.borrow_mut();
+        let w_end = w.at + w.buf.len() as u64;
+        let last = first.saturating_add(need).min(self.end);
+        if first < self.end && (first < w.at || last > w_end) {
+            self.load(&mut w, first);
+        }
         let mut acc: u128 = 0;
         for i in 0..need {
-            if let Some(&x) = first.checked_add(i).and_then(|j| self.data.get(j)) {
+            let byte = first
+                .checked_add(i)
+                .filter(|&p| p >= self.start && p < self.end)
+                .and_then(|p| p.checked_sub(w.at))
+                .and_then(|j| w.buf.get(j as usize));
+            if let Some(&x) = byte {
                 acc |= (x as u128) << (8 * i);
             }
         }
@@ -340,65 +446,192 @@ impl Decoder {
         }
     }
 
-    /// A block from its `ENTER_SUBBLOCK` abbrev ID: header, then its body.
+    /// A block from its `ENTER_SUBBLOCK` abbrev ID: header, then its body. Below
+    /// the top level, a block whose body is at least the lazy threshold becomes a
+    /// lazy node instead (see [`Decoder::lazy_block`]).
     fn block(&mut self, b: &mut Builder, name: Name, outer_width: u64, depth: u32) -> DResult<()> {
-        b.group(name, |b| {
-            let gid = b.current();
-            b.bits("AbbrevID", outer_width)?;
-            b.display("ENTER_SUBBLOCK");
-            let (bid_node, bid) = self.vbr(b, "BlockID", 8, 32)?;
-            let label = self.block_label(bid);
-            let short = self.block_name(bid).unwrap_or("not named by LLVM").to_string();
-            b.set_display(bid_node, short);
-            let (w_node, width) = self.vbr(b, "AbbrevWidth", 4, 32)?;
-            if width == 0 || width > MAX_VBR_WIDTH {
-                b.set_error(
-                    w_node,
-                    format!("abbreviation IDs of {width} bits cannot be read (1 to {MAX_VBR_WIDTH} bits)"),
-                );
-                return Err(Stop);
+        if depth > 1 {
+            if let Some(t) = self.lazy {
+                if self.lazy_block(b, &name, outer_width, depth, t)? {
+                    return Ok(());
+                }
             }
-            self.align(b)?;
-            let words = b.bits("NumWords", 32)?;
-            let nw_node = b.last().expect("bits made a node");
-            let body_bit = b.pos_bits();
-            let body_bytes = words.saturating_mul(4);
-            b.set_display(
-                nw_node,
+        }
+        b.group(name, |b| self.block_contents(b, outer_width, depth))
+    }
+
+    /// Leaves the block at the cursor undecoded if its body holds at least
+    /// `threshold` bytes: its header is scanned without making nodes, and one lazy
+    /// node over the whole block records what is needed to decode it later (the
+    /// BLOCKINFO state in force here included). Only a block whose header is valid
+    /// and whose body lies inside the enclosing body is left lazy, so expanding it
+    /// gives what decoding it now would; anything else, and BLOCKINFO blocks (whose
+    /// abbreviations later blocks need), are decoded now. Returns whether it left
+    /// the block lazy. Skipping reads nothing of the body: time and memory do not
+    /// depend on its size.
+    fn lazy_block(
+        &mut self,
+        b: &mut Builder,
+        name: &Name,
+        outer_width: u64,
+        depth: u32,
+        threshold: u64,
+    ) -> DResult<bool> {
+        let start = b.pos_bits();
+        let limit = limit_bits(b);
+        if depth > MAX_DEPTH {
+            return Ok(false);
+        }
+        let mut p = start.saturating_add(outer_width);
+        let Scan::Ok(bid, n) = self.scan_vbr(p, 8, 32, limit) else {
+            return Ok(false);
+        };
+        p += n;
+        let Scan::Ok(width, n) = self.scan_vbr(p, 4, 32, limit) else {
+            return Ok(false);
+        };
+        p += n;
+        if bid == names::BLOCKINFO_BLOCK || width == 0 || width > MAX_VBR_WIDTH {
+            return Ok(false);
+        }
+        let rel = p.wrapping_sub(self.align_base) % 32;
+        if rel != 0 {
+            p += 32 - rel;
+        }
+        if p.saturating_add(32) > limit {
+            return Ok(false);
+        }
+        let words = self.peek(p, 32);
+        p += 32;
+        let body_bytes = words.saturating_mul(4);
+        let end = p.saturating_add(body_bytes.saturating_mul(8));
+        if body_bytes < threshold || end > limit {
+            return Ok(false);
+        }
+        let recipe = LazyBlock {
+            header_bit: start,
+            outer_width,
+            depth,
+            data_start: self.start,
+            data_len: self.end - self.start,
+            align_base: self.align_base,
+            info: Arc::clone(&self.info),
+            outer_limit: limit,
+            outer_bound: b.bound().into(),
+        };
+        let id = b.lazy_node(
+            name.clone(),
+            Kind::Struct,
+            end - start,
+            Recipe::Block(recipe),
+        )?;
+        b.set_display(
+            id,
+            format!(
+                "{}, {}, not decoded yet",
+                self.block_label(bid),
+                human_size(body_bytes)
+            ),
+        );
+        self.stats.lazy_blocks += 1;
+        Ok(true)
+    }
+
+    /// Decodes a block left lazy by [`Decoder::lazy_block`]: its header and body
+    /// become children of node `id`, appended to the tree; the same threshold
+    /// applies to its sub-blocks. A BLOCKINFO block inside it takes effect for the
+    /// blocks after it inside this block only: blocks after the lazy block were
+    /// already decoded with the BLOCKINFO state from before it. (LLVM writes its
+    /// BLOCKINFO at the start of the module, before any block big enough to be
+    /// lazy.)
+    pub(crate) fn expand_block(src: &dyn ByteSource, tree: Tree, id: NodeId, r: LazyBlock) -> Tree {
+        let mut b = Builder::resume(src, tree, id, r.outer_limit, r.outer_bound.into());
+        let first_new = b.tree().len();
+        let mut d = Decoder::new(&b, r.data_start, r.data_len, 0);
+        d.align_base = r.align_base;
+        d.info = r.info;
+        b.seek_bits(r.header_bit);
+        // A Stop here has already recorded its error on the node.
+        let _ = d.block_contents(&mut b, r.outer_width, r.depth);
+        b.finish_expansion(first_new)
+    }
+
+    /// A block's header and body, into the open group.
+    ///
+    /// Laziness stops at blocks: every record directly inside this block (not in a
+    /// sub-block) is decoded here, however many there are. Measured with
+    /// `examples/lazy_scale.rs --records`: one block of 1,000,000 three-operand
+    /// records (4.9 MB of bitcode) makes 7,000,000 nodes, takes 5.4 s and peaks at
+    /// 1.2 GB (about 250 bytes of memory per byte of records), so a block holding
+    /// more than about 1 MB of records directly overruns a 256 MiB budget when
+    /// expanded. Real modules keep such volume in sub-blocks (function, constants,
+    /// metadata blocks), which stay lazy.
+    fn block_contents(&mut self, b: &mut Builder, outer_width: u64, depth: u32) -> DResult<()> {
+        let gid = b.current();
+        b.bits("AbbrevID", outer_width)?;
+        b.display("ENTER_SUBBLOCK");
+        let (bid_node, bid) = self.vbr(b, "BlockID", 8, 32)?;
+        let label = self.block_label(bid);
+        if bid == names::MODULE_BLOCK {
+            self.module_version = 0;
+        }
+        let short = self
+            .block_name(bid)
+            .unwrap_or("not named by LLVM")
+            .to_string();
+        b.set_display(bid_node, short);
+        let (w_node, width) = self.vbr(b, "AbbrevWidth", 4, 32)?;
+        if width == 0 || width > MAX_VBR_WIDTH {
+            b.set_error(
+                w_node,
                 format!(
-                    "{words} words = {body_bytes} bytes, to 0x{:X}",
-                    (body_bit / 8).saturating_add(body_bytes)
+                    "abbreviation IDs of {width} bits cannot be read (1 to {MAX_VBR_WIDTH} bits)"
                 ),
             );
-            b.set_display(gid, format!("{label}, {words} words, abbrev width {width}"));
-            self.stats.blocks += 1;
-            if depth > MAX_DEPTH {
-                b.set_error(
-                    gid,
-                    format!("blocks nest deeper than {MAX_DEPTH} levels; this block's body is not decoded"),
-                );
-                b.region("Body", Kind::Struct, body_bit / 8, body_bytes, |b| {
-                    let n = b.remaining();
-                    if n > 0 {
-                        b.bytes("Raw", n)?;
-                    }
-                    Ok(())
-                });
-                return Ok(());
-            }
-            let resume = BlockResume {
-                node: gid,
-                block_id: bid,
-                body_bit,
-                body_bytes,
-                abbrev_width: width,
-                depth,
-                info: Rc::clone(&self.info),
-            };
-            self.blocks.push(resume.clone());
-            self.decode_body(b, &resume, Some(nw_node));
-            Ok(())
-        })
+            return Err(Stop);
+        }
+        self.align(b)?;
+        let words = b.bits("NumWords", 32)?;
+        let nw_node = b.last().expect("bits made a node");
+        let body_bit = b.pos_bits();
+        let body_bytes = words.saturating_mul(4);
+        b.set_display(
+            nw_node,
+            format!(
+                "{words} words = {body_bytes} bytes, to 0x{:X}",
+                (body_bit / 8).saturating_add(body_bytes)
+            ),
+        );
+        b.set_display(gid, format!("{label}, {words} words, abbrev width {width}"));
+        self.stats.blocks += 1;
+        if depth > MAX_DEPTH {
+            b.set_error(
+                gid,
+                format!(
+                    "blocks nest deeper than {MAX_DEPTH} levels; this block's body is not decoded"
+                ),
+            );
+            b.region("Body", Kind::Struct, body_bit / 8, body_bytes, |b| {
+                let n = b.remaining();
+                if n > 0 {
+                    b.bytes("Raw", n)?;
+                }
+                Ok(())
+            });
+            return Ok(());
+        }
+        let resume = BlockResume {
+            node: gid,
+            block_id: bid,
+            body_bit,
+            body_bytes,
+            abbrev_width: width,
+            depth,
+            info: Arc::clone(&self.info),
+        };
+        self.blocks.push(resume.clone());
+        self.decode_body(b, &resume, Some(nw_node));
+        Ok(())
     }
 
     /// Decodes a block's body (its entries up to `END_BLOCK`) as a `Body` region
@@ -430,9 +663,9 @@ impl Decoder {
         let width = r.abbrev_width;
         if r.block_id == names::BLOCKINFO_BLOCK {
             // Like llvm-bcanalyzer, a BLOCKINFO block replaces what earlier ones said.
-            self.info = Rc::new(BlockInfo::default());
+            self.info = Arc::new(BlockInfo::default());
         }
-        let mut abbrevs: Vec<Rc<Abbrev>> = r.info.abbrevs(r.block_id).to_vec();
+        let mut abbrevs: Vec<Arc<Abbrev>> = r.info.abbrevs(r.block_id).to_vec();
         let mut cur_bid: Option<u64> = None;
         let mut i = 0u32;
         loop {
@@ -468,7 +701,7 @@ impl Decoder {
         b: &mut Builder,
         i: u32,
         r: &BlockResume,
-        abbrevs: &mut Vec<Rc<Abbrev>>,
+        abbrevs: &mut Vec<Arc<Abbrev>>,
         cur_bid: Option<u64>,
     ) -> DResult<()> {
         b.item(i as u64, |b| {
@@ -502,7 +735,7 @@ impl Decoder {
                 });
             }
             let problem = Abbrev::validate(&ops);
-            let a = Rc::new(Abbrev {
+            let a = Arc::new(Abbrev {
                 ops,
                 def: BitSpan {
                     start,
@@ -516,7 +749,7 @@ impl Decoder {
                     b.set_error(gid, "DEFINE_ABBREV in BLOCKINFO before any SETBID says which block it is for");
                     return Err(Stop);
                 };
-                let id = Rc::make_mut(&mut self.info).add_abbrev(target, a);
+                let id = Arc::make_mut(&mut self.info).add_abbrev(target, a);
                 let label = self.block_label(target);
                 b.set_display(gid, format!("DEFINE_ABBREV for {label} as abbrev {id}: {desc}"));
             } else {
@@ -715,7 +948,7 @@ impl Decoder {
         i: u32,
         r: &BlockResume,
         id: u64,
-        abbrevs: &[Rc<Abbrev>],
+        abbrevs: &[Arc<Abbrev>],
         cur_bid: &mut Option<u64>,
     ) -> DResult<()> {
         b.item(i as u64, |b| {
@@ -764,7 +997,17 @@ impl Decoder {
                             k += 1;
                         }
                         Encoding::Blob => {
-                            text = self.blob(b)?;
+                            let split = match (r.block_id, code) {
+                                (names::STRTAB_BLOCK, 1) => Split::Strtab,
+                                (names::METADATA_BLOCK, 35) if vals.len() == 2 => {
+                                    Split::MetadataStrings {
+                                        count: vals[0],
+                                        offset: vals[1],
+                                    }
+                                }
+                                _ => Split::Raw,
+                            };
+                            text = self.blob(b, split)?;
                             self.stats.operands += 1;
                         }
                         enc => {
@@ -862,7 +1105,7 @@ impl Decoder {
 
     /// A blob operand: `vbr6` length, alignment, the bytes, alignment. Returns the
     /// bytes as text when they are printable.
-    fn blob(&mut self, b: &mut Builder) -> DResult<Option<String>> {
+    fn blob(&mut self, b: &mut Builder, split: Split) -> DResult<Option<String>> {
         b.group("Blob", |b| {
             let gid = b.current();
             let (len_node, n) = self.vbr(b, "Length", 6, 32)?;
@@ -879,7 +1122,13 @@ impl Decoder {
             let mut text = None;
             if n > 0 {
                 let at = b.pos();
-                let id = b.bytes("Data", n)?;
+                let id = match split {
+                    Split::Strtab => self.strtab(b, n)?,
+                    Split::MetadataStrings { count, offset } => {
+                        self.metadata_strings(b, n, count, offset)?
+                    }
+                    Split::Raw => b.bytes("Data", n)?,
+                };
                 let shown = n.min(crate::builder::MAX_STRING_VALUE as u64);
                 let bytes = b.peek_bytes(at, shown);
                 let vals: Vec<u64> = bytes.iter().map(|&c| c as u64).collect();
@@ -896,6 +1145,182 @@ impl Decoder {
             b.set_display(gid, format!("{n} bytes"));
             Ok(text)
         })
+    }
+
+    /// The bytes of a `STRTAB_BLOB` (`STRTAB_BLOCK`, record 1): a `Data` node whose
+    /// children are the names the module records before it refer to, in offset
+    /// order (`[i]`, text), with the bytes no record refers to as `Unreferenced`
+    /// runs. Each referring record gets the name in its display and the name's
+    /// bytes as its reference; a reference outside the blob is an error on it.
+    fn strtab(&mut self, b: &mut Builder, n: u64) -> DResult<NodeId> {
+        let at = b.pos();
+        let refs = std::mem::take(&mut self.strtab_refs);
+        let mut names: Vec<(u64, u64, u64, usize)> = Vec::new(); // offset, size, code, users
+        for r in &refs {
+            if r.size == 0 || r.offset.checked_add(r.size).is_none_or(|e| e > n) {
+                continue;
+            }
+            match names
+                .iter_mut()
+                .find(|x| (x.0, x.1) == (r.offset, r.size))
+            {
+                Some(x) => x.3 += 1,
+                None => names.push((r.offset, r.size, r.code, 1)),
+            }
+        }
+        names.sort_unstable();
+        let id = if names.is_empty() {
+            b.bytes("Data", n)?
+        } else {
+            b.valued_group("Data", Kind::Bytes, |b| {
+                let mut cur = 0u64;
+                let mut k = 0u32;
+                for &(off, size, code, users) in &names {
+                    // Names that overlap an earlier one are resolved on their
+                    // records but get no node of their own.
+                    if off < cur {
+                        continue;
+                    }
+                    if off > cur {
+                        b.bytes("Unreferenced", off - cur)?;
+                        b.display("no record refers to these bytes");
+                    }
+                    b.fixed_str(Name::Index(k), size)?;
+                    let what = self.record_name(names::MODULE_BLOCK, code).unwrap_or("record");
+                    if users == 1 {
+                        b.display(format!("name of a {what} record"));
+                    } else {
+                        b.display(format!("name of {users} records"));
+                    }
+                    k += 1;
+                    cur = off + size;
+                }
+                if cur < n {
+                    b.bytes("Unreferenced", n - cur)?;
+                    b.display("no record refers to these bytes");
+                }
+                Ok(())
+            })?;
+            b.last().expect("the group is the last node")
+        };
+        for r in refs {
+            let inside = r.offset.checked_add(r.size).is_some_and(|e| e <= n);
+            if !inside {
+                b.set_error(
+                    r.record,
+                    format!(
+                        "its name ({} bytes at string table offset {}) lies outside the {n}-byte string table",
+                        r.size, r.offset
+                    ),
+                );
+                continue;
+            }
+            let from = at + r.offset;
+            let bytes = b.peek_bytes(from, r.size.min(crate::builder::MAX_STRING_VALUE as u64));
+            let name = String::from_utf8_lossy(&bytes).into_owned();
+            let shown = b.tree().node(r.record).display.as_deref().unwrap_or("").to_string();
+            b.set_display(r.record, format!("{shown}: \"{}\"", short(&name)));
+            b.set_reference(r.record, BitSpan::bytes(from, from + r.size));
+            let op0 = b.tree().node(r.record).children.iter().copied().find(|&c| {
+                b.tree().node(c).name == Name::Index(0)
+            });
+            if let Some(op0) = op0 {
+                b.set_display(op0, format!("string table offset of \"{}\"", short(&name)));
+            }
+        }
+        Ok(id)
+    }
+
+    /// The bytes of a `METADATA_STRINGS` blob (`METADATA_BLOCK`, record 35, whose
+    /// operands are the string count and the offset of the characters): `count`
+    /// string lengths as `vbr6` fields from the blob's start (`Lengths`, each
+    /// exact to the bit), zero bits to the next 32-bit word (`Pad`), then at
+    /// `offset` the strings one after another (`Strings`, text). This is the layout
+    /// LLVM's writer gives it (`writeMetadataStrings`) and its reader expects. A blob
+    /// that does not hold what the operands say stays one run, with an error.
+    fn metadata_strings(
+        &mut self,
+        b: &mut Builder,
+        n: u64,
+        count: u64,
+        offset: u64,
+    ) -> DResult<NodeId> {
+        let start = b.pos_bits();
+        let mut lens: Vec<(u64, u64)> = Vec::new();
+        let problem = if offset > n {
+            Some(format!(
+                "the characters' offset {offset} lies past the end of the {n}-byte blob"
+            ))
+        } else {
+            let lim = start + offset * 8;
+            let mut p = start;
+            let mut total = 0u64;
+            let mut problem = None;
+            // Each length takes at least 6 bits, which bounds the loop.
+            while (lens.len() as u64) < count {
+                match self.scan_vbr(p, 6, 32, lim) {
+                    Scan::Ok(v, w) => {
+                        lens.push((v, w));
+                        total = total.saturating_add(v);
+                        p += w;
+                    }
+                    _ => {
+                        problem = Some(format!(
+                            "the blob holds only {} of the {count} string lengths before the characters at offset {offset}",
+                            lens.len()
+                        ));
+                        break;
+                    }
+                }
+            }
+            if problem.is_none() && total > n - offset {
+                problem = Some(format!(
+                    "the {count} strings need {total} bytes, but only {} follow the offset {offset}",
+                    n - offset
+                ));
+            }
+            problem
+        };
+        if let Some(msg) = problem {
+            let id = b.bytes("Data", n)?;
+            b.set_error(id, msg);
+            return Ok(id);
+        }
+        b.valued_group("Data", Kind::Bytes, |b| {
+            let gid = b.current();
+            b.array("Lengths", |b| {
+                for (i, &(v, w)) in lens.iter().enumerate() {
+                    Self::leaf(b, Name::Index(i as u32), w, Value::U(v))?;
+                }
+                Ok(())
+            })?;
+            b.display(format!("{count} string lengths, vbr6 each"));
+            let used = b.pos_bits() - start;
+            if used < offset * 8 {
+                b.bits("Pad", offset * 8 - used)?;
+                b.display("zero bits to the next 32-bit word");
+            }
+            b.array("Strings", |b| {
+                for (i, &(len, _)) in lens.iter().enumerate() {
+                    let at = b.pos();
+                    b.fixed_str(Name::Index(i as u32), len)?;
+                    let id = b.last().expect("fixed_str made a node");
+                    let shown = len.min(crate::builder::MAX_STRING_VALUE as u64);
+                    let bytes = b.peek_bytes(at, shown);
+                    b.set_value(id, Value::Str(String::from_utf8_lossy(&bytes).into_owned()));
+                }
+                Ok(())
+            })?;
+            b.display(format!("{count} strings"));
+            let rest = n - offset - lens.iter().map(|l| l.0).sum::<u64>();
+            if rest > 0 {
+                b.bytes("Unused", rest)?;
+                b.display("bytes after the last string");
+            }
+            b.set_display(gid, format!("{count} metadata strings"));
+            Ok(())
+        })?;
+        Ok(b.last().expect("the group is the last node"))
     }
 
     /// Names a record, counts it, and applies BLOCKINFO records.
@@ -922,8 +1347,24 @@ impl Decoder {
         if let Some(t) = &text {
             display.push_str(&format!(": \"{}\"", short(t)));
         }
+        if r.block_id == names::MODULE_BLOCK {
+            match (code, vals) {
+                // VERSION 2 and later: global names live in the STRTAB block.
+                (1, [v, ..]) => self.module_version = *v,
+                // GLOBALVAR, FUNCTION, COMDAT, ALIAS, IFUNC: [strtab_offset, strtab_size, …]
+                (7 | 8 | 12 | 14 | 18, [offset, size, ..]) if self.module_version >= 2 => {
+                    self.strtab_refs.push(StrtabRef {
+                        record: gid,
+                        code,
+                        offset: *offset,
+                        size: *size,
+                    })
+                }
+                _ => {}
+            }
+        }
         if r.block_id == names::BLOCKINFO_BLOCK {
-            let info = Rc::make_mut(&mut self.info);
+            let info = Arc::make_mut(&mut self.info);
             match code {
                 1 => match vals.first() {
                     Some(&bid) => {

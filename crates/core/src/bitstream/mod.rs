@@ -30,16 +30,23 @@
 //! error node; decoding continues after the block, where its `NumWords` says it
 //! ends. Blocks deeper than [`MAX_DEPTH`] are not decoded.
 //!
-//! Decoding is eager for now; [`BlockResume`] records, for every block, what is
-//! needed to decode its body on its own ([`Decoder::decode_body`]), so a lazy tree
-//! can decode blocks as they are expanded.
+//! Decoding is eager unless the builder has a lazy threshold
+//! ([`crate::Options::lazy_threshold`]): then a block below the top level whose
+//! body holds at least that many bytes is skipped by its `NumWords` and becomes a
+//! lazy node (a [`LazyBlock`] keeps where it is and the BLOCKINFO state in force
+//! there), which [`crate::expand`] decodes later with the same threshold. Top-level
+//! blocks (the module) are always decoded at their own level, and BLOCKINFO blocks
+//! are never lazy. The decoder reads the stream through a small window, so a
+//! skipped block costs neither time nor memory. [`BlockResume`] records, for every
+//! block decoded, what is needed to decode its body again on its own
+//! ([`Decoder::decode_body`]).
 
 mod abbrev;
 mod decode;
 pub mod names;
 
 pub use abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding};
-pub use decode::{BlockResume, Decoder, Stats, MAX_DEPTH};
+pub use decode::{BlockResume, Decoder, LazyBlock, Stats, MAX_DEPTH};
 
 use crate::builder::{Builder, DResult, Stop};
 use crate::tree::Kind;

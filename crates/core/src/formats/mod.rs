@@ -4,6 +4,7 @@
 use crate::builder::{Builder, DResult};
 use crate::source::ByteSource;
 
+pub mod bitcode;
 pub mod cdac;
 pub mod dxcontainer;
 pub mod dyno;
@@ -32,6 +33,7 @@ static FORMATS: &[Format] = &[
     dxcontainer::FORMAT,
     dyno::FORMAT,
     llvm1::FORMAT,
+    bitcode::FORMAT,
     cdac::FORMAT,
 ];
 

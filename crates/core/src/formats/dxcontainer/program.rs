@@ -62,20 +62,8 @@ pub(super) fn program(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()>
     b.region("DXIL", Kind::Struct, start, bc_size, |b| {
         let id = b.current();
         let s = bitstream::decode_bitcode(b, start, bc_size)?;
-        let n = |k: u64, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
-        b.set_display(
-            id,
-            format!(
-                "LLVM bitcode, {bc_size} bytes: {}, {}, {}",
-                n(s.stats.blocks, "block", "blocks"),
-                n(s.stats.records, "record", "records"),
-                n(
-                    s.stats.abbrev_defs,
-                    "abbreviation definition",
-                    "abbreviation definitions"
-                )
-            ),
-        );
+        let shown = crate::formats::bitcode::summary(bc_size, &s);
+        b.set_display(id, shown);
         Ok(())
     });
     Ok(())

@@ -1,0 +1,309 @@
+// Browser benchmark: the scale targets, measured in headless Chromium with the
+// same driver as the browser tests (playwright-core on /usr/bin/chromium).
+//
+//   node bench/browser.mjs [--no-build] [--sizes 1MiB,64MiB,1GiB,4GiB] [--write]
+//
+// Builds the release site (trunk, as scripts/test-browser.sh does) unless
+// --no-build, generates the inputs in a temp dir (sparse files; see
+// gen-inputs.mjs), and prints one table. --write also puts the table into
+// bench/RESULTS.md between the "browser:begin" and "browser:end" markers.
+//
+// What is measured, per file size:
+//   first paint   from the file input's change event (the app's "hexlens:open"
+//                 mark) to the first animation frame in which hex rows with
+//                 bytes and the tree root are in the DOM
+//   decoded       from "hexlens:open" to "hexlens:decoded" (worker done, tree shown)
+//   end           time to scroll the hex pane to the last row and see its bytes
+//   expand        time to open the lazy FUNCTION_BLOCK node and see its children
+//   memory        JS heap (performance.memory, precise) + the page's and the
+//                 worker's wasm memory, and the renderer processes' resident size
+// and with a tree of about 1,000,000 nodes: hover latency (event → DOM updated
+// and laid out) and scrolling (per-step work and animation-frame intervals).
+import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { SIZES, writeDxil, writeParts } from './gen-inputs.mjs';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const args = process.argv.slice(2);
+const flag = (f) => args.includes(f);
+const opt = (f, d) => (args.includes(f) ? args[args.indexOf(f) + 1] : d);
+const DIST = process.env.HEXLENS_DIST || path.join(ROOT, 'target/bench-dist');
+const sizes = opt('--sizes', Object.keys(SIZES).join(',')).split(',');
+
+if (!flag('--no-build')) {
+  const env = {
+    ...process.env,
+    PATH: `${ROOT}/tests/browser/node_modules/.bin:${os.homedir()}/.cargo/bin:${process.env.PATH}`,
+    TRUNK_SKIP_VERSION_CHECK: 'true',
+  };
+  execFileSync(path.join(ROOT, 'scripts/setup-web.sh'), ['--browser'], { stdio: 'inherit', env });
+  execFileSync('trunk', ['build', '--release', '--public-url', './', '--dist', DIST], { stdio: 'inherit', env, cwd: ROOT });
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hexlens-bench-'));
+const files = {};
+for (const s of sizes) {
+  files[s] = path.join(tmp, `dxil-${s}.dxbc`);
+  writeDxil(files[s], SIZES[s]);
+}
+const partsFile = path.join(tmp, 'parts-1m.dxbc');
+writeParts(partsFile, 166667);
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
+const server = http.createServer((req, res) => {
+  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+  if (!p.startsWith('/hexlens/')) { res.writeHead(404); return res.end(); }
+  p = p.slice('/hexlens/'.length) || 'index.html';
+  const f = path.join(DIST, path.normalize(p));
+  if (!f.startsWith(DIST) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) { res.writeHead(404); return res.end(); }
+  res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream' });
+  fs.createReadStream(f).pipe(res);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const URL_ = `http://127.0.0.1:${server.address().port}/hexlens/`;
+
+// A flag no other Chromium has, to find this browser's processes.
+const tag = `--hexlens-bench=${process.pid}`;
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--no-first-run', '--enable-precise-memory-info', tag],
+});
+
+/** Resident size (bytes) of this browser's renderer processes (page and workers). */
+function rendererRss() {
+  const out = spawnSync('ps', ['-eo', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' }).stdout;
+  const procs = new Map();
+  for (const l of out.split('\n')) {
+    const m = l.trim().match(/^(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/);
+    if (m) procs.set(+m[1], { ppid: +m[2], rss: +m[3] * 1024, args: m[4] });
+  }
+  const ours = (pid) => {
+    for (let i = 0; i < 6 && procs.has(pid); i++, pid = procs.get(pid).ppid) {
+      if (procs.get(pid).args.includes(tag)) return true;
+    }
+    return false;
+  };
+  let sum = 0;
+  for (const [pid, p] of procs) if (p.args.includes('--type=renderer') && ours(pid)) sum += p.rss;
+  return sum;
+}
+
+async function freshPage() {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(URL_);
+  await page.waitForSelector('input[type=file]', { state: 'attached' });
+  return { page, errors };
+}
+
+
+
+async function openAndTime(page, file) {
+  await page.setInputFiles('input[type=file]', file);
+  return page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+    let t;
+    for (;;) {
+      t = await frame();
+      if (document.querySelector('#hex .hrow:not(.pending) .c') && document.querySelector('[role=treeitem]')) break;
+    }
+    const open = performance.getEntriesByName('hexlens:open').at(-1).startTime;
+    return t - open;
+  });
+}
+
+async function waitDecoded(page, timeoutMs) {
+  await page.waitForFunction(() => performance.getEntriesByName('hexlens:decoded').length > 0, null, { timeout: timeoutMs, polling: 50 });
+  return page.evaluate(() => performance.getEntriesByName('hexlens:decoded').at(-1).startTime - performance.getEntriesByName('hexlens:open').at(-1).startTime);
+}
+
+async function memory(page) {
+  const m = await page.evaluate(async () => {
+    // Let garbage go before reading the heap.
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 50));
+    const w = window.wasmBindings.debug_memory();
+    return { heap: performance.memory.usedJSHeapSize, pageWasm: w.pageWasm, workerWasm: w.workerWasm };
+  });
+  return { ...m, rss: rendererRss() };
+}
+
+const MiB = (b) => (b / 1048576).toFixed(1);
+const rows = [];
+const fileRows = [];
+
+for (const s of sizes) {
+  const { page, errors } = await freshPage();
+  const firstPaint = await openAndTime(page, files[s]);
+  const decoded = await waitDecoded(page, 600000);
+  // Scroll the hex pane to the end and wait for the last row's bytes.
+  const end = await page.evaluate(async (size) => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+    const hex = document.getElementById('hex');
+    const t0 = performance.now();
+    hex.scrollTop = hex.scrollHeight;
+    const lastRow = Math.floor((size - 1) / 16) * 16;
+    for (let i = 0; i < 600; i++) {
+      await frame();
+      const c = document.querySelector(`#hex .hrow:not(.pending) .c[data-o="${size - 1}"]`);
+      if (c) return { ms: performance.now() - t0, ok: true, lastRow };
+    }
+    return { ms: performance.now() - t0, ok: false, lastRow };
+  }, (await fs.promises.stat(files[s])).size);
+  // Open the lazy function block.
+  const expand = await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+    for (let i = 0; i < 200 && !document.querySelector('.trow.lazy'); i++) {
+      // Open the path down to the bitcode: expand collapsed groups breadth first.
+      const closed = [...document.querySelectorAll('.trow[aria-expanded=false]')];
+      if (!closed.length) break;
+      closed[0].querySelector('.twisty').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      await frame();
+    }
+    const row = document.querySelector('.trow.lazy');
+    if (!row) return { ms: NaN, children: 0 };
+    const id = row.dataset.id;
+    const t0 = performance.now();
+    row.querySelector('.twisty').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    for (let i = 0; i < 3000; i++) {
+      await frame();
+      const r = document.querySelector(`.trow[data-id="${id}"]`);
+      if (r && !r.classList.contains('lazy')) {
+        return { ms: performance.now() - t0, children: document.querySelectorAll('.trow').length };
+      }
+    }
+    return { ms: NaN, children: 0 };
+  });
+  const mem = await memory(page);
+  fileRows.push({ size: s, firstPaint, decoded, end, expand, mem, errors });
+  console.log(`${s}: first paint ${firstPaint.toFixed(0)} ms, decoded ${decoded.toFixed(0)} ms, end ${end.ok ? end.ms.toFixed(0) + ' ms' : 'NOT REACHED'}, expand ${expand.ms.toFixed(0)} ms, ` +
+    `heap ${MiB(mem.heap)} MiB, page wasm ${MiB(mem.pageWasm)} MiB, worker wasm ${MiB(mem.workerWasm)} MiB, renderer RSS ${MiB(mem.rss)} MiB` +
+    (errors.length ? `, errors: ${errors.join(' | ')}` : ''));
+  await page.close();
+}
+
+// A tree of about 1,000,000 nodes.
+const big = await (async () => {
+  const { page, errors } = await freshPage();
+  await openAndTime(page, partsFile);
+  const decoded = await waitDecoded(page, 600000);
+  const nodes = await page.evaluate(() => document.querySelector('[role=tree]')?.getAttribute('data-nodes'));
+  const stats = await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+    const settle = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = r; ch.port2.postMessage(0); });
+    const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+    const layout = () => document.getElementById('hex').getBoundingClientRect().height + document.body.offsetHeight;
+    // Hover: alternate between hex bytes and tree rows, 400 times.
+    const hover = [];
+    for (let i = 0; i < 400; i++) {
+      const cells = [...document.querySelectorAll(i % 2 ? '#hex .hx .c' : '.trow')];
+      const c = cells[(i * 37) % cells.length];
+      const t = performance.now();
+      c.dispatchEvent(new MouseEvent(i % 2 ? 'mousemove' : 'mouseover', { bubbles: true }));
+      await settle();
+      layout();
+      hover.push(performance.now() - t);
+    }
+    // Scrolling: 150 steps of 3 rows per frame in each pane; per-step work
+    // (scroll event → DOM updated and laid out) and frame-to-frame intervals.
+    async function scroll(el, step) {
+      const work = [];
+      const frames = [];
+      let last = await frame();
+      for (let i = 0; i < 150; i++) {
+        const t = performance.now();
+        el.scrollTop += step;
+        el.dispatchEvent(new Event('scroll'));
+        await settle();
+        layout();
+        work.push(performance.now() - t);
+        const now = await frame();
+        frames.push(now - last);
+        last = now;
+      }
+      return { workP95: pct(work, 0.95), workMax: Math.max(...work), frameP95: pct(frames, 0.95), frameMax: Math.max(...frames) };
+    }
+    const hex = await scroll(document.getElementById('hex'), 60);
+    const tree = await scroll(document.getElementById('tree'), 66);
+    return { hoverP95: pct(hover, 0.95), hoverMedian: pct(hover, 0.5), hex, tree };
+  });
+  const rowsInTree = await page.evaluate(() => document.querySelectorAll('.trow').length);
+  const mem = await memory(page);
+  await page.close();
+  return { decoded, nodes, stats, rowsInTree, mem, errors };
+})();
+console.log('1M-node tree:', JSON.stringify(big));
+
+// App transfer size (gzip -9 of what the page downloads to start).
+let transfer = 0;
+const assets = [];
+for (const f of fs.readdirSync(DIST)) {
+  if (!/\.(wasm|js|css|html)$/.test(f)) continue;
+  const gz = zlib.gzipSync(fs.readFileSync(path.join(DIST, f)), { level: 9 }).length;
+  transfer += gz;
+  assets.push(`${f} ${gz}`);
+}
+const workerJs = path.join(DIST, 'static/worker.js');
+if (fs.existsSync(workerJs)) {
+  const gz = zlib.gzipSync(fs.readFileSync(workerJs), { level: 9 }).length;
+  transfer += gz;
+  assets.push(`static/worker.js ${gz}`);
+}
+
+await browser.close();
+server.close();
+fs.rmSync(tmp, { recursive: true, force: true });
+
+const cpu = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) || [])[1] || 'unknown CPU';
+const chromeV = spawnSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).stdout.trim();
+const ms = (v) => (Number.isFinite(v) ? `${v.toFixed(0)} ms` : 'n/a');
+const ms1 = (v) => `${v.toFixed(1)} ms`;
+const lines = [];
+lines.push(`Measured by \`node bench/browser.mjs --write\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} cores (${cpu}), ${chromeV}, headless.`);
+lines.push(`Load average at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}.`);
+lines.push('');
+lines.push('| file (DXIL container, sparse) | first hex rows + tree root painted | decoded | scrolled to the last byte | lazy function block opened | JS heap | page wasm | worker wasm | renderer RSS |');
+lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const r of fileRows) {
+  lines.push(`| ${r.size} | ${ms(r.firstPaint)} | ${ms(r.decoded)} | ${r.end.ok ? ms(r.end.ms) : 'not reached'} | ${ms(r.expand.ms)} | ${MiB(r.mem.heap)} MiB | ${MiB(r.mem.pageWasm)} MiB | ${MiB(r.mem.workerWasm)} MiB | ${MiB(r.mem.rss)} MiB |`);
+}
+lines.push('');
+lines.push(`Tree of ${big.nodes || 'about 1,000,000'} nodes (\`parts-1m.dxbc\`, 166,667 parts; decoded in ${ms(big.decoded)}; ${big.rowsInTree} tree rows in the DOM):`);
+lines.push('');
+lines.push('| what | 95th percentile | worst | median |');
+lines.push('| --- | --- | --- | --- |');
+lines.push(`| hover → highlight rendered and laid out (400 hovers, hex and tree) | ${ms1(big.stats.hoverP95)} | | ${ms1(big.stats.hoverMedian)} |`);
+lines.push(`| hex pane scroll step: work | ${ms1(big.stats.hex.workP95)} | ${ms1(big.stats.hex.workMax)} | |`);
+lines.push(`| hex pane scroll: frame interval | ${ms1(big.stats.hex.frameP95)} | ${ms1(big.stats.hex.frameMax)} | |`);
+lines.push(`| tree scroll step: work | ${ms1(big.stats.tree.workP95)} | ${ms1(big.stats.tree.workMax)} | |`);
+lines.push(`| tree scroll: frame interval | ${ms1(big.stats.tree.frameP95)} | ${ms1(big.stats.tree.frameMax)} | |`);
+lines.push('');
+lines.push(`Memory with that tree open: JS heap ${MiB(big.mem.heap)} MiB, page wasm ${MiB(big.mem.pageWasm)} MiB, worker wasm ${MiB(big.mem.workerWasm)} MiB, renderer RSS ${MiB(big.mem.rss)} MiB.`);
+lines.push('');
+lines.push(`App transfer size (gzip -9): ${transfer.toLocaleString('en')} bytes (${assets.join(', ')}).`);
+const table = lines.join('\n');
+console.log('\n' + table);
+const errs = [...fileRows.flatMap((r) => r.errors), ...big.errors];
+if (errs.length) console.log('\npage errors:', errs);
+
+if (flag('--write')) {
+  const res = path.join(ROOT, 'bench/RESULTS.md');
+  let text = fs.existsSync(res) ? fs.readFileSync(res, 'utf8') : '# Benchmark results\n\n## Browser\n\n(filled in by bench/browser.mjs)\n';
+  const block = `<!-- browser:begin -->\n${table}\n<!-- browser:end -->`;
+  if (text.includes('<!-- browser:begin -->')) {
+    text = text.replace(/<!-- browser:begin -->[\s\S]*<!-- browser:end -->/, block);
+  } else if (text.includes('(filled in by bench/browser.mjs)')) {
+    text = text.replace('(filled in by bench/browser.mjs)', block);
+  } else {
+    text += `\n## Browser\n\n${block}\n`;
+  }
+  fs.writeFileSync(res, text);
+  console.log(`wrote ${res}`);
+}

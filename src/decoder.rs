@@ -1,0 +1,228 @@
+//! The page's side of the decode worker (see [`crate::worker`]): starts it,
+//! sends it files and expansion requests, and turns its replies into
+//! [`Event`]s for the app.
+//!
+//! One worker at a time. Cancelling terminates it; so does a panic inside it
+//! (the instance is unusable afterwards). The next request starts a fresh one,
+//! which costs little: the page hands it the already compiled wasm module.
+
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use yew::Callback;
+
+/// What the worker reports.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// Bytes read so far out of the file's size.
+    Progress { job: u32, done: u64, total: u64 },
+    /// The tree of a whole file, in the wire form.
+    Decoded {
+        job: u32,
+        format: String,
+        nodes: Vec<u8>,
+    },
+    /// A lazy node decoded: its new self then the nodes it gained, wire form.
+    Expanded { job: u32, node: u32, nodes: Vec<u8> },
+    /// A request could not be carried out.
+    Failed { job: u32, message: String },
+    /// The worker died (a panic or a trap); it has been replaced.
+    Crashed { message: String },
+}
+
+struct Client {
+    worker: web_sys::Worker,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+thread_local! {
+    static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
+    static SINK: RefCell<Option<Callback<Event>>> = const { RefCell::new(None) };
+    /// Stopped workers' handlers, dropped later: a handler may be the one running
+    /// when its worker is stopped, and must outlive that call.
+    static RETIRED: RefCell<Vec<Client>> = const { RefCell::new(Vec::new()) };
+    /// The worker's wasm memory size at its last report, in bytes.
+    static WORKER_WASM: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+}
+
+/// Bytes of a wasm instance's linear memory (this thread's instance).
+pub fn wasm_memory_bytes() -> f64 {
+    wasm_bindgen::memory()
+        .unchecked_into::<js_sys::WebAssembly::Memory>()
+        .buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length() as f64
+}
+
+/// Memory figures for the browser benchmark: the page's and the decode worker's
+/// wasm memory (bytes).
+#[wasm_bindgen]
+pub fn debug_memory() -> JsValue {
+    let o = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&o, &"pageWasm".into(), &wasm_memory_bytes().into());
+    let _ = js_sys::Reflect::set(&o, &"workerWasm".into(), &WORKER_WASM.with(|c| c.get()).into());
+    o.into()
+}
+
+/// Where worker events go (the app's reducer).
+pub fn set_sink(cb: Callback<Event>) {
+    SINK.with(|s| *s.borrow_mut() = Some(cb));
+}
+
+fn emit(e: Event) {
+    let cb = SINK.with(|s| s.borrow().clone());
+    if let Some(cb) = cb {
+        cb.emit(e);
+    }
+}
+
+fn get(o: &JsValue, k: &str) -> JsValue {
+    js_sys::Reflect::get(o, &k.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn num(o: &JsValue, k: &str) -> u64 {
+    get(o, k).as_f64().unwrap_or(0.0) as u64
+}
+
+fn bytes(o: &JsValue, k: &str) -> Vec<u8> {
+    get(o, k)
+        .dyn_into::<js_sys::Uint8Array>()
+        .map(|a| a.to_vec())
+        .unwrap_or_default()
+}
+
+fn on_message(e: web_sys::MessageEvent) {
+    let d = e.data();
+    if let Some(w) = get(&d, "wasmBytes").as_f64() {
+        WORKER_WASM.with(|c| c.set(w));
+    }
+    let job = num(&d, "job") as u32;
+    let event = match get(&d, "type").as_string().unwrap_or_default().as_str() {
+        "progress" => Event::Progress {
+            job,
+            done: num(&d, "done"),
+            total: num(&d, "total"),
+        },
+        "decoded" => Event::Decoded {
+            job,
+            format: get(&d, "format").as_string().unwrap_or_default(),
+            nodes: bytes(&d, "nodes"),
+        },
+        "expanded" => Event::Expanded {
+            job,
+            node: num(&d, "node") as u32,
+            nodes: bytes(&d, "nodes"),
+        },
+        "failed" => Event::Failed {
+            job,
+            message: get(&d, "message").as_string().unwrap_or_default(),
+        },
+        "panic" => {
+            stop();
+            Event::Crashed {
+                message: get(&d, "message")
+                    .as_string()
+                    .unwrap_or_else(|| "unknown error".into()),
+            }
+        }
+        _ => return,
+    };
+    emit(event);
+}
+
+/// The URL of the page's own JS module (trunk preloads it).
+fn module_url() -> Option<String> {
+    let doc = gloo_utils::document();
+    let el = doc.query_selector("link[rel=modulepreload]").ok()??;
+    get(&el, "href").as_string()
+}
+
+fn start() -> Result<Client, String> {
+    let js = module_url().ok_or("the page does not name its own script module")?;
+    let opts = web_sys::WorkerOptions::new();
+    opts.set_type(web_sys::WorkerType::Module);
+    let worker =
+        web_sys::Worker::new_with_options(&crate::io::asset_url("static/worker.js"), &opts)
+            .map_err(|e| format!("could not start the decode worker: {e:?}"))?;
+    let on_message = Closure::<dyn FnMut(_)>::new(on_message);
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    let on_error = Closure::<dyn FnMut(_)>::new(|e: web_sys::ErrorEvent| {
+        stop();
+        emit(Event::Crashed {
+            message: e.message(),
+        });
+    });
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    let init = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&init, &"type".into(), &"init".into());
+    let _ = js_sys::Reflect::set(&init, &"js".into(), &js.into());
+    let _ = js_sys::Reflect::set(&init, &"wasm".into(), &wasm_bindgen::module());
+    worker
+        .post_message(&init)
+        .map_err(|e| format!("could not start the decode worker: {e:?}"))?;
+    Ok(Client {
+        worker,
+        _on_message: on_message,
+        _on_error: on_error,
+    })
+}
+
+fn send(fields: &[(&str, JsValue)]) -> Result<(), String> {
+    let m = js_sys::Object::new();
+    for (k, v) in fields {
+        let _ = js_sys::Reflect::set(&m, &(*k).into(), v);
+    }
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.is_none() {
+            *c = Some(start()?);
+        }
+        let w = &c.as_ref().expect("just started").worker;
+        w.post_message(&m)
+            .map_err(|e| format!("could not reach the decode worker: {e:?}"))
+    })
+}
+
+/// Decodes `blob` as load number `job`; big parts stay lazy above `lazy_threshold` bytes.
+pub fn open(job: u32, blob: &web_sys::Blob, lazy_threshold: u64) -> Result<(), String> {
+    send(&[
+        ("type", "open".into()),
+        ("job", job.into()),
+        ("blob", blob.into()),
+        ("lazyThreshold", (lazy_threshold as f64).into()),
+    ])
+}
+
+/// Asks for the children of lazy node `node` of load `job`.
+pub fn expand(job: u32, node: u32) -> Result<(), String> {
+    send(&[
+        ("type", "expand".into()),
+        ("job", job.into()),
+        ("node", node.into()),
+    ])
+}
+
+/// Stops the worker (whatever it is doing); the next request starts a new one.
+pub fn stop() {
+    // Take the client out first: terminating it must not run while borrowed.
+    let old = CLIENT.with(|c| c.borrow_mut().take());
+    if let Some(c) = old {
+        c.worker.terminate();
+        c.worker.set_onmessage(None);
+        c.worker.set_onerror(None);
+        RETIRED.with(|r| {
+            let mut r = r.borrow_mut();
+            r.push(c);
+            if r.len() > 4 {
+                r.remove(0);
+            }
+        });
+    }
+}
+
+/// Test hook: makes the decode worker panic, to check that the page survives it.
+#[wasm_bindgen]
+pub fn debug_crash_decoder() {
+    let _ = send(&[("type", "crash".into())]);
+}

@@ -1,0 +1,244 @@
+//! A bounded cache of fixed-size pages of a file, for reading a big file a window
+//! at a time instead of holding it whole.
+//!
+//! The page keeps only what the hex pane and inspector show (plus some slack);
+//! the decode worker keeps what the decoder is reading. Both use this cache with
+//! their own way of fetching a page (an async `Blob` read on the page, a
+//! synchronous `FileReaderSync` read in the worker). Least recently used pages go
+//! first when the cache is full.
+
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
+
+/// Bytes per page.
+pub const PAGE: u64 = 64 * 1024;
+
+/// Pages of one file.
+#[derive(Debug, Clone)]
+pub struct PageCache {
+    len: u64,
+    cap: usize,
+    pages: HashMap<u64, Rc<[u8]>>,
+    /// Most recently used at the back.
+    order: VecDeque<u64>,
+}
+
+impl PageCache {
+    /// A cache for a file of `len` bytes holding at most `cap` pages (at least 2).
+    pub fn new(len: u64, cap: usize) -> Self {
+        PageCache {
+            len,
+            cap: cap.max(2),
+            pages: HashMap::new(),
+            order: VecDeque::new(),
+        }
+    }
+
+    /// File length.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// True for an empty file.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes held right now.
+    pub fn held_bytes(&self) -> u64 {
+        self.pages.values().map(|p| p.len() as u64).sum()
+    }
+
+    /// The byte range `[start, end)` of page `n`, clipped to the file.
+    pub fn page_range(&self, n: u64) -> (u64, u64) {
+        let s = n.saturating_mul(PAGE).min(self.len);
+        (s, s.saturating_add(PAGE).min(self.len))
+    }
+
+    /// Pages that `[start, end)` (clipped to the file) touches.
+    pub fn pages_of(&self, start: u64, end: u64) -> std::ops::Range<u64> {
+        let end = end.min(self.len);
+        if start >= end {
+            return 0..0;
+        }
+        start / PAGE..(end - 1) / PAGE + 1
+    }
+
+    /// Pages of `[start, end)` not in the cache.
+    pub fn missing(&self, start: u64, end: u64) -> Vec<u64> {
+        self.pages_of(start, end)
+            .filter(|n| !self.pages.contains_key(n))
+            .collect()
+    }
+
+    /// Stores page `n` (its bytes must be the page's whole clipped range).
+    pub fn insert(&mut self, n: u64, data: Rc<[u8]>) {
+        let (s, e) = self.page_range(n);
+        if data.len() as u64 != e - s {
+            return;
+        }
+        if self.pages.insert(n, data).is_none() {
+            self.order.push_back(n);
+        } else {
+            self.touch(n);
+        }
+        while self.pages.len() > self.cap {
+            match self.order.pop_front() {
+                Some(old) => {
+                    self.pages.remove(&old);
+                }
+                None => break,
+            }
+        }
+    }
+
+    fn touch(&mut self, n: u64) {
+        if self.order.back() == Some(&n) {
+            return;
+        }
+        if let Some(i) = self.order.iter().position(|&p| p == n) {
+            self.order.remove(i);
+            self.order.push_back(n);
+        }
+    }
+
+    /// Copies `[start, end)` (clipped to the file) if every page it needs is held.
+    pub fn window(&mut self, start: u64, end: u64) -> Option<Vec<u8>> {
+        let end = end.min(self.len);
+        if start >= end {
+            return Some(Vec::new());
+        }
+        let mut out = Vec::with_capacity((end - start) as usize);
+        for n in self.pages_of(start, end) {
+            let page = self.pages.get(&n)?.clone();
+            self.touch(n);
+            let (ps, _) = self.page_range(n);
+            let a = (start.max(ps) - ps) as usize;
+            let b = ((end - ps) as usize).min(page.len());
+            out.extend_from_slice(&page[a..b]);
+        }
+        Some(out)
+    }
+
+    /// Copies what is held of `[offset, offset + buf.len())` into `buf`, fetching
+    /// missing pages with `fetch` (which returns the page's bytes, or `None` if
+    /// the file cannot be read). Returns the bytes copied: short at the end of the
+    /// file or where a page could not be read.
+    pub fn read_with(
+        &mut self,
+        offset: u64,
+        buf: &mut [u8],
+        mut fetch: impl FnMut(u64, u64) -> Option<Vec<u8>>,
+    ) -> usize {
+        let end = offset.saturating_add(buf.len() as u64).min(self.len);
+        let mut done = 0usize;
+        let mut at = offset;
+        while at < end {
+            let n = at / PAGE;
+            let page = match self.pages.get(&n) {
+                Some(p) => {
+                    let p = p.clone();
+                    self.touch(n);
+                    p
+                }
+                None => {
+                    let (s, e) = self.page_range(n);
+                    match fetch(s, e) {
+                        Some(v) if v.len() as u64 == e - s => {
+                            let p: Rc<[u8]> = v.into();
+                            self.insert(n, p.clone());
+                            p
+                        }
+                        _ => return done,
+                    }
+                }
+            };
+            let ps = n * PAGE;
+            let a = (at - ps) as usize;
+            let take = ((end - at) as usize).min(page.len() - a);
+            buf[done..done + take].copy_from_slice(&page[a..a + take]);
+            done += take;
+            at += take as u64;
+        }
+        done
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    fn file(len: usize) -> Vec<u8> {
+        (0..len).map(|i| (i * 7 % 251) as u8).collect()
+    }
+
+    #[test]
+    fn reads_across_pages_fetch_each_page_once() {
+        let data = file(3 * PAGE as usize + 100);
+        let mut c = PageCache::new(data.len() as u64, 8);
+        let mut fetched = Vec::new();
+        let mut buf = vec![0u8; PAGE as usize + 10];
+        let at = PAGE - 5;
+        let n = c.read_with(at, &mut buf, |s, e| {
+            fetched.push(s);
+            Some(data[s as usize..e as usize].to_vec())
+        });
+        assert_eq!(n, buf.len());
+        assert_eq!(&buf[..], &data[at as usize..at as usize + buf.len()]);
+        assert_eq!(fetched, vec![0, PAGE, 2 * PAGE]);
+        // Again: everything is cached.
+        let n = c.read_with(at, &mut buf, |_, _| panic!("no fetch expected"));
+        assert_eq!(n, buf.len());
+    }
+
+    #[test]
+    fn reads_stop_at_the_end_and_on_failed_fetches() {
+        let data = file(PAGE as usize + 10);
+        let mut c = PageCache::new(data.len() as u64, 4);
+        let mut buf = [0u8; 64];
+        let n = c.read_with(PAGE, &mut buf, |s, e| {
+            Some(data[s as usize..e as usize].to_vec())
+        });
+        assert_eq!(n, 10);
+        let mut c = PageCache::new(data.len() as u64, 4);
+        assert_eq!(c.read_with(0, &mut buf, |_, _| None), 0);
+        assert_eq!(c.read_with(u64::MAX - 3, &mut buf, |_, _| None), 0);
+    }
+
+    #[test]
+    fn the_cache_stays_bounded_and_keeps_recent_pages() {
+        let data = file(10 * PAGE as usize);
+        let mut c = PageCache::new(data.len() as u64, 3);
+        let fetch = |s: u64, e: u64| Some(data[s as usize..e as usize].to_vec());
+        let mut b = [0u8; 1];
+        for p in 0..10u64 {
+            c.read_with(p * PAGE, &mut b, fetch);
+            // Keep page 0 hot.
+            c.read_with(0, &mut b, fetch);
+        }
+        assert!(c.held_bytes() <= 3 * PAGE);
+        assert!(c.window(0, 1).is_some(), "page 0 was used most recently");
+        assert!(c.window(PAGE, PAGE + 1).is_none(), "page 1 was evicted");
+        assert_eq!(c.missing(7 * PAGE, 9 * PAGE + 1), vec![7]);
+    }
+
+    #[test]
+    fn windows_need_every_page_and_clip_to_the_file() {
+        let data = file(2 * PAGE as usize);
+        let mut c = PageCache::new(data.len() as u64, 4);
+        assert_eq!(c.window(10, 20), None);
+        c.insert(0, data[..PAGE as usize].to_vec().into());
+        assert_eq!(c.window(10, 20).unwrap(), &data[10..20]);
+        assert_eq!(c.window(PAGE - 2, PAGE + 2), None);
+        c.insert(1, data[PAGE as usize..].to_vec().into());
+        assert_eq!(
+            c.window(PAGE - 2, u64::MAX).unwrap(),
+            &data[PAGE as usize - 2..]
+        );
+        assert_eq!(c.window(5, 5).unwrap(), Vec::<u8>::new());
+        // A page of the wrong size is refused.
+        let mut c = PageCache::new(data.len() as u64, 4);
+        c.insert(0, vec![1, 2, 3].into());
+        assert_eq!(c.window(0, 1), None);
+    }
+}
