@@ -61,7 +61,11 @@ pub fn wasm_memory_bytes() -> f64 {
 pub fn debug_memory() -> JsValue {
     let o = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&o, &"pageWasm".into(), &wasm_memory_bytes().into());
-    let _ = js_sys::Reflect::set(&o, &"workerWasm".into(), &WORKER_WASM.with(|c| c.get()).into());
+    let _ = js_sys::Reflect::set(
+        &o,
+        &"workerWasm".into(),
+        &WORKER_WASM.with(|c| c.get()).into(),
+    );
     o.into()
 }
 

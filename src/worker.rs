@@ -105,7 +105,11 @@ fn now() -> f64 {
 fn msg(kind: &str, fields: &[(&str, JsValue)]) -> Object {
     let o = Object::new();
     let _ = Reflect::set(&o, &"type".into(), &kind.into());
-    let _ = Reflect::set(&o, &"wasmBytes".into(), &crate::decoder::wasm_memory_bytes().into());
+    let _ = Reflect::set(
+        &o,
+        &"wasmBytes".into(),
+        &crate::decoder::wasm_memory_bytes().into(),
+    );
     for (k, v) in fields {
         let _ = Reflect::set(&o, &(*k).into(), v);
     }

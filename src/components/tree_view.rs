@@ -240,7 +240,7 @@ pub fn TreeView(p: &Props) -> Html {
                 <span class="pane-sub">{format!("{} nodes", tree.len())}</span>
             </div>
             <div class="vscroll tree" ref={node} role="tree" tabindex="0" aria-label="Structure tree"
-                data-nodes={doc.tree.len().to_string()}
+                data-nodes={doc.tree.len().to_string()} data-decoded={if doc.decoded { "true" } else { "false" }}
                 aria-activedescendant={active} onscroll={vl.onscroll} {onclick} {ondblclick} {onmouseover}
                 {onmouseleave} {onkeydown} id="tree">
                 <div class="vsticky" role="presentation">

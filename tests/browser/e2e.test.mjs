@@ -15,6 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { XSS, dxbc, isgn, xssContainer } from './fixtures.mjs';
+import os from 'node:os';
+import { writeDxil, writeParts } from '../../bench/gen-inputs.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../..');
@@ -90,7 +92,10 @@ async function loadViaInput(name, bytes) {
 
 async function waitForFile(name) {
   await page.waitForFunction(
-    (n) => document.querySelector('#file-info .file-name')?.textContent === n && document.querySelector('#hex .hrow'),
+    // Decoded (the worker's tree is shown) and the first bytes read from the file.
+    (n) => document.querySelector('#file-info .file-name')?.textContent === n &&
+      document.querySelector('#tree[data-decoded=true]') &&
+      document.querySelector('#hex .hrow:not(.pending)'),
     name,
   );
 }
@@ -570,6 +575,75 @@ test('dark theme follows the system setting', async () => {
   assert.ok(r + g + b < 120, `dark background, got ${bg}`);
   await shot('12-dark-theme');
   await page.emulateMedia({ colorScheme: 'light' });
+});
+
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'hexlens-e2e-'));
+after(() => fs.rmSync(TMP, { recursive: true, force: true }));
+
+test('a 4 GiB file opens from disk, decodes in the worker, scrolls to its last byte, and a lazy block decodes when opened', async () => {
+  // Sparse: a DXIL container whose bitcode has one function block of almost 4 GiB.
+  const file = path.join(TMP, 'huge.dxbc');
+  const size = writeDxil(file, 2 ** 32 - 4);
+  await open();
+  await page.setInputFiles('#file-input-empty', file);
+  await waitForFile('huge.dxbc');
+  assert.equal(await page.locator('#file-info .file-size').getAttribute('title'), `${size} bytes`);
+  // Only the pages in view are read: the page's own cache holds a few MiB at most.
+  await page.locator('#hex').evaluate((e) => (e.scrollTop = e.scrollHeight));
+  const last = (Math.floor((size - 1) / 16) * 16).toString(16).toUpperCase().padStart(8, '0');
+  await page.waitForFunction(
+    (o) => [...document.querySelectorAll('#hex .hrow:not(.pending) .off')].some((e) => e.textContent === o),
+    last,
+  );
+  // The function block is lazy: click one of its bytes, then open it.
+  await page.locator('#hex').evaluate((e) => (e.scrollTop = 0));
+  await page.waitForSelector('#hex .hrow:not(.pending) .c[data-o="96"]');
+  await page.click('#hex .hx .c[data-o="96"]');
+  const lazy = page.locator('.trow.lazy.selected');
+  await lazy.waitFor();
+  assert.match(await lazy.textContent(), /FUNCTION_BLOCK.*not decoded yet/);
+  const id = await lazy.getAttribute('data-id');
+  await lazy.locator('.twisty').click();
+  await page.waitForSelector(`.trow[data-id="${id}"][aria-expanded=true]:not(.lazy)`);
+  const kids = await page.locator('.trow').allTextContents();
+  assert.ok(kids.some((t) => t.includes('AbbrevID')), 'the block header is decoded once opened');
+  await shot('14-huge-file-lazy-block');
+});
+
+test('decoding shows progress and can be cancelled; the bytes stay', async () => {
+  const file = path.join(TMP, 'many-parts.dxbc');
+  writeParts(file, 300000);
+  await open();
+  await page.setInputFiles('#file-input-empty', file);
+  await page.waitForSelector('#notice-decoding');
+  await page.click('#cancel-decode');
+  await page.waitForSelector('#notice-cancelled');
+  await page.waitForSelector('#hex .hrow:not(.pending)');
+  assert.equal(await page.locator('#tree').getAttribute('data-decoded'), 'false');
+  // Opening another file afterwards starts a fresh decoder.
+  await loadViaInput(SAMPLE, sample);
+  assert.ok((await page.locator('.trow').count()) > 3);
+});
+
+test('a crash in the decode worker shows an error banner and keeps the hex view', async () => {
+  await open();
+  await loadViaInput(SAMPLE, sample);
+  const firstRow = () => page.locator('#hex .hrow:not(.pending)').first().textContent();
+  const before = await firstRow();
+  problems.length = 0;
+  await page.evaluate(() => window.wasmBindings.debug_crash_decoder());
+  const banner = page.locator('#notice-crashed');
+  await banner.waitFor();
+  assert.match(await banner.textContent(), /decoder crashed.*test hook/s);
+  // The bytes are still shown (the banner takes some height, so fewer rows fit).
+  assert.equal(await firstRow(), before);
+  assert.ok((await page.locator('#hex .hrow:not(.pending)').count()) > 10);
+  await shot('15-worker-crash');
+  // The next file gets a new worker.
+  await loadViaInput('again.dxbc', sample);
+  assert.ok((await page.locator('.trow').count()) > 3);
+  // The crash logs to the console by design; nothing else may.
+  problems.splice(0, problems.length, ...problems.filter((p) => !/test hook|unreachable|RuntimeError/.test(p)));
 });
 
 test('no request left for a non-local address, and no errors were logged', async () => {
