@@ -48,11 +48,12 @@ done | tee "$ART/bundle-sizes.txt"
 echo "== end-to-end tests (headless Chromium; screenshots in target/browser-artifacts/)"
 cd "$ROOT/tests/browser"
 if ! HEXLENS_DIST="$DIST" HEXLENS_ARTIFACTS="$ART" \
-    node --test --test-concurrency=1 --test-reporter=tap e2e.test.mjs 2>&1 | tee "$ART/e2e.tap"; then
+    node --test --test-concurrency=1 --test-reporter=tap e2e.test.mjs security.test.mjs 2>&1 | tee "$ART/e2e.tap"; then
     status=1
 fi
-# pipefail carries node's exit status through tee; the TAP summary is a second check.
-if ! grep -q '^# fail 0$' "$ART/e2e.tap"; then
+# pipefail carries node's exit status through tee; the TAP summary (one for both
+# files; a file that fails to load counts as a failed test) is a second check.
+if ! grep -q '^# fail 0$' "$ART/e2e.tap" || ! grep -q '^# cancelled 0$' "$ART/e2e.tap"; then
     status=1
 fi
 exit "$status"

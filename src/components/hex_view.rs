@@ -59,10 +59,6 @@ pub struct RowProps {
     pub doc: Rc<Doc>,
     /// Row number (offset / 16).
     pub row: u64,
-    /// Hovered node's bytes.
-    pub hl: Option<(u64, u64)>,
-    /// Bytes the hovered node refers to.
-    pub rf: Option<(u64, u64)>,
     /// Selected node's bytes.
     pub sel: Option<(u64, u64)>,
     /// The cursor, if in this row.
@@ -84,7 +80,7 @@ pub fn HexRow(p: &RowProps) -> Html {
         let cells = (0..n)
             .map(|i| html! { <span class="c pend" data-o={(base + i).to_string()}>{"··"}</span> });
         return html! {
-            <div class="hrow pending" aria-busy="true">
+            <div class="hrow pending" aria-busy="true" data-b={base.to_string()}>
                 <span class="off">{hexfmt::offset(base)}</span>
                 <span class="hx">{ for cells }</span>
                 <span class="as"></span>
@@ -123,18 +119,6 @@ pub fn HexRow(p: &RowProps) -> Html {
                     c.push_str(" fe");
                 }
             }
-            if let Some((s, e)) = p.hl.filter(|&(s, e)| s <= o && o < e) {
-                c.push_str(" hl");
-                if s == o {
-                    c.push_str(" hs");
-                }
-                if e == o + 1 {
-                    c.push_str(" he");
-                }
-            }
-            if inside(p.rf, o) {
-                c.push_str(" rf");
-            }
             if inside(p.sel, o) {
                 c.push_str(" sel");
             }
@@ -154,11 +138,82 @@ pub fn HexRow(p: &RowProps) -> Html {
         html! { <span class={c.clone()} data-o={(base + i as u64).to_string()}>{hexfmt::ascii(b).to_string()}</span> }
     });
     html! {
-        <div class="hrow">
+        <div class="hrow" data-b={base.to_string()}>
             <span class="off">{hexfmt::offset(base)}</span>
             <span class="hx">{ for hex }</span>
             <span class="as">{ for asc }</span>
         </div>
+    }
+}
+
+/// The hover marks of byte `o`: `hl` (hovered node's bytes, `hs`/`he` at its
+/// first/last byte) and `rf` (bytes the hovered node refers to), space separated.
+fn hover_marks(o: u64, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) -> String {
+    let mut m = String::new();
+    if let Some((s, e)) = hl.filter(|&(s, e)| s <= o && o < e) {
+        m.push_str("hl");
+        if s == o {
+            m.push_str(" hs");
+        }
+        if e == o + 1 {
+            m.push_str(" he");
+        }
+    }
+    if inside(rf, o) {
+        if !m.is_empty() {
+            m.push(' ');
+        }
+        m.push_str("rf");
+    }
+    m
+}
+
+/// Puts the hover marks in the `data-h` attribute of the rendered cells (the
+/// stylesheet draws them). Each row remembers which hover it shows (`data-hv`),
+/// so only rows whose marks change are touched; Yew never sets `data-h`, so a
+/// row re-rendered for another reason keeps its marks.
+fn mark_hover(node: &NodeRef, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) {
+    let Some(root) = node.cast::<web_sys::Element>() else {
+        return;
+    };
+    let token = format!("{hl:?}{rf:?}");
+    let rows = root.get_elements_by_class_name("hrow");
+    for i in 0..rows.length() {
+        let Some(row) = rows.item(i) else { continue };
+        if row.get_attribute("data-hv").as_deref() == Some(token.as_str()) {
+            continue;
+        }
+        let _ = row.set_attribute("data-hv", &token);
+        let Some(base) = row
+            .get_attribute("data-b")
+            .and_then(|b| b.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        let end = base + WIDTH;
+        let touches = |r: Option<(u64, u64)>| r.is_some_and(|(s, e)| s < end && e > base);
+        let now = touches(hl) || touches(rf);
+        if !now && !row.has_attribute("data-hr") {
+            continue;
+        }
+        let cols = row.children();
+        for col in [cols.item(1), cols.item(2)].into_iter().flatten() {
+            let cells = col.children();
+            for j in 0..cells.length() {
+                let Some(cell) = cells.item(j) else { continue };
+                let m = hover_marks(base + u64::from(j), hl, rf);
+                if m.is_empty() {
+                    let _ = cell.remove_attribute("data-h");
+                } else {
+                    let _ = cell.set_attribute("data-h", &m);
+                }
+            }
+        }
+        if now {
+            let _ = row.set_attribute("data-hr", "");
+        } else {
+            let _ = row.remove_attribute("data-hr");
+        }
     }
 }
 
@@ -243,15 +298,22 @@ pub fn HexView(p: &Props) -> Html {
         .filter(|&id| id != doc.tree.root())
         .map(|id| doc.shown_range(id));
 
+    // Hover marks are set on the rendered cells directly, after every render:
+    // hovering never re-renders rows, however many bytes the hovered node covers.
+    {
+        let node = node.clone();
+        use_effect(move || mark_hover(&node, hl, rf));
+    }
+
     let w = vl.window;
     let rows = (w.first..w.first + w.count).map(|r| {
         let (a, b) = (r * WIDTH, (r + 1) * WIDTH);
-        // Each row only sees the ranges that touch it, so a hover re-renders just
-        // the rows whose highlight changed.
+        // Each row only sees the ranges that touch it, so a selection re-renders
+        // just the rows whose marks changed. Hover marks are not props at all
+        // (see `mark_hover`).
         let touch = |x: Option<(u64, u64)>| x.filter(|&(s, e)| s < b && e > a);
         html! {
-            <HexRow key={r.to_string()} doc={doc.clone()} row={r} hl={touch(hl)} rf={touch(rf)}
-                sel={touch(sel)} cursor={(a..b).contains(&p.cursor).then_some(p.cursor)} epoch={p.bytes_epoch} />
+            <HexRow key={r.to_string()} doc={doc.clone()} row={r} sel={touch(sel)} cursor={(a..b).contains(&p.cursor).then_some(p.cursor)} epoch={p.bytes_epoch} />
         }
     });
 

@@ -118,7 +118,7 @@ const row = (p) => `#tree .trow[data-path="${p}"]`;
 
 /** Offsets of the highlighted cells in the hex (`hx`) or ASCII (`as`) column. */
 async function highlighted(col) {
-  return page.$$eval(`#hex .${col} .c.hl`, (els) => els.map((e) => Number(e.dataset.o)));
+  return page.$$eval(`#hex .${col} .c[data-h~=hl]`, (els) => els.map((e) => Number(e.dataset.o)));
 }
 
 function range(start, end) {
@@ -249,7 +249,7 @@ test('every format in the picker opens, decodes cleanly and links tree and bytes
     assert.notEqual(await selected.getAttribute('data-kind'), 'unknown', `${file}: byte ${at} is decoded`);
     // Tree → bytes: hovering the row lights exactly its bytes.
     await selected.hover();
-    await page.waitForSelector('#hex .c.hl');
+    await page.waitForSelector('#hex .c[data-h~=hl]');
     assert.deepEqual(await highlighted('hx'), range(start, end), `${file}: ${p}`);
     // Bytes → tree: hovering the byte makes that row the hovered one.
     await page.hover(`#hex .hx .c[data-o="${at}"]`);
@@ -287,7 +287,7 @@ test('DXIL bitcode is decoded down to its records, linked to their bits, and the
     assert.match(await page.locator('#details-props').textContent(), /bits \d+\.\d–\d+\.\d/);
   }
   await selected.hover();
-  await page.waitForSelector('#hex .c.hl');
+  await page.waitForSelector('#hex .c[data-h~=hl]');
   assert.deepEqual(await highlighted('hx'), range(start, end), p);
   await shot('14-bitcode-record');
   // The container digest and the HASH part's MD5 are verified.
@@ -305,7 +305,7 @@ test('hovering a tree row highlights exactly its bytes in the hex and ASCII colu
     const start = Number(await r.getAttribute('data-start'));
     const end = Number(await r.getAttribute('data-end'));
     await r.hover();
-    await page.waitForSelector('#hex .c.hl');
+    await page.waitForSelector('#hex .c[data-h~=hl]');
     assert.deepEqual(await highlighted('hx'), range(start, end), `${p} hex`);
     assert.deepEqual(await highlighted('as'), range(start, end), `${p} ascii`);
     if (p === 'Header') await shot('04-hover-tree-row');
@@ -529,8 +529,8 @@ test('nothing a file contains is inserted as HTML', async () => {
   await page.keyboard.press('Enter');
   const ref = page.locator(row('Parts/[0]/Signature/Parameters/[0]/Name'));
   await ref.hover();
-  await page.waitForSelector('#hex .hx .c.rf');
-  const marked = await page.$$eval('#hex .hx .c.rf', (els) => els.map((e) => Number(e.dataset.o)));
+  await page.waitForSelector('#hex .hx .c[data-h~=rf]');
+  const marked = await page.$$eval('#hex .hx .c[data-h~=rf]', (els) => els.map((e) => Number(e.dataset.o)));
   assert.deepEqual(marked, range(0x4c, 0x69));
 });
 
