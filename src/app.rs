@@ -130,7 +130,7 @@ pub fn App() -> Html {
                     <HexView doc={doc.clone()} hover={s.hover} selected={s.selected} cursor={s.cursor}
                         reveal={s.reveal} bytes_epoch={s.bytes_epoch} dispatch={dispatch.clone()} />
                     <Splitter label="Resize the details pane" value={widths.1} on_resize={resize_details} />
-                    <Details doc={doc.clone()} selected={s.selected} cursor={s.cursor} dispatch={dispatch.clone()} />
+                    <Details doc={doc.clone()} selected={s.selected} cursor={s.cursor} bytes_epoch={s.bytes_epoch} dispatch={dispatch.clone()} />
                 </main>
                 <StatusBar doc={doc.clone()} hover={s.hover} selected={s.selected} cursor={s.cursor} dispatch={dispatch.clone()} />
                 </>

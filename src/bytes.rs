@@ -12,7 +12,6 @@
 
 #[cfg(target_arch = "wasm32")]
 use crate::pages::PageCache;
-#[cfg(not(target_arch = "wasm32"))]
 use hexlens_core::ByteSource;
 use std::rc::Rc;
 #[cfg(target_arch = "wasm32")]
@@ -184,7 +183,8 @@ impl BlobPages {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+/// Bytes held in memory read directly; a `Blob` cannot be read synchronously
+/// on the page (the decode worker reads it its own way), so it reads as empty.
 impl ByteSource for FileBytes {
     fn len(&self) -> u64 {
         self.len
@@ -193,6 +193,8 @@ impl ByteSource for FileBytes {
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> usize {
         match &self.store {
             Store::Memory(d) => (&d[..]).read_at(offset, buf),
+            #[cfg(target_arch = "wasm32")]
+            Store::Blob(_) => 0,
         }
     }
 }

@@ -84,8 +84,8 @@ impl Doc {
         d
     }
 
-    /// Decodes `bytes` on this thread (tests and tools; the browser uses the worker).
-    #[cfg(not(target_arch = "wasm32"))]
+    /// Decodes in-memory `bytes` on this thread (tests and tools; the browser
+    /// decodes files in the worker).
     pub fn open(bytes: FileBytes) -> Self {
         let d = hexlens_core::decode(&bytes);
         Doc::new(Rc::new(bytes), 0, d.format, d.tree)

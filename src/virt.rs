@@ -4,6 +4,12 @@
 //! pixels high, capped at [`MAX_SCROLL_PX`] because browsers cannot lay out taller
 //! elements (a 50 MB file is 3.3 M hex rows); past the cap, the scroll position
 //! maps proportionally to a row, so any file scrolls end to end.
+//!
+//! Past the cap one pixel of scroll stands for many rows (33 for a 4 GiB file),
+//! too coarse to land on a given row. So the view can be *pinned*: the first
+//! row is held exactly ([`Virt::window_at`]) for as long as the scroll position
+//! stays where it was put; the wheel, the keyboard and "go to offset" move the
+//! pinned row, while dragging the scrollbar unpins it.
 
 /// The tallest scroll area we create (well under every browser's limit).
 pub const MAX_SCROLL_PX: f64 = 8_000_000.0;
@@ -36,7 +42,9 @@ impl Virt {
         (self.rows as f64 * self.row_h).min(MAX_SCROLL_PX)
     }
 
-    fn scaled(&self) -> bool {
+    /// True if the list is taller than [`MAX_SCROLL_PX`] (scroll positions are
+    /// then proportional, not one pixel per pixel).
+    pub fn scaled(&self) -> bool {
         self.rows as f64 * self.row_h > MAX_SCROLL_PX
     }
 
@@ -45,7 +53,8 @@ impl Virt {
         ((self.view_h / self.row_h).floor() as u64).max(1)
     }
 
-    fn max_first(&self) -> u64 {
+    /// The largest first row (the last page is full).
+    pub fn max_first(&self) -> u64 {
         self.rows.saturating_sub(self.page_rows())
     }
 
@@ -66,6 +75,46 @@ impl Virt {
             first,
             count: count.min(self.rows - first.min(self.rows)),
             shift,
+        }
+    }
+
+    /// The rows to render with `first` (clamped) at the top, unshifted.
+    pub fn window_at(&self, first: u64) -> Window {
+        let count = (self.view_h / self.row_h).ceil() as u64 + 1;
+        let first = first.min(self.max_first());
+        Window {
+            first,
+            count: count.min(self.rows - first.min(self.rows)),
+            shift: 0.0,
+        }
+    }
+
+    /// The first row that shows `row` when the first row is now `first`:
+    /// `None` if it is already fully in view, else a first row that puts it
+    /// about a third of the way down.
+    pub fn reveal_first(&self, first: u64, row: u64) -> Option<u64> {
+        if row >= first && row < first + self.page_rows() {
+            return None;
+        }
+        Some(
+            row.saturating_sub(self.page_rows() / 3)
+                .min(self.max_first()),
+        )
+    }
+
+    /// The first row after a wheel turn of `dy` pixels from first row `first`
+    /// (at least one row per turn).
+    pub fn wheel(&self, first: u64, dy: f64) -> u64 {
+        let rows = (dy / self.row_h).round();
+        let rows = if rows == 0.0 && dy != 0.0 {
+            dy.signum()
+        } else {
+            rows
+        };
+        if rows < 0.0 {
+            first.saturating_sub((-rows) as u64)
+        } else {
+            first.saturating_add(rows as u64).min(self.max_first())
         }
     }
 
@@ -132,6 +181,34 @@ mod tests {
         let w = v.window(mid);
         assert!((w.first as i64 - (rows / 2) as i64).abs() <= 1);
         assert_eq!(v.window(0.0).first, 0);
+    }
+
+    #[test]
+    fn a_pinned_view_lands_on_exact_rows_of_a_4_gib_file() {
+        let rows = (1u64 << 32) / 16;
+        let v = Virt {
+            rows,
+            row_h: 20.0,
+            view_h: 600.0,
+        };
+        assert!(v.scaled());
+        // One pixel of scroll is many rows: the scroll position alone cannot hit
+        // an arbitrary row...
+        let target = 123_456_789u64;
+        let top = v.top_for(target).round();
+        assert_ne!(v.window(top).first, target);
+        // ...a pinned first row does.
+        let first = v.reveal_first(0, target).unwrap();
+        let w = v.window_at(first);
+        assert!(w.first <= target && target < w.first + v.page_rows());
+        assert_eq!(v.reveal_first(first, target), None);
+        // The wheel moves by rows, never past the ends.
+        assert_eq!(v.wheel(first, 60.0), first + 3);
+        assert_eq!(v.wheel(first, -1.0), first - 1);
+        assert_eq!(v.wheel(2, -400.0), 0);
+        assert_eq!(v.wheel(v.max_first() - 1, 400.0), v.max_first());
+        let end = v.window_at(u64::MAX);
+        assert_eq!(end.first + v.page_rows(), rows);
     }
 
     #[test]

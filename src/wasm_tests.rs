@@ -49,7 +49,7 @@ fn Harness(p: &HarnessProps) -> Html {
             <div style="display: flex; height: 300px; width: 1200px">
                 <TreeView doc={doc.clone()} rows={s.rows.clone()} expanded={s.expanded.clone()}
                     selected={s.selected} hover={s.hover} reveal={s.reveal} dispatch={state.dispatcher()} />
-                <HexView doc={doc.clone()} hover={s.hover} selected={s.selected} cursor={s.cursor}
+                <HexView doc={doc.clone()} hover={s.hover} selected={s.selected} cursor={s.cursor} bytes_epoch={s.bytes_epoch}
                     reveal={s.reveal} dispatch={state.dispatcher()} />
             </div>
         },

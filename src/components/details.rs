@@ -19,6 +19,8 @@ pub struct Props {
     pub selected: Option<NodeId>,
     /// Cursor byte.
     pub cursor: u64,
+    /// Grows when file bytes arrive (the inspector may be waiting for some).
+    pub bytes_epoch: u32,
     /// The store.
     pub dispatch: UseReducerDispatcher<State>,
 }
@@ -115,7 +117,7 @@ pub fn Details(p: &Props) -> Html {
             <div class="pane-head"><span class="pane-title">{"Details"}</span></div>
             <div class="details-scroll">
                 <div class="details-node">{ body }</div>
-                <Inspector doc={doc.clone()} cursor={p.cursor} />
+                <Inspector doc={doc.clone()} cursor={p.cursor} bytes_epoch={p.bytes_epoch} />
             </div>
         </section>
     }

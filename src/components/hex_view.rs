@@ -229,10 +229,10 @@ pub fn HexView(p: &Props) -> Html {
 
     {
         let node = node.clone();
-        let virt = vl.virt;
+        let vl = vl.clone();
         use_effect_with(p.reveal, move |r| {
             if let Some(b) = r.byte {
-                reveal_row(&node, &virt, b / WIDTH);
+                reveal_row(&node, &vl, b / WIDTH);
             }
         });
     }

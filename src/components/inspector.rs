@@ -13,6 +13,8 @@ pub struct Props {
     pub doc: Rc<Doc>,
     /// Cursor byte.
     pub cursor: u64,
+    /// Grows when file bytes arrive (redraws once the bytes at the cursor are read).
+    pub bytes_epoch: u32,
 }
 
 /// Characters shown in the printable preview.

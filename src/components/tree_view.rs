@@ -148,11 +148,11 @@ pub fn TreeView(p: &Props) -> Html {
     // Scroll the selected node into view when asked.
     {
         let node = node.clone();
-        let virt = vl.virt;
+        let vl = vl.clone();
         let rows = p.rows.clone();
         use_effect_with(p.reveal, move |r| {
             if let Some(pos) = r.node.and_then(|id| outline::position(&rows, id)) {
-                reveal_row(&node, &virt, pos as u64);
+                reveal_row(&node, &vl, pos as u64);
             }
         });
     }

@@ -595,6 +595,20 @@ test('a 4 GiB file opens from disk, decodes in the worker, scrolls to its last b
     (o) => [...document.querySelectorAll('#hex .hrow:not(.pending) .off')].some((e) => e.textContent === o),
     last,
   );
+  // Go to offset lands on the exact byte, though one pixel of scroll is 33 rows here;
+  // the wheel then moves by rows.
+  const target = 0x87654321;
+  await page.keyboard.press('Control+g');
+  await page.fill('#goto-input', '0x87654321');
+  await page.keyboard.press('Enter');
+  const cur = `#hex .hrow:not(.pending) .hx .c.cur[data-o="${target}"]`;
+  await page.waitForSelector(cur);
+  const firstOff = () => page.locator('#hex .hrow .off').first().textContent();
+  const before = parseInt(await firstOff(), 16);
+  await page.locator('#hex').hover();
+  await page.mouse.wheel(0, 60);
+  await page.waitForFunction((b) => parseInt(document.querySelector('#hex .hrow .off').textContent, 16) !== b, before);
+  assert.equal(parseInt(await firstOff(), 16), before + 3 * 16, 'one wheel notch of 60 px moves three rows');
   // The function block is lazy: click one of its bytes, then open it.
   await page.locator('#hex').evaluate((e) => (e.scrollTop = 0));
   await page.waitForSelector('#hex .hrow:not(.pending) .c[data-o="96"]');
