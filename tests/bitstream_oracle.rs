@@ -40,6 +40,9 @@ enum Ev {
         abbrev: Option<u64>,
         ops: Vec<u64>,
         blob: Option<Vec<u8>>,
+        /// A METADATA_STRINGS record's strings (the analyzer lists them instead of
+        /// showing its blob).
+        strings: Option<Vec<Vec<u8>>>,
     },
     End,
 }
@@ -120,8 +123,28 @@ fn unescape(s: &str) -> Vec<u8> {
 /// Parses the `-dump` part of the analyzer's output.
 fn parse_dump(text: &str) -> Result<Vec<Entry>, String> {
     let mut out = Vec::new();
+    let mut strings: Option<Vec<Vec<u8>>> = None;
     for line in text.lines() {
         let l = line.trim_start();
+        if let Some(list) = strings.as_mut() {
+            let t = line.trim();
+            if t == "}" {
+                let done = strings.take();
+                if let Some(Entry {
+                    ev: Ev::Record { strings: s, .. },
+                    ..
+                }) = out.last_mut()
+                {
+                    *s = done;
+                }
+            } else {
+                let inner = t.strip_prefix('\'').and_then(|t| t.strip_suffix('\''));
+                list.push(unescape(
+                    inner.ok_or_else(|| format!("unexpected string line: {line}"))?,
+                ));
+            }
+            continue;
+        }
         if l.starts_with("Summary of") {
             break;
         }
@@ -155,12 +178,16 @@ fn parse_dump(text: &str) -> Result<Vec<Entry>, String> {
                 let s = &rest[at + 14..];
                 unescape(&s[..s.rfind('\'').unwrap_or(s.len())])
             });
+            if rest.contains("num-strings = ") && rest.trim_end().ends_with('{') {
+                strings = Some(Vec::new());
+            }
             out.push(Entry {
                 ev: Ev::Record {
                     code,
                     abbrev: attr(&tokens, "abbrevid"),
                     ops,
                     blob,
+                    strings: None,
                 },
                 name,
             });
@@ -170,6 +197,10 @@ fn parse_dump(text: &str) -> Result<Vec<Entry>, String> {
             let name = tokens[0].to_string();
             let id = attr(&tokens, "BlockID")
                 .or_else(|| name.strip_prefix("BLOCK").and_then(|n| n.parse().ok()))
+                .or_else(|| {
+                    name.strip_prefix("UnknownBlock")
+                        .and_then(|n| n.parse().ok())
+                })
                 .ok_or_else(|| format!("block without an ID: {line}"))?;
             out.push(Entry {
                 ev: Ev::Enter {
@@ -236,6 +267,7 @@ fn ops_of(
     id: NodeId,
     ops: &mut Vec<u64>,
     blob: &mut Option<Vec<u8>>,
+    strings: &mut Option<Vec<Vec<u8>>>,
     bytes: &[u8],
 ) -> Result<(), String> {
     for &c in &t.node(id).children {
@@ -251,13 +283,29 @@ fn ops_of(
                 Some(Value::Str(s)) => ops.extend(s.bytes().map(u64::from)),
                 _ => return Err(format!("{} has no text", t.path(c))),
             },
-            Name::Static("Array") => ops_of(t, c, ops, blob, bytes)?,
+            Name::Static("Array") => ops_of(t, c, ops, blob, strings, bytes)?,
             Name::Static("Blob") => {
                 let data = child(t, c, "Data").map(|d| {
                     let s = t.node(d).span;
                     bytes[s.start_byte() as usize..s.end_byte() as usize].to_vec()
                 });
-                *blob = Some(data.unwrap_or_default());
+                // A METADATA_STRINGS blob split into its strings: compared as
+                // the list the analyzer prints.
+                let split = child(t, c, "Data").and_then(|d| child(t, d, "Strings"));
+                if let Some(list) = split {
+                    *strings = Some(
+                        t.node(list)
+                            .children
+                            .iter()
+                            .map(|&s| {
+                                let s = t.node(s).span;
+                                bytes[s.start_byte() as usize..s.end_byte() as usize].to_vec()
+                            })
+                            .collect(),
+                    );
+                } else {
+                    *blob = Some(data.unwrap_or_default());
+                }
             }
             Name::Static("AbbrevID")
             | Name::Static("Code")
@@ -299,13 +347,15 @@ fn block_events(t: &Tree, id: NodeId, bytes: &[u8], out: &mut Vec<Entry>) -> Res
             abbrev => {
                 let mut ops = Vec::new();
                 let mut blob = None;
-                ops_of(t, e, &mut ops, &mut blob, bytes)?;
+                let mut strings = None;
+                ops_of(t, e, &mut ops, &mut blob, &mut strings, bytes)?;
                 out.push(Entry {
                     ev: Ev::Record {
                         code: u(t, e, "Code")?,
                         abbrev: (abbrev >= 4).then_some(abbrev),
                         ops,
                         blob,
+                        strings,
                     },
                     name: record_name(t.node(e).display.as_deref().unwrap_or("")),
                 });
@@ -595,4 +645,151 @@ fn hexlens_reads_a_hand_built_stream_of_every_encoding_as_llvm_bcanalyzer_19_doe
     compare("hand-built stream", &ours, &theirs, &mut r);
     assert!(r.failures.is_empty(), "{}", r.failures.join("\n"));
     assert_eq!((r.blocks, r.records, r.blobs), (5, 9, 1));
+}
+
+/// An LLVM 19 tool beside the analyzer (same search). Panics if missing.
+fn llvm_19_tool(name: &str) -> PathBuf {
+    let analyzer = bcanalyzer_19();
+    let dir = analyzer.parent().expect("the analyzer is in a directory");
+    let versioned = dir.join(format!("{name}-19"));
+    let plain = dir.join(name);
+    [versioned, plain]
+        .into_iter()
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "{name}-19 not found beside {}: run scripts/setup-native.sh, which installs \
+                 Debian's llvm-19",
+                analyzer.display()
+            )
+        })
+}
+
+/// Modern bitcode, which DXIL never holds: LLVM 19's `llvm-as` writes global names
+/// into a STRTAB block, metadata strings into METADATA_STRINGS blobs (split by
+/// hexlens into lengths and strings, compared with the strings the analyzer
+/// lists), an IDENTIFICATION block, char6 and blob abbreviations of its own.
+#[test]
+fn hexlens_reads_llvm_19_bitcode_from_llvm_as_as_llvm_bcanalyzer_19_does() {
+    let tool = bcanalyzer_19();
+    let as_tool = llvm_19_tool("llvm-as");
+    let dir = std::env::temp_dir().join(format!("hexlens-oracle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut ir = String::from(
+        "@counter = global i32 7\n@alias_of_counter = alias i32, ptr @counter\n\
+         declare void @external_thing()\n!named = !{!0}\n!0 = !{!\"tab\\09and \\22quote\\22\", !\"\"}\n",
+    );
+    for i in 0..40 {
+        ir.push_str(&format!(
+            "@g{i} = internal global [3 x i16] [i16 {i}, i16 2, i16 3]\n\
+             define float @f{i}(float %a, ptr %p) {{\n  %x = fmul float %a, 2.5\n  \
+             store float %x, ptr %p, !m !{{!\"note {i}\"}}\n  call void @external_thing()\n  \
+             ret float %x\n}}\n"
+        ));
+    }
+    let ll = dir.join("modern.ll");
+    let bc = dir.join("modern.bc");
+    std::fs::write(&ll, &ir).unwrap();
+    let out = Command::new(&as_tool)
+        .arg(&ll)
+        .arg("-o")
+        .arg(&bc)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "llvm-as-19 failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&bc).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let d = decode_bytes(&bytes);
+    assert_eq!(d.format, "bitcode");
+    assert!(d.is_clean(), "{}", hexlens_core::output::to_text(&d));
+    let ours = tree_events(&d.tree, d.tree.root(), &bytes).unwrap();
+    let theirs = parse_dump(&run_bcanalyzer(&tool, &bytes).unwrap()).unwrap();
+    let mut r = Report::default();
+    compare("llvm-as-19 module", &ours, &theirs, &mut r);
+    assert!(r.failures.is_empty(), "{}", r.failures.join("\n"));
+    let listed: Vec<&Vec<Vec<u8>>> = ours
+        .iter()
+        .filter_map(|e| match &e.ev {
+            Ev::Record {
+                strings: Some(s), ..
+            } => Some(s),
+            _ => None,
+        })
+        .collect();
+    // The module's strings, and each function's own metadata block's.
+    assert_eq!(listed.len(), 41, "METADATA_STRINGS records");
+    let all: Vec<&[u8]> = listed
+        .iter()
+        .flat_map(|l| l.iter().map(Vec::as_slice))
+        .collect();
+    assert!(all.contains(&&b"tab\tand \"quote\""[..]));
+    assert!(all.contains(&&b"note 39"[..]));
+    assert!(all.contains(&&b""[..]));
+    assert!(
+        r.blocks > 40 && r.records > 300,
+        "{} blocks, {} records",
+        r.blocks,
+        r.records
+    );
+}
+
+/// The generated-code section of the `.dyno` fixtures holds real LLVM 19 bitcode:
+/// `tests/fixtures/dyno/gen_code.bc` must still be what `llvm-as-19` makes of
+/// `gen_code.ll`, and hexlens must read it, inside each fixture that carries it (both
+/// byte orders, two modules), as the analyzer reads the same bytes.
+#[test]
+fn the_dyno_fixtures_generated_code_reads_as_llvm_bcanalyzer_19_reads_it() {
+    let tool = bcanalyzer_19();
+    let dir = common::repo_root().join("tests/fixtures/dyno");
+    let committed = std::fs::read(dir.join("gen_code.bc")).unwrap();
+    let tmp = std::env::temp_dir().join(format!("hexlens-dyno-bc-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let out = Command::new(llvm_19_tool("llvm-as"))
+        .arg(dir.join("gen_code.ll"))
+        .arg("-o")
+        .arg(tmp.join("gen_code.bc"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "llvm-as-19 failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fresh = std::fs::read(tmp.join("gen_code.bc")).unwrap();
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(
+        fresh == committed,
+        "gen_code.bc is not what llvm-as-19 makes of gen_code.ll: rebuild it with \
+         `llvm-as-19 gen_code.ll -o gen_code.bc` and re-bless the .dyno fixtures"
+    );
+    let theirs = parse_dump(&run_bcanalyzer(&tool, &committed).unwrap()).unwrap();
+    let mut checked = 0;
+    for name in ["writer_le.dyno", "writer_be.dyno", "two_modules.dyno"] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let d = decode_bytes(&bytes);
+        assert!(d.is_clean(), "{name}");
+        for m in 0.. {
+            let Some(ir) = d.tree.find(&format!("Modules/[{m}]/GeneratedCode/LlvmIr")) else {
+                break;
+            };
+            let span = d.tree.node(ir).span;
+            assert_eq!(
+                &bytes[span.start_byte() as usize..span.end_byte() as usize],
+                &committed[..],
+                "{name} module {m}"
+            );
+            let ours = tree_events(&d.tree, ir, &bytes).unwrap();
+            let mut r = Report::default();
+            compare(&format!("{name} module {m}"), &ours, &theirs, &mut r);
+            assert!(r.failures.is_empty(), "{}", r.failures.join("\n"));
+            assert!(r.records > 100 && r.blobs >= 1);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 4);
 }

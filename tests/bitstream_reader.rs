@@ -556,3 +556,94 @@ fn a_block_can_be_decoded_again_on_its_own_from_what_was_recorded_for_it() {
     );
     assert_eq!(dec.stats.records, 1);
 }
+
+#[test]
+fn string_table_names_resolve_on_module_records_and_a_name_outside_it_is_an_error() {
+    let mut w = Writer::new();
+    // VERSION 2; FUNCTION [offset 2, size 4, …]; GLOBALVAR [offset 2, size 4] (the
+    // same name); ALIAS [offset 5, size 10]: past the 8-byte table.
+    w.enter(8, 3)
+        .record(1, &[2])
+        .record(8, &[2, 4, 0, 0])
+        .record(7, &[2, 4, 1])
+        .record(14, &[5, 10, 0])
+        .end_block();
+    w.enter(23, 3)
+        .define_abbrev(&[Op::Literal(1), Op::Blob])
+        .abbrev_id(4)
+        .blob(b"xxmainyy")
+        .end_block();
+    let bytes = w.finish();
+    let (d, _) = decode(&bytes);
+    let t = &d.tree;
+    let f = node(t, "Blocks/[0]/Body/[1]");
+    assert_eq!(
+        f.display.as_deref(),
+        Some("FUNCTION (8), unabbreviated: \"main\"")
+    );
+    let data = node(t, "Blocks/[1]/Body/[1]/Blob/Data");
+    let name = node(t, "Blocks/[1]/Body/[1]/Blob/Data/[0]");
+    assert_eq!(f.reference, Some(name.span));
+    assert_eq!(name.span.start_byte(), data.span.start_byte() + 2);
+    assert_eq!(name.display.as_deref(), Some("name of 2 records"));
+    assert_eq!(node(t, "Blocks/[0]/Body/[2]").reference, Some(name.span));
+    let kids: Vec<String> = data
+        .children
+        .iter()
+        .map(|&c| t.node(c).name.to_string())
+        .collect();
+    assert_eq!(kids, ["Unreferenced", "[0]", "Unreferenced"]);
+    let bad = node(t, "Blocks/[0]/Body/[3]");
+    assert!(
+        bad.error
+            .as_deref()
+            .unwrap()
+            .contains("(10 bytes at string table offset 5) lies outside the 8-byte string table"),
+        "{:?}",
+        bad.error
+    );
+    assert_eq!(errors(t).len(), 1);
+}
+
+/// A METADATA_STRINGS blob: `vbr6` lengths 1 and 2, zero bits to a word, "abc".
+fn metadata_strings_stream(count: u64) -> Vec<u8> {
+    let mut w = Writer::new();
+    w.enter(8, 3)
+        .enter(15, 3)
+        .define_abbrev(&[Op::Literal(35), Op::Vbr(6), Op::Vbr(6), Op::Blob]);
+    w.abbrev_id(4).vbr(count, 6).vbr(4, 6);
+    // Lengths 1, 2 as vbr6 (bits 0..12), zero to 32 bits; then the characters.
+    let blob = [0x81, 0x00, 0x00, 0x00, b'a', b'b', b'c'];
+    w.blob(&blob).end_block().end_block();
+    w.finish()
+}
+
+#[test]
+fn metadata_strings_split_into_lengths_and_strings_and_a_short_blob_is_an_error() {
+    let bytes = metadata_strings_stream(2);
+    let (d, _) = decode(&bytes);
+    let t = &d.tree;
+    assert!(d.is_clean(), "{:#?}", errors(t));
+    let rec = "Blocks/[0]/Body/[0]/Body/[1]";
+    let data = node(t, &format!("{rec}/Blob/Data"));
+    assert_eq!(data.display.as_deref(), Some("2 metadata strings"));
+    let l0 = node(t, &format!("{rec}/Blob/Data/Lengths/[0]"));
+    let l1 = node(t, &format!("{rec}/Blob/Data/Lengths/[1]"));
+    assert_eq!((l0.span.len_bits(), l1.span.len_bits()), (6, 6));
+    assert_eq!(l0.span.start, data.span.start);
+    assert_eq!(u(t, &format!("{rec}/Blob/Data/Lengths/[1]")), 2);
+    assert_eq!(node(t, &format!("{rec}/Blob/Data/Pad")).span.len_bits(), 20);
+    assert_eq!(s(t, &format!("{rec}/Blob/Data/Strings/[0]")), "a");
+    assert_eq!(s(t, &format!("{rec}/Blob/Data/Strings/[1]")), "bc");
+
+    let bytes = metadata_strings_stream(6);
+    let (d, _) = decode(&bytes);
+    let t = &d.tree;
+    let data = node(t, &format!("{rec}/Blob/Data"));
+    assert_eq!(data.kind, Kind::Bytes);
+    assert!(data.children.is_empty());
+    assert_eq!(
+        data.error.as_deref(),
+        Some("the blob holds only 5 of the 6 string lengths before the characters at offset 4")
+    );
+}

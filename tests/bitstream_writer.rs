@@ -215,8 +215,9 @@ pub fn sample_stream() -> Vec<u8> {
         w.fixed(Writer::char6(c), 6);
     }
     w.record(2, &[0]).end_block();
-    // MODULE_BLOCK (8)
-    w.enter(8, 3).record(1, &[2]);
+    // MODULE_BLOCK (8), VERSION 1: names are not in the string table, so the
+    // GLOBALVAR record below is free to carry any operands.
+    w.enter(8, 3).record(1, &[1]);
     // BLOCKINFO: for block 14 (VALUE_SYMTAB): [literal 1, vbr(8), array of char6];
     // for block 23 (STRTAB): [literal 1, blob].
     w.enter(0, 2)

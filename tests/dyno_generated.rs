@@ -321,16 +321,50 @@ fn location_groups_give_absolute_lines_and_name_their_uast_nodes() {
 }
 
 #[test]
-fn the_generated_code_section_is_one_run() {
-    let d = clean(&gen::shapes(L::Writer, false).0);
-    let ir = node(&d, "Modules/[0]/GeneratedCode/LlvmIr");
-    assert_eq!(ir.kind, Kind::Bytes);
-    assert_eq!(ir.span.len_bits() / 8, gen::BITCODE.len() as u64);
-    assert!(ir
-        .display
-        .as_deref()
-        .unwrap()
-        .contains("LLVM IR bitcode (magic BC C0 DE)"));
+fn the_generated_code_section_is_decoded_as_llvm_bitcode_in_either_byte_order() {
+    for be in [false, true] {
+        let d = clean(&gen::shapes(L::Writer, be).0);
+        let ir_path = "Modules/[0]/GeneratedCode/LlvmIr";
+        let ir = node(&d, ir_path);
+        assert_eq!(ir.kind, Kind::Struct);
+        assert_eq!(ir.span.len_bits() / 8, gen::BITCODE.len() as u64);
+        assert!(ir
+            .display
+            .as_deref()
+            .unwrap()
+            .starts_with(&format!("LLVM bitcode, {} bytes: ", gen::BITCODE.len())));
+        assert_eq!(
+            value(&d, &format!("{ir_path}/Magic")),
+            Value::Str("BC\\xC0\\xDE".into())
+        );
+        // The procedures' C names, as the symbol table has them, name the
+        // functions in the bitcode's string table.
+        let names: Vec<String> = d
+            .tree
+            .nodes()
+            .iter()
+            .filter(|n| {
+                n.display
+                    .as_deref()
+                    .is_some_and(|s| s.starts_with("FUNCTION (8)"))
+            })
+            .map(|n| {
+                let s = n.display.as_deref().unwrap();
+                s[s.find(": \"").unwrap() + 3..s.len() - 1].to_string()
+            })
+            .collect();
+        assert_eq!(
+            names,
+            ["Point_norm1_chpl", "area_chpl", "twice_chpl", "twice_chpl2"]
+        );
+        // Every byte of the bitcode is claimed by a decoded field.
+        let ir_id = d.tree.find(ir_path).unwrap();
+        let mut stack = vec![ir_id];
+        while let Some(id) = stack.pop() {
+            assert_ne!(d.tree.node(id).kind, Kind::Unknown, "{}", d.tree.path(id));
+            stack.extend(&d.tree.node(id).children);
+        }
+    }
 }
 
 #[test]

@@ -45,38 +45,57 @@ fn error_at_end(d: &Decoded, cut: u64) -> bool {
 
 #[test]
 fn truncating_any_fixture_at_any_length_keeps_a_valid_tree_with_an_error() {
+    // Every fixture at every length: spread over the machine's cores.
+    let all = gen::all();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let runs: usize = std::thread::scope(|s| {
+        let chunks: Vec<_> = all
+            .chunks(all.len().div_ceil(threads).max(1))
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|(name, bytes)| truncations(name, bytes))
+                        .sum::<usize>()
+                })
+            })
+            .collect();
+        chunks.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    println!("{runs} truncated decodes checked");
+    assert!(runs > 10_000);
+}
+
+fn truncations(name: &str, bytes: &[u8]) -> usize {
     let mut runs = 0;
-    for (name, bytes) in gen::all() {
-        let full = decode_bytes(&bytes);
-        check(&full, bytes.len() as u64).unwrap_or_else(|e| panic!("{name} (whole): {e}"));
-        for cut in 0..bytes.len() {
-            let d = decode_bytes(&bytes[..cut]);
-            runs += 1;
-            check(&d, cut as u64).unwrap_or_else(|e| panic!("{name} cut at {cut}: {e}"));
-            bounded(&d, cut).unwrap_or_else(|e| panic!("{name} cut at {cut}: {e}"));
-            if full.is_clean() {
+    let full = decode_bytes(bytes);
+    check(&full, bytes.len() as u64).unwrap_or_else(|e| panic!("{name} (whole): {e}"));
+    for cut in 0..bytes.len() {
+        let d = decode_bytes(&bytes[..cut]);
+        runs += 1;
+        check(&d, cut as u64).unwrap_or_else(|e| panic!("{name} cut at {cut}: {e}"));
+        bounded(&d, cut).unwrap_or_else(|e| panic!("{name} cut at {cut}: {e}"));
+        if full.is_clean() {
+            assert!(
+                !d.is_clean(),
+                "{name} cut at {cut} decoded without any error"
+            );
+            if cut >= 8 {
+                assert_eq!(d.format, "chapel-dyno", "{name} cut at {cut}");
+                // Beyond the hash, the decoder itself notices the missing bytes,
+                // with an error node reaching the cut or naming it.
                 assert!(
-                    !d.is_clean(),
-                    "{name} cut at {cut} decoded without any error"
+                    other_errors(&d) > 0,
+                    "{name} cut at {cut}: only the hash noticed"
                 );
-                if cut >= 8 {
-                    assert_eq!(d.format, "chapel-dyno", "{name} cut at {cut}");
-                    // Beyond the hash, the decoder itself notices the missing bytes,
-                    // with an error node reaching the cut or naming it.
-                    assert!(
-                        other_errors(&d) > 0,
-                        "{name} cut at {cut}: only the hash noticed"
-                    );
-                    assert!(
-                        error_at_end(&d, cut as u64),
-                        "{name} cut at {cut}: no error at the end of the file"
-                    );
-                }
+                assert!(
+                    error_at_end(&d, cut as u64),
+                    "{name} cut at {cut}: no error at the end of the file"
+                );
             }
         }
     }
-    println!("{runs} truncated decodes checked");
-    assert!(runs > 10_000);
+    runs
 }
 
 #[test]

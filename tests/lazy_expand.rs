@@ -12,9 +12,7 @@ mod invariants;
 #[path = "bitstream_writer.rs"]
 mod writer;
 
-use hexlens_core::{
-    decode, decode_with, expand, BitSpan, ByteSource, Decoded, NodeId, Options, Tree,
-};
+use hexlens_core::{decode, decode_with, expand, BitSpan, ByteSource, NodeId, Options, Tree};
 use std::cell::Cell;
 use writer::{Op, Writer};
 
@@ -136,10 +134,7 @@ fn expand_all_and_compare(src: &dyn ByteSource, threshold: u64, what: &str) -> u
     }
     let mut expansions = 0;
     let mut next = 0usize;
-    loop {
-        let Some(off) = lazy.tree.nodes()[next..].iter().position(|n| n.lazy) else {
-            break;
-        };
+    while let Some(off) = lazy.tree.nodes()[next..].iter().position(|n| n.lazy) {
         let id = (next + off) as NodeId;
         next += off;
         let before = lazy.tree.len();
@@ -609,4 +604,24 @@ fn a_one_gib_block_is_skipped_without_reading_it() {
     assert!(d.tree.len() < 100, "{} nodes", d.tree.len());
     // The decoder's window reads at most 64 KiB past where it looks.
     assert!(src.read.get() < 256 * 1024, "{} bytes read", src.read.get());
+}
+
+#[test]
+fn damaged_streams_decoded_lazily_and_expanded_still_equal_their_eager_decode() {
+    let mut rng = invariants::Rng(0x1A2B_3C4D_5E6F_7081);
+    let sample = common::curated_dir().join("d3d12_geometry_shader_L1216_gs_code_dxil.dxil.dxbc");
+    let dxil = std::fs::read(&sample).unwrap();
+    let nested = nested_stream();
+    let mut expansions = 0;
+    for round in 0..300 {
+        let base = if round % 2 == 0 { &nested } else { &dxil };
+        let bytes = if round % 3 == 0 {
+            base[..rng.below(base.len())].to_vec()
+        } else {
+            rng.corrupt(base)
+        };
+        let src: &[u8] = &bytes;
+        expansions += expand_all_and_compare(&src, 32, &format!("damaged round {round}"));
+    }
+    assert!(expansions > 300, "{expansions} expansions");
 }

@@ -306,6 +306,10 @@ pub fn HexView(p: &Props) -> Html {
     }
 
     let w = vl.window;
+    // Rows are keyed by slot, not by row number: a row scrolled out lends its
+    // elements to the row scrolled in (patched in place, never re-created), so
+    // a jump across a huge file costs no more DOM work than a small scroll.
+    let slots = w.count.max(1);
     let rows = (w.first..w.first + w.count).map(|r| {
         let (a, b) = (r * WIDTH, (r + 1) * WIDTH);
         // Each row only sees the ranges that touch it, so a selection re-renders
@@ -313,7 +317,7 @@ pub fn HexView(p: &Props) -> Html {
         // (see `mark_hover`).
         let touch = |x: Option<(u64, u64)>| x.filter(|&(s, e)| s < b && e > a);
         html! {
-            <HexRow key={r.to_string()} doc={doc.clone()} row={r} sel={touch(sel)} cursor={(a..b).contains(&p.cursor).then_some(p.cursor)} epoch={p.bytes_epoch} />
+            <HexRow key={(r % slots).to_string()} doc={doc.clone()} row={r} sel={touch(sel)} cursor={(a..b).contains(&p.cursor).then_some(p.cursor)} epoch={p.bytes_epoch} />
         }
     });
 

@@ -38,11 +38,11 @@ pub const SOURCE: &str = "module Shapes {
 }
 ";
 
-/// A made-up LLVM bitcode payload (magic `BC C0 DE`, identification block start).
-pub const BITCODE: &[u8] = &[
-    0x42, 0x43, 0xC0, 0xDE, 0x35, 0x14, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x62, 0x0C, 0x30, 0x24,
-    0x4A, 0x59, 0xBE, 0x66, 0x8D, 0xFB, 0xB4, 0xAF,
-];
+/// The generated-code section's LLVM IR bitcode: `tests/fixtures/dyno/gen_code.bc`,
+/// which `llvm-as-19` made from `gen_code.ll` beside it (the module's procedures
+/// under their C names; `tests/bitstream_oracle.rs` checks the file is still what
+/// `llvm-as-19` makes of it).
+pub const BITCODE: &[u8] = include_bytes!("../fixtures/dyno/gen_code.bc");
 
 // ----- uAST tags (position in uast-classes-list.h @659c09f6, markers included) -----
 pub const T_DOT: u8 = 13;

@@ -48,7 +48,8 @@ impl hexlens_core::ByteSource for FileSource {
         }
         let mut cache = self.cache.borrow_mut();
         let (at, run) = &mut *cache;
-        let inside = offset >= *at && offset + buf.len() as u64 <= *at + run.len() as u64;
+        let inside =
+            offset >= *at && offset.saturating_add(buf.len() as u64) <= *at + run.len() as u64;
         if !inside {
             run.resize(RUN, 0);
             let got = self.read_direct(offset, run);

@@ -150,3 +150,77 @@ fn dumps_match_the_golden_files() {
         );
     });
 }
+
+/// Every node of a JSON tree, depth first.
+fn json_nodes(v: &serde_json::Value, out: &mut Vec<serde_json::Value>) {
+    out.push(v.clone());
+    if let Some(children) = v["children"].as_array() {
+        for c in children {
+            json_nodes(c, out);
+        }
+    }
+}
+
+#[test]
+fn dump_with_a_lazy_threshold_leaves_big_bitcode_blocks_undecoded_and_marks_them() {
+    let out = hexlens(&["dump", &fixture(CLEAN), "--lazy-threshold", "64", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    let mut nodes = Vec::new();
+    json_nodes(&v["tree"], &mut nodes);
+    let lazy: Vec<&serde_json::Value> = nodes.iter().filter(|n| n["lazy"] == true).collect();
+    assert!(!lazy.is_empty());
+    for n in &lazy {
+        assert!(n.get("children").is_none(), "{n}");
+        assert!(
+            n["display"]
+                .as_str()
+                .unwrap()
+                .ends_with(", not decoded yet"),
+            "{n}"
+        );
+        assert!(n["end"].as_u64().unwrap() - n["start"].as_u64().unwrap() >= 64);
+    }
+    let eager = hexlens(&["dump", &fixture(CLEAN), "--json"]);
+    let e: serde_json::Value = serde_json::from_slice(&eager.stdout).unwrap();
+    let mut all = Vec::new();
+    json_nodes(&e["tree"], &mut all);
+    assert!(all.iter().all(|n| n.get("lazy").is_none()));
+    assert!(all.len() > nodes.len());
+
+    let text = hexlens(&["dump", &fixture(CLEAN), "--lazy-threshold", "64"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert_eq!(text.matches(" [not decoded yet]\n").count(), lazy.len());
+}
+
+#[test]
+fn a_lazy_threshold_that_is_not_a_number_is_a_usage_error() {
+    for args in [
+        &["dump", "x", "--lazy-threshold", "lots"][..],
+        &["dump", "x", "--lazy-threshold"][..],
+    ] {
+        let out = hexlens(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("'--lazy-threshold' needs a number of bytes"),
+            "{err}"
+        );
+    }
+    let help = String::from_utf8(hexlens(&["--help"]).stdout).unwrap();
+    assert!(help.contains("--lazy-threshold BYTES"), "{help}");
+}
+
+#[test]
+fn a_raw_bc_file_is_decoded_as_llvm_bitcode() {
+    let out = hexlens(&["dump", &fixture("dyno/gen_code.bc"), "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "bitcode");
+    assert!(v["tree"]["display"]
+        .as_str()
+        .unwrap()
+        .starts_with("LLVM bitcode, 1776 bytes: "));
+    let formats = String::from_utf8(hexlens(&["formats"]).stdout).unwrap();
+    assert!(formats.contains("bitcode"), "{formats}");
+}

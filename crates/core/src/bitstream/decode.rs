@@ -1160,10 +1160,7 @@ impl<'s> Decoder<'s> {
             if r.size == 0 || r.offset.checked_add(r.size).is_none_or(|e| e > n) {
                 continue;
             }
-            match names
-                .iter_mut()
-                .find(|x| (x.0, x.1) == (r.offset, r.size))
-            {
+            match names.iter_mut().find(|x| (x.0, x.1) == (r.offset, r.size)) {
                 Some(x) => x.3 += 1,
                 None => names.push((r.offset, r.size, r.code, 1)),
             }
@@ -1186,7 +1183,9 @@ impl<'s> Decoder<'s> {
                         b.display("no record refers to these bytes");
                     }
                     b.fixed_str(Name::Index(k), size)?;
-                    let what = self.record_name(names::MODULE_BLOCK, code).unwrap_or("record");
+                    let what = self
+                        .record_name(names::MODULE_BLOCK, code)
+                        .unwrap_or("record");
                     if users == 1 {
                         b.display(format!("name of a {what} record"));
                     } else {
@@ -1218,12 +1217,22 @@ impl<'s> Decoder<'s> {
             let from = at + r.offset;
             let bytes = b.peek_bytes(from, r.size.min(crate::builder::MAX_STRING_VALUE as u64));
             let name = String::from_utf8_lossy(&bytes).into_owned();
-            let shown = b.tree().node(r.record).display.as_deref().unwrap_or("").to_string();
+            let shown = b
+                .tree()
+                .node(r.record)
+                .display
+                .as_deref()
+                .unwrap_or("")
+                .to_string();
             b.set_display(r.record, format!("{shown}: \"{}\"", short(&name)));
             b.set_reference(r.record, BitSpan::bytes(from, from + r.size));
-            let op0 = b.tree().node(r.record).children.iter().copied().find(|&c| {
-                b.tree().node(c).name == Name::Index(0)
-            });
+            let op0 = b
+                .tree()
+                .node(r.record)
+                .children
+                .iter()
+                .copied()
+                .find(|&c| b.tree().node(c).name == Name::Index(0));
             if let Some(op0) = op0 {
                 b.set_display(op0, format!("string table offset of \"{}\"", short(&name)));
             }

@@ -48,7 +48,7 @@ pub mod names;
 pub use abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding};
 pub use decode::{BlockResume, Decoder, LazyBlock, Stats, MAX_DEPTH};
 
-use crate::builder::{Builder, DResult, Stop};
+use crate::builder::{Builder, DResult, Endian, Stop};
 use crate::tree::Kind;
 
 /// The bitcode wrapper header's magic (`0x0B17C0DE`, little-endian).
@@ -72,6 +72,15 @@ pub struct Summary {
 /// the wrapper or magic, or at the top level, is recorded in the tree and returns
 /// [`Stop`]. Damage inside a block is contained there.
 pub fn decode_bitcode(b: &mut Builder, start: u64, len: u64) -> DResult<Summary> {
+    // The wrapper's fields are little-endian whatever the enclosing file's order.
+    let saved = b.endian();
+    b.set_endian(Endian::Little);
+    let r = decode_stream(b, start, len);
+    b.set_endian(saved);
+    r
+}
+
+fn decode_stream(b: &mut Builder, start: u64, len: u64) -> DResult<Summary> {
     b.seek(start);
     let end = start.saturating_add(len);
     let head = b.peek_bytes(start, 4);

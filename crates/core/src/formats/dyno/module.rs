@@ -392,7 +392,11 @@ fn section(b: &mut Builder, sect: Sect, ctx: &mut Ctx) -> DResult<()> {
     r
 }
 
-/// Generated Code Section: magic, byte count, LLVM IR bitcode.
+/// Generated Code Section: magic, byte count, LLVM IR bitcode. Bitcode (the
+/// `BC` `0xC0DE` magic or the `0x0B17C0DE` wrapper) is decoded by
+/// [`crate::bitstream`] into an `LlvmIr` node spanning exactly its bytes, lazily
+/// like any bitcode when the decode has a lazy threshold; anything else stays one
+/// run.
 fn gen_code(b: &mut Builder) -> DResult<()> {
     let mut len = 0;
     b.group("Header", |b| {
@@ -404,14 +408,21 @@ fn gen_code(b: &mut Builder) -> DResult<()> {
         return Ok(());
     }
     let at = b.pos();
-    b.bytes("LlvmIr", len)?;
     let head = b.peek_bytes(at, 4);
-    b.display(if head.starts_with(&[0x42, 0x43, 0xC0, 0xDE]) {
-        format!("{len} bytes of LLVM IR bitcode (magic BC C0 DE), not decoded further")
-    } else if head.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]) {
-        format!("{len} bytes of LLVM IR bitcode in a wrapper (0x0B17C0DE), not decoded further")
-    } else {
-        format!("{len} bytes, not starting with the LLVM bitcode magic BC C0 DE; not decoded")
+    let is_bitcode =
+        head == crate::bitstream::BITCODE_MAGIC || head == crate::bitstream::WRAPPER_MAGIC;
+    if !is_bitcode || len > b.remaining() {
+        b.bytes("LlvmIr", len)?;
+        b.display(format!(
+            "{len} bytes, not starting with the LLVM bitcode magic BC C0 DE; not decoded"
+        ));
+        return Ok(());
+    }
+    b.region("LlvmIr", Kind::Struct, at, len, |b| {
+        let id = b.current();
+        let s = crate::bitstream::decode_bitcode(b, at, len)?;
+        b.set_display(id, crate::formats::bitcode::summary(len, &s));
+        Ok(())
     });
     Ok(())
 }
