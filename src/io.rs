@@ -124,12 +124,16 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
                 total,
             },
             decoder::Event::Decoded { job, format, nodes } => {
-                mark("hexlens:decoded");
-                Action::Decoded {
+                // "received": the worker's answer arrived; "decoded": the page has
+                // built its tree, index and rows from it.
+                mark("hexlens:received");
+                dispatch.dispatch(Action::Decoded {
                     load: job,
                     format,
                     nodes: nodes.into(),
-                }
+                });
+                mark("hexlens:decoded");
+                return;
             }
             decoder::Event::Expanded { job, node, nodes } => Action::Expanded {
                 load: job,

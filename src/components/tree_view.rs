@@ -229,9 +229,10 @@ pub fn TreeView(p: &Props) -> Html {
             }
         });
 
+    // Only the rows in view are looked at (the list may hold a million rows).
     let active = p
         .selected
-        .filter(|id| outline::position(&p.rows, *id).is_some_and(|i| i >= first && i < last))
+        .filter(|id| p.rows[first.min(last)..last].iter().any(|r| r.id == *id))
         .map(|id| format!("tn-{id}"));
     html! {
         <section class="pane tree-pane" aria-label="Structure">
