@@ -1,0 +1,255 @@
+//! Replays, in the normal test command, every input the fuzz targets once failed
+//! on (`tests/fixtures/fuzz-regressions/TARGET-HASH`) and every seed of the fuzz
+//! corpus (the test fixtures and the shared DXContainer samples), with the same
+//! checks the fuzz targets make (`fuzz/src/checks.rs`): tree structure, JSON and
+//! text output, error offsets, node bound and allocation bound.
+//!
+//! The fixtures are also decoded by every decoder, whatever their format, since a
+//! fuzz target drives each decoder on any bytes.
+
+#[path = "../fuzz/src/alloc.rs"]
+mod alloc;
+#[path = "../fuzz/src/checks.rs"]
+mod checks;
+#[path = "../fuzz/src/decoders.rs"]
+mod decoders;
+
+use std::path::{Path, PathBuf};
+
+#[global_allocator]
+static GLOBAL: alloc::Counting = alloc::Counting;
+
+/// The repository root.
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shared DXContainer samples: `$HEXLENS_SHARED` or `../shared` beside the
+/// repository. Panics if they are missing, so the test cannot pass vacuously.
+fn dxcontainer_samples() -> PathBuf {
+    let shared = match std::env::var_os("HEXLENS_SHARED") {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => repo_root().join("..").join("shared"),
+    };
+    let dir = shared.join("samples").join("dxcontainer");
+    assert!(
+        dir.is_dir(),
+        "shared samples not found at {} (set HEXLENS_SHARED to the shared/ directory)",
+        dir.display()
+    );
+    dir
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            files_under(&p, out);
+        } else if !matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("md" | "txt" | "json" | "yaml" | "yml" | "toml")
+        ) {
+            out.push(p);
+        }
+    }
+}
+
+/// Decodes `data` as fuzz target `target` and returns every violated check.
+fn failures(target: &str, label: &str, data: &[u8]) -> Option<String> {
+    let len = data.len() as u64;
+    let (d, peak) = alloc::measure(|| decoders::decode_for_target(target, data));
+    let result = checks::check_alloc(peak, len).and_then(|_| checks::check_all(&d, len));
+    result.err().map(|e| format!("{target} on {label}: {e}"))
+}
+
+fn fixtures_dir() -> PathBuf {
+    repo_root().join("tests").join("fixtures")
+}
+
+#[test]
+fn every_fuzz_regression_decodes_within_the_invariants() {
+    let dir = fixtures_dir().join("fuzz-regressions");
+    assert!(dir.is_dir(), "{} is missing", dir.display());
+    let mut files = Vec::new();
+    files_under(&dir, &mut files);
+    let mut bad = Vec::new();
+    for p in &files {
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let target = name.split('-').next().unwrap_or("");
+        assert!(
+            decoders::TARGETS.iter().any(|(t, _)| *t == target),
+            "{name}: a regression's name must start with its fuzz target"
+        );
+        let data = std::fs::read(p).unwrap();
+        bad.extend(failures(target, &name, &data));
+        bad.extend(failures("detect", &name, &data));
+    }
+    println!("{} fuzz regressions replayed", files.len());
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn every_fixture_decodes_within_the_invariants_with_every_decoder() {
+    let mut files = Vec::new();
+    files_under(&fixtures_dir(), &mut files);
+    assert!(
+        files.len() > 50,
+        "expected the test fixtures, found {}",
+        files.len()
+    );
+    let mut bad = Vec::new();
+    let mut runs = 0;
+    for p in &files {
+        let data = std::fs::read(p).unwrap();
+        let label = p
+            .strip_prefix(repo_root())
+            .unwrap_or(p)
+            .display()
+            .to_string();
+        for (target, _) in decoders::TARGETS {
+            runs += 1;
+            bad.extend(failures(target, &label, &data));
+        }
+    }
+    println!("{runs} decodes of {} fixtures checked", files.len());
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn every_shared_sample_decodes_within_the_invariants() {
+    let mut files = Vec::new();
+    files_under(&dxcontainer_samples(), &mut files);
+    assert!(
+        files.len() > 1000,
+        "expected the DXContainer corpus, found {}",
+        files.len()
+    );
+    let mut bad = Vec::new();
+    for p in &files {
+        let data = std::fs::read(p).unwrap();
+        let label = p.file_name().unwrap().to_string_lossy().into_owned();
+        bad.extend(failures("detect", &label, &data));
+    }
+    println!("{} shared samples checked", files.len());
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn edge_inputs_decode_within_the_invariants_with_every_decoder() {
+    // Empty, one byte, each magic alone, and each magic followed by 0xFF bytes
+    // (every count and offset at its maximum) or 0x00 bytes.
+    let magics: [&[u8]; 8] = [
+        b"DXBC",
+        b"\x7FLIBCHPL",
+        b"LPHCBIL\x7F",
+        b"BC\xC0\xDE",
+        b"\xDE\xC0\x17\x0B",
+        b"llvm",
+        b"llvc",
+        b"DACBLOB\0",
+    ];
+    let mut inputs: Vec<(String, Vec<u8>)> =
+        vec![("empty".into(), vec![]), ("one byte".into(), vec![0])];
+    for m in magics {
+        inputs.push((format!("{m:02X?} alone"), m.to_vec()));
+        for fill in [0x00u8, 0xFF] {
+            for n in [1usize, 7, 64, 1024] {
+                let mut v = m.to_vec();
+                v.extend(std::iter::repeat_n(fill, n));
+                inputs.push((format!("{m:02X?} + {n} x {fill:02X}"), v));
+            }
+        }
+    }
+    let mut bad = Vec::new();
+    for (label, data) in &inputs {
+        for (target, _) in decoders::TARGETS {
+            bad.extend(failures(target, label, data));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn the_iterative_json_check_agrees_with_serde_json() {
+    // Trees too deep for serde_json are checked by `checks::json_depth`: it must
+    // accept what serde_json accepts and reject what it rejects.
+    let valid = [
+        r#"{"a":[1,-2.5e3,true,false,null,"x\"\\\/\b\f\n\r\t\u00e9"],"b":{}}"#,
+        "[]",
+        " [ [ ] , { } ] ",
+        "0",
+        r#""""#,
+    ];
+    let invalid = [
+        "",
+        "[",
+        "[1,]",
+        r#"{"a" 1}"#,
+        r#"{"a":1,}"#,
+        r#"{1:2}"#,
+        "[1 2]",
+        r#"["\x"]"#,
+        r#"["\u12"]"#,
+        "[tru]",
+        "[1]]",
+        "{]",
+        "[\"a\nb\"]",
+        "[1.]",
+        "[-]",
+    ];
+    for v in valid {
+        assert!(serde_json::from_str::<serde_json::Value>(v).is_ok(), "{v}");
+        assert!(checks::json_depth(v).is_ok(), "rejected valid {v:?}");
+    }
+    for v in invalid {
+        assert!(serde_json::from_str::<serde_json::Value>(v).is_err(), "{v}");
+        assert!(checks::json_depth(v).is_err(), "accepted invalid {v:?}");
+    }
+    assert_eq!(checks::json_depth(r#"{"a":[[{"b":[]}]]}"#), Ok(5));
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert_eq!(checks::json_depth(&deep), Ok(100_000));
+}
+
+#[test]
+fn the_checks_reject_trees_and_figures_that_break_them() {
+    let path = fixtures_dir().join("hostile/dxcontainer-size-overflow.dxbc");
+    let data = std::fs::read(&path).unwrap();
+    let len = data.len() as u64;
+    let d = decoders::decode_for_target("detect", &data);
+    checks::check_all(&d, len).unwrap();
+    // A tree checked against another length: its root is not the file.
+    let e = checks::check_tree(&d, len + 1).unwrap_err();
+    assert!(e.contains("file_size"), "{e}");
+    let mut other = d.clone();
+    other.file_size = len + 1;
+    let e = checks::check_tree(&other, len + 1).unwrap_err();
+    assert!(e.contains("root span"), "{e}");
+    // JSON whose file_size disagrees with the root span.
+    let e = checks::check_json(&other).unwrap_err();
+    assert!(e.contains("root does not span the file"), "{e}");
+    // The allocation bound, at and just past its limit.
+    let bound = checks::alloc_bound(len) as usize;
+    checks::check_alloc(bound, len).unwrap();
+    assert!(checks::check_alloc(bound + 1, len).is_err());
+    // The node bound: the tree of the largest shared sample (25,000 nodes) is too
+    // large for an empty file's bound.
+    let big = std::fs::read(
+        dxcontainer_samples()
+            .join("vkd3d-proton/tests/pso_library_bloat_L73_cs_code_dxil.dxil.dxbc"),
+    )
+    .unwrap();
+    let d = decoders::decode_for_target("detect", &big);
+    assert!(
+        d.tree.len() as u64 > checks::node_bound(0),
+        "{} nodes",
+        d.tree.len()
+    );
+    let mut shrunk = d.clone();
+    shrunk.file_size = 0;
+    let e = checks::check_tree(&shrunk, 0).unwrap_err();
+    assert!(e.contains("more than the bound"), "{e}");
+}

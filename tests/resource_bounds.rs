@@ -1,0 +1,272 @@
+//! Resource bounds of every decode, measured deterministically: a counting global
+//! allocator (per thread, so parallel tests measure only their own decodes)
+//! records the peak bytes allocated while decoding each curated fixture, each
+//! shared sample, each hostile file and each fuzz regression, and the test asserts
+//! peak ≤ ALLOC_PER_BYTE · len + ALLOC_BASE and nodes ≤ NODES_PER_BYTE · len +
+//! NODES_BASE (the constants and their measurement are in `fuzz/src/checks.rs` and
+//! `fuzz/REPORT.md`). Run with `--nocapture` to see the measured figures.
+
+#[path = "../fuzz/src/alloc.rs"]
+mod alloc;
+#[path = "../fuzz/src/checks.rs"]
+mod checks;
+#[path = "../fuzz/src/decoders.rs"]
+mod decoders;
+#[path = "generators/hostile.rs"]
+mod gen;
+
+use std::path::{Path, PathBuf};
+
+#[global_allocator]
+static GLOBAL: alloc::Counting = alloc::Counting;
+
+/// The repository root.
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shared DXContainer samples: `$HEXLENS_SHARED` or `../shared` beside the
+/// repository. Panics if they are missing, so the test cannot pass vacuously.
+fn dxcontainer_samples() -> PathBuf {
+    let shared = match std::env::var_os("HEXLENS_SHARED") {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => repo_root().join("..").join("shared"),
+    };
+    let dir = shared.join("samples").join("dxcontainer");
+    assert!(
+        dir.is_dir(),
+        "shared samples not found at {} (set HEXLENS_SHARED to the shared/ directory)",
+        dir.display()
+    );
+    dir
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            files_under(&p, out);
+        } else if !matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("md" | "txt" | "json" | "yaml" | "yml" | "toml")
+        ) {
+            out.push(p);
+        }
+    }
+}
+
+/// The worst figures seen over a set of decodes.
+#[derive(Default)]
+struct Worst {
+    decodes: usize,
+    /// Largest peak/len over inputs of at least 256 bytes, and where.
+    per_byte: (f64, String),
+    /// Largest peak on any input, and where.
+    peak: (usize, String),
+    /// Largest node count per byte over inputs of at least 256 bytes.
+    nodes_per_byte: (f64, String),
+    failures: Vec<String>,
+}
+
+impl Worst {
+    fn measure(&mut self, target: &str, label: &str, data: &[u8]) {
+        let len = data.len() as u64;
+        let (d, peak) = alloc::measure(|| decoders::decode_for_target(target, data));
+        self.decodes += 1;
+        let at = format!("{target} {label} ({len} bytes)");
+        if peak > self.peak.0 {
+            self.peak = (peak, at.clone());
+        }
+        if len >= 256 {
+            let r = peak as f64 / len as f64;
+            if r > self.per_byte.0 {
+                self.per_byte = (r, at.clone());
+            }
+            let n = d.tree.len() as f64 / len as f64;
+            if n > self.nodes_per_byte.0 {
+                self.nodes_per_byte = (n, at.clone());
+            }
+        }
+        if let Err(e) = checks::check_alloc(peak, len) {
+            self.failures.push(format!("{at}: {e}"));
+        }
+        if let Err(e) = checks::check_tree(&d, len) {
+            self.failures.push(format!("{at}: {e}"));
+        }
+    }
+
+    fn report(&self, what: &str) {
+        println!(
+            "{what}: {} decodes; peak allocation per byte (inputs >= 256 B) max {:.0} at {}; \
+             largest peak {} bytes at {}; nodes per byte max {:.2} at {}",
+            self.decodes,
+            self.per_byte.0,
+            self.per_byte.1,
+            self.peak.0,
+            self.peak.1,
+            self.nodes_per_byte.0,
+            self.nodes_per_byte.1
+        );
+        assert!(
+            self.failures.is_empty(),
+            "{} of {} decodes broke a bound:\n{}",
+            self.failures.len(),
+            self.decodes,
+            self.failures.join("\n")
+        );
+    }
+}
+
+/// The fuzz target whose decoder a fixture directory holds.
+fn target_for(path: &Path) -> &'static str {
+    let s = path.to_string_lossy();
+    // A fuzz corpus: fuzz/corpus/TARGET/FILE.
+    let dir = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned());
+    if let Some((t, _)) = decoders::TARGETS
+        .iter()
+        .find(|(t, _)| Some(*t) == dir.as_deref())
+    {
+        return t;
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for (t, _) in decoders::TARGETS {
+        if name.starts_with(&format!("{t}-")) || name.starts_with(&format!("{t}_")) {
+            return t;
+        }
+    }
+    if s.contains("/dxcontainer/") || s.contains("/generated/") {
+        "dxcontainer"
+    } else if s.contains("/dyno/") {
+        "dyno"
+    } else if s.contains("/cdac/") {
+        "cdac"
+    } else if s.contains("/llvm1/") {
+        "llvm1"
+    } else {
+        "detect"
+    }
+}
+
+#[test]
+fn fixtures_and_regressions_decode_within_the_allocation_and_node_bounds() {
+    let mut files = Vec::new();
+    files_under(&repo_root().join("tests").join("fixtures"), &mut files);
+    assert!(
+        files.len() > 50,
+        "expected the test fixtures, found {} files",
+        files.len()
+    );
+    let mut w = Worst::default();
+    for p in &files {
+        let data = std::fs::read(p).unwrap();
+        let label = p
+            .strip_prefix(repo_root())
+            .unwrap_or(p)
+            .display()
+            .to_string();
+        let target = target_for(p);
+        w.measure(target, &label, &data);
+        if target != "detect" {
+            w.measure("detect", &label, &data);
+        }
+    }
+    w.report("fixtures");
+}
+
+/// Also measures every file under the directories listed in
+/// `$HEXLENS_MEASURE_DIRS` (separated by `:`), e.g. `fuzz/corpus` after a fuzz run,
+/// whose files are decoded as the fuzz target their directory is named after.
+#[test]
+fn extra_directories_decode_within_the_allocation_and_node_bounds() {
+    let Some(dirs) = std::env::var_os("HEXLENS_MEASURE_DIRS") else {
+        println!("HEXLENS_MEASURE_DIRS is not set: no extra directories to measure");
+        return;
+    };
+    let mut files = Vec::new();
+    for d in std::env::split_paths(&dirs) {
+        assert!(d.is_dir(), "{} is not a directory", d.display());
+        files_under(&d, &mut files);
+    }
+    let mut w = Worst::default();
+    for p in &files {
+        let data = std::fs::read(p).unwrap();
+        w.measure(target_for(p), &p.display().to_string(), &data);
+    }
+    w.report("extra directories");
+}
+
+#[test]
+fn shared_samples_decode_within_the_allocation_and_node_bounds() {
+    let mut files = Vec::new();
+    files_under(&dxcontainer_samples(), &mut files);
+    assert!(
+        files.len() > 1000,
+        "expected the DXContainer corpus, found {} files",
+        files.len()
+    );
+    let mut w = Worst::default();
+    for p in &files {
+        let data = std::fs::read(p).unwrap();
+        let label = p.file_name().unwrap().to_string_lossy().into_owned();
+        w.measure("detect", &label, &data);
+    }
+    w.report("shared samples");
+}
+
+/// The costliest input per byte that we know: an abbreviation of 2,000 literal
+/// operands used by 3-bit records, so every few bits make thousands of derived
+/// nodes until the builder's node budget (4096 + 12 · len) stops it. Its peak
+/// allocation per byte is what the allocation bound must allow; it must still
+/// fit, and come within a factor of the bound (so the bound is not vacuous).
+#[test]
+fn node_budget_exhaustion_is_the_worst_case_and_fits_the_allocation_bound() {
+    let mut worst = 0f64;
+    for records in [2_000usize, 20_000, 100_000] {
+        let mut w = gen::Bits::bitcode();
+        let at = w.enter(8, 3);
+        w.fixed(2, 3).vbr(2000, 5);
+        for _ in 0..2000 {
+            w.fixed(1, 1).vbr(1, 8);
+        }
+        for _ in 0..records {
+            w.fixed(4, 3);
+        }
+        w.end_block(3, at);
+        let f = w.finish();
+        let len = f.len() as u64;
+        let (d, peak) = alloc::measure(|| decoders::decode_for_target("bitstream", &f));
+        checks::check_tree(&d, len).unwrap();
+        checks::check_alloc(peak, len).unwrap();
+        assert!(
+            d.tree.errors().iter().any(|&id| d
+                .tree
+                .node(id)
+                .error
+                .as_deref()
+                .is_some_and(|e| e.contains("node budget"))),
+            "the node budget was not reached"
+        );
+        let per_byte = peak as f64 / len as f64;
+        println!(
+            "node budget exhaustion: {len} bytes, {} nodes, peak {peak} bytes ({per_byte:.0} per byte)",
+            d.tree.len()
+        );
+        worst = worst.max(per_byte);
+    }
+    // Within 4x of the per-byte constant: a bound far above any real cost would
+    // not catch an allocation that grows with a count.
+    assert!(
+        worst * 4.0 > checks::ALLOC_PER_BYTE as f64,
+        "worst case {worst:.0} bytes per byte is far below the bound"
+    );
+}
