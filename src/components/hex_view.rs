@@ -176,20 +176,23 @@ fn mark_hover(node: &NodeRef, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) {
     let Some(root) = node.cast::<web_sys::Element>() else {
         return;
     };
-    let token = format!("{hl:?}{rf:?}");
+    let marks = format!("{hl:?}{rf:?}");
     let rows = root.get_elements_by_class_name("hrow");
     for i in 0..rows.length() {
         let Some(row) = rows.item(i) else { continue };
-        if row.get_attribute("data-hv").as_deref() == Some(token.as_str()) {
-            continue;
-        }
-        let _ = row.set_attribute("data-hv", &token);
         let Some(base) = row
             .get_attribute("data-b")
             .and_then(|b| b.parse::<u64>().ok())
         else {
             continue;
         };
+        // Row elements are reused for other rows as the pane scrolls: the token
+        // names the row as well as the hover.
+        let token = format!("{base}:{marks}");
+        if row.get_attribute("data-hv").as_deref() == Some(token.as_str()) {
+            continue;
+        }
+        let _ = row.set_attribute("data-hv", &token);
         let end = base + WIDTH;
         let touches = |r: Option<(u64, u64)>| r.is_some_and(|(s, e)| s < end && e > base);
         let now = touches(hl) || touches(rf);
