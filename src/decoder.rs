@@ -188,6 +188,16 @@ fn send(fields: &[(&str, JsValue)]) -> Result<(), String> {
     })
 }
 
+/// Starts the worker ahead of the first file, so opening one does not wait for it.
+pub fn warm() {
+    CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.is_none() {
+            *c = start().ok();
+        }
+    });
+}
+
 /// Decodes `blob` as load number `job`; big parts stay lazy above `lazy_threshold` bytes.
 pub fn open(job: u32, blob: &web_sys::Blob, lazy_threshold: u64) -> Result<(), String> {
     send(&[
