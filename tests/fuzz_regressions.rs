@@ -11,52 +11,16 @@
 mod alloc;
 #[path = "../fuzz/src/checks.rs"]
 mod checks;
+#[allow(dead_code)]
+mod common;
 #[path = "../fuzz/src/decoders.rs"]
 mod decoders;
 
-use std::path::{Path, PathBuf};
+use common::{dxcontainer_samples, files_under, repo_root};
+use std::path::PathBuf;
 
 #[global_allocator]
 static GLOBAL: alloc::Counting = alloc::Counting;
-
-/// The repository root.
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The shared DXContainer samples: `$HEXLENS_SHARED` or `../shared` beside the
-/// repository. Panics if they are missing, so the test cannot pass vacuously.
-fn dxcontainer_samples() -> PathBuf {
-    let shared = match std::env::var_os("HEXLENS_SHARED") {
-        Some(p) if !p.is_empty() => PathBuf::from(p),
-        _ => repo_root().join("..").join("shared"),
-    };
-    let dir = shared.join("samples").join("dxcontainer");
-    assert!(
-        dir.is_dir(),
-        "shared samples not found at {} (set HEXLENS_SHARED to the shared/ directory)",
-        dir.display()
-    );
-    dir
-}
-
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files_under(&p, out);
-        } else if !matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("md" | "txt" | "json" | "yaml" | "yml" | "toml")
-        ) {
-            out.push(p);
-        }
-    }
-}
 
 /// Decodes `data` as fuzz target `target` and returns every violated check.
 fn failures(target: &str, label: &str, data: &[u8]) -> Option<String> {

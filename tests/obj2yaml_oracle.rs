@@ -12,6 +12,7 @@
 //! A second test checks the curated fixtures without shared/ or LLVM: clean decode,
 //! valid JSON, children nested in parents, non-overlapping siblings.
 
+#[allow(dead_code)]
 mod common;
 
 use hexlens_core::{decode_bytes, Decoded, Name, Node, NodeId, Tree, Value};

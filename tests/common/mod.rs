@@ -91,3 +91,35 @@ pub fn files_with_suffix(dir: &Path, suffix: &str) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// All shared DXContainer samples (every collection under `samples/dxcontainer`).
+/// Panics if they are missing, so a test cannot pass vacuously.
+pub fn dxcontainer_samples() -> PathBuf {
+    let dir = shared_dir().join("samples").join("dxcontainer");
+    assert!(
+        dir.is_dir(),
+        "shared samples not found at {} (set HEXLENS_SHARED to the shared/ directory)",
+        dir.display()
+    );
+    dir
+}
+
+/// Every binary file under `dir`, recursively, in sorted order (text files such
+/// as READMEs and provenance notes are left out).
+pub fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            files_under(&p, out);
+        } else if !matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("md" | "txt" | "json" | "yaml" | "yml" | "toml")
+        ) {
+            out.push(p);
+        }
+    }
+}
