@@ -9,13 +9,23 @@
 //! the next part is still decoded. Nothing assumes 4-byte alignment.
 
 pub mod checksum;
-mod misc;
+mod claims;
+mod ildn;
 pub mod names;
+mod padding;
 mod program;
 mod psv;
+mod rdat;
+mod rdef;
 mod rts0;
+mod shex;
 mod signature;
+mod srci;
+mod stat;
 mod sym;
+#[cfg(test)]
+mod testing;
+mod vers;
 
 use super::{has_magic, Format};
 use crate::builder::{Builder, DResult};
@@ -199,7 +209,7 @@ fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
             if b.peek_bytes(data + 8, 4) == b"DXIL" {
                 ("Program", program::program)
             } else {
-                ("Statistics", misc::fxc_stat)
+                ("Statistics", stat::fxc_stat)
             }
         }
         b"HASH" => ("Hash", program::hash),
@@ -209,12 +219,12 @@ fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
         b"OSG5" => ("Signature", signature::sig_osg5),
         b"PSV0" => ("PSVInfo", psv::psv0),
         b"RTS0" => ("RootSignature", rts0::rts0),
-        b"ILDN" => ("DebugName", misc::ildn),
-        b"VERS" => ("CompilerVersion", misc::vers),
-        b"SRCI" => ("SourceInfo", misc::srci),
-        b"RDAT" => ("RuntimeData", misc::rdat),
-        b"SHDR" | b"SHEX" => ("Shader", misc::shex),
-        b"RDEF" => ("ResourceDefinitions", misc::rdef),
+        b"ILDN" => ("DebugName", ildn::ildn),
+        b"VERS" => ("CompilerVersion", vers::vers),
+        b"SRCI" => ("SourceInfo", srci::srci),
+        b"RDAT" => ("RuntimeData", rdat::rdat),
+        b"SHDR" | b"SHEX" => ("Shader", shex::shex),
+        b"RDEF" => ("ResourceDefinitions", rdef::rdef),
         b"SYM0" => ("SymbolTable", sym::sym0),
         b"STR0" => ("StringTable", sym::str0),
         _ => ("Data", raw_part),

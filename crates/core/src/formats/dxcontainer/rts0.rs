@@ -6,13 +6,13 @@
 //! payload at its `ParameterOffset`, shown as `[i]` for parameter `i`; a descriptor
 //! table's ranges are nested in it as `DescriptorRanges` when they follow it, which
 //! is how compilers write them) and `StaticSamplers`. Offsets are relative to the
-//! part data. Payloads and ranges are placed with [`super::misc::place`]: a payload
+//! part data. Payloads and ranges are placed with [`super::claims::place`]: a payload
 //! two parameters share is decoded once, and structures that would overlap others
 //! are reported on the offset that points at them instead of being decoded.
 
 use std::collections::BTreeMap;
 
-use super::misc::{claim, fit, place, plural, Block, Claims};
+use super::claims::{claim, fit, place, plural, Block, Claims};
 use super::{names, Context};
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, NodeId};
@@ -533,7 +533,7 @@ fn range_flags_problem(f: u64, is_sampler: bool) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::misc::tests::{check_tree, container, error, fuzz, node, num, put, shown};
+    use super::super::testing::{check_tree, container, error, fuzz, node, num, put, shown};
     use crate::tree::Value;
 
     const EMPTY: &[u8] = include_bytes!(
