@@ -7,35 +7,17 @@
 //!
 //! Fails (does not skip) if `llvm-as-19` or `llvm-bcanalyzer-19` is missing: the
 //! project's setup (`scripts/setup-native.sh`) installs Debian's llvm-19.
+//!
+//! The analyzer's side (finding the tools, running the analyzer, parsing its dump)
+//! is `tests/support/bcanalyzer.rs`, shared with `tests/bitstream_oracle.rs`.
 
+#[path = "support/bcanalyzer.rs"]
+mod bcanalyzer;
+
+use bcanalyzer::Entry;
 use hexlens_core::{decode, decode_with, expand, BitSpan, Kind, NodeId, Options, Tree};
 use std::path::PathBuf;
 use std::process::Command;
-
-/// An LLVM 19 tool, on PATH or where Debian's llvm-19 puts it. Panics if missing.
-fn llvm_tool(name: &str) -> PathBuf {
-    let versioned = format!("{name}-19");
-    let on_path = std::env::var_os("PATH")
-        .map(|p| {
-            std::env::split_paths(&p)
-                .map(|d| d.join(&versioned))
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
-    on_path
-        .into_iter()
-        .chain([
-            PathBuf::from(format!("/usr/bin/{versioned}")),
-            PathBuf::from(format!("/usr/lib/llvm-19/bin/{name}")),
-        ])
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "{versioned} not found (looked on PATH, /usr/bin, /usr/lib/llvm-19/bin): run \
-                 scripts/setup-native.sh, which installs Debian's llvm-19"
-            )
-        })
-}
 
 /// A fresh temporary directory for this test process.
 fn temp_dir(tag: &str) -> PathBuf {
@@ -50,7 +32,7 @@ fn assemble(ir: &str, stem: &str) -> Vec<u8> {
     let ll = dir.join(format!("{stem}.ll"));
     let bc = dir.join(format!("{stem}.bc"));
     std::fs::write(&ll, ir).unwrap();
-    let out = Command::new(llvm_tool("llvm-as"))
+    let out = Command::new(bcanalyzer::llvm_19_tool("llvm-as"))
         .arg(&ll)
         .arg("-o")
         .arg(&bc)
@@ -66,53 +48,22 @@ fn assemble(ir: &str, stem: &str) -> Vec<u8> {
     bytes
 }
 
-/// `llvm-bcanalyzer-19 -dump` of `bytes`.
-fn bcanalyzer_dump(bytes: &[u8], stem: &str) -> String {
-    let dir = temp_dir(&format!("{stem}-dump"));
-    let bc = dir.join(format!("{stem}.bc"));
-    std::fs::write(&bc, bytes).unwrap();
-    let out = Command::new(llvm_tool("llvm-bcanalyzer"))
-        .arg("-dump")
-        .arg(&bc)
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        out.status.success(),
-        "llvm-bcanalyzer-19 failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+/// The STRTAB blob as the analyzer shows it, as text.
+fn analyzer_strtab(dump: &[Entry]) -> String {
+    let blob = bcanalyzer::strtab_blob(dump).expect("the analyzer shows a STRTAB blob");
+    String::from_utf8(blob).expect("the STRTAB blob is text")
 }
 
-/// The STRTAB blob as the analyzer prints it (`blob data = '…'`).
-fn analyzer_strtab(dump: &str) -> String {
-    let mut lines = dump.lines().skip_while(|l| !l.starts_with("<STRTAB_BLOCK"));
-    let blob = lines
-        .find(|l| l.contains("blob data = '"))
-        .expect("the analyzer shows a STRTAB blob");
-    let from = blob.find("blob data = '").unwrap() + "blob data = '".len();
-    blob[from..blob.len() - 1].to_string()
-}
-
-/// The metadata strings the analyzer lists after each `num-strings = N {`.
-fn analyzer_metadata_strings(dump: &str) -> Vec<Vec<String>> {
-    let mut out = Vec::new();
-    let mut lines = dump.lines();
-    while let Some(l) = lines.next() {
-        if l.contains("num-strings = ") {
-            let mut list = Vec::new();
-            for s in lines.by_ref() {
-                let s = s.trim();
-                if s == "}" {
-                    break;
-                }
-                list.push(s.trim_matches('\'').to_string());
-            }
-            out.push(list);
-        }
-    }
-    out
+/// The metadata strings the analyzer lists for each METADATA_STRINGS record.
+fn analyzer_metadata_strings(dump: &[Entry]) -> Vec<Vec<String>> {
+    bcanalyzer::metadata_strings(dump)
+        .into_iter()
+        .map(|list| {
+            list.into_iter()
+                .map(|s| String::from_utf8(s).expect("a metadata string is text"))
+                .collect()
+        })
+        .collect()
 }
 
 fn texts(t: &Tree, id: NodeId) -> Vec<String> {
@@ -179,7 +130,7 @@ fn global_names_resolve_through_the_string_table_as_the_ir_and_the_analyzer_say(
     assert_eq!(d.format, "bitcode");
     assert!(d.is_clean(), "{}", hexlens_core::output::to_text(&d));
     let t = &d.tree;
-    let dump = bcanalyzer_dump(&bytes, "names");
+    let dump = bcanalyzer::dump(&bytes);
 
     // The STRTAB blob, as the analyzer reads it, is our Data node's bytes.
     let data = t
@@ -254,7 +205,7 @@ fn metadata_strings_split_into_bit_exact_lengths_and_texts_as_the_analyzer_lists
     let d = decode(&src);
     assert!(d.is_clean(), "{}", hexlens_core::output::to_text(&d));
     let t = &d.tree;
-    let theirs = analyzer_metadata_strings(&bcanalyzer_dump(&bytes, "mdstrings"));
+    let theirs = analyzer_metadata_strings(&bcanalyzer::dump(&bytes));
     assert_eq!(
         theirs,
         [vec![

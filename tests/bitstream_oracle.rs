@@ -12,238 +12,26 @@
 //! too, but only reported: LLVM 19's analyzer has a few names of its own.
 //!
 //! Fails loudly if the corpus or `llvm-bcanalyzer-19` is missing.
+//!
+//! The analyzer's side (finding the tools, running the analyzer, parsing its dump)
+//! is `tests/support/bcanalyzer.rs`, shared with `tests/bitstream_modern.rs`.
 
 #[allow(dead_code)]
 mod common;
 
+#[path = "support/bcanalyzer.rs"]
+mod bcanalyzer;
+
+use bcanalyzer::{bcanalyzer_19, llvm_19_tool, parse_dump, run_bcanalyzer, Entry, Ev};
 use hexlens_core::{decode_bytes, Kind, Name, NodeId, Tree, Value};
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// How many analyzer processes run at once.
 const WORKERS: usize = 2;
-
-/// One entry of a bitstream, as both sides see it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Ev {
-    Enter {
-        id: u64,
-        words: u64,
-        width: u64,
-    },
-    Record {
-        code: u64,
-        abbrev: Option<u64>,
-        ops: Vec<u64>,
-        blob: Option<Vec<u8>>,
-        /// A METADATA_STRINGS record's strings (the analyzer lists them instead of
-        /// showing its blob).
-        strings: Option<Vec<Vec<u8>>>,
-    },
-    End,
-}
-
-/// An entry plus the record name each side gives it (compared separately).
-#[derive(Debug, Clone)]
-struct Entry {
-    ev: Ev,
-    name: String,
-}
-
-fn bcanalyzer_19() -> PathBuf {
-    let on_path = std::env::var_os("PATH")
-        .map(|p| {
-            std::env::split_paths(&p)
-                .map(|d| d.join("llvm-bcanalyzer-19"))
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
-    on_path
-        .into_iter()
-        .chain([
-            PathBuf::from("/usr/bin/llvm-bcanalyzer-19"),
-            PathBuf::from("/usr/lib/llvm-19/bin/llvm-bcanalyzer"),
-        ])
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "llvm-bcanalyzer-19 not found (looked on PATH, /usr/bin/llvm-bcanalyzer-19, \
-                 /usr/lib/llvm-19/bin/llvm-bcanalyzer): run the project's setup (`bash .ci/run` \
-                 installs llvm-19), or `apt-get install llvm-19`"
-            )
-        })
-}
-
-// ----- the analyzer's side ----------------------------------------------------------
-
-fn attr(tokens: &[&str], key: &str) -> Option<u64> {
-    tokens.iter().find_map(|t| {
-        t.strip_prefix(key)
-            .and_then(|r| r.strip_prefix('='))
-            .and_then(|v| v.parse().ok())
-    })
-}
-
-/// Undoes `raw_ostream::write_escaped(…, hex=true)`.
-fn unescape(s: &str) -> Vec<u8> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'\\' && i + 1 < b.len() {
-            match b[i + 1] {
-                b'\\' => out.push(b'\\'),
-                b't' => out.push(b'\t'),
-                b'n' => out.push(b'\n'),
-                b'"' => out.push(b'"'),
-                b'x' if i + 3 < b.len() => {
-                    let h = std::str::from_utf8(&b[i + 2..i + 4]).unwrap();
-                    out.push(u8::from_str_radix(h, 16).unwrap());
-                    i += 4;
-                    continue;
-                }
-                other => {
-                    out.push(b'\\');
-                    out.push(other);
-                }
-            }
-            i += 2;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    out
-}
-
-/// Parses the `-dump` part of the analyzer's output.
-fn parse_dump(text: &str) -> Result<Vec<Entry>, String> {
-    let mut out = Vec::new();
-    let mut strings: Option<Vec<Vec<u8>>> = None;
-    for line in text.lines() {
-        let l = line.trim_start();
-        if let Some(list) = strings.as_mut() {
-            let t = line.trim();
-            if t == "}" {
-                let done = strings.take();
-                if let Some(Entry {
-                    ev: Ev::Record { strings: s, .. },
-                    ..
-                }) = out.last_mut()
-                {
-                    *s = done;
-                }
-            } else {
-                let inner = t.strip_prefix('\'').and_then(|t| t.strip_suffix('\''));
-                list.push(unescape(
-                    inner.ok_or_else(|| format!("unexpected string line: {line}"))?,
-                ));
-            }
-            continue;
-        }
-        if l.starts_with("Summary of") {
-            break;
-        }
-        if l.is_empty() {
-            continue;
-        }
-        if l.starts_with("</") {
-            out.push(Entry {
-                ev: Ev::End,
-                name: String::new(),
-            });
-            continue;
-        }
-        if !l.starts_with('<') {
-            return Err(format!("unexpected dump line: {line}"));
-        }
-        if let Some(close) = l.find("/>") {
-            let tokens: Vec<&str> = l[1..close].split_whitespace().collect();
-            let name = tokens.first().copied().unwrap_or_default().to_string();
-            let code = attr(&tokens, "codeid")
-                .or_else(|| {
-                    name.strip_prefix("UnknownCode")
-                        .and_then(|n| n.parse().ok())
-                })
-                .ok_or_else(|| format!("record without a code: {line}"))?;
-            let ops: Vec<u64> = (0..)
-                .map_while(|i| attr(&tokens, &format!("op{i}")))
-                .collect();
-            let rest = &l[close + 2..];
-            let blob = rest.find(" blob data = '").map(|at| {
-                let s = &rest[at + 14..];
-                unescape(&s[..s.rfind('\'').unwrap_or(s.len())])
-            });
-            if rest.contains("num-strings = ") && rest.trim_end().ends_with('{') {
-                strings = Some(Vec::new());
-            }
-            out.push(Entry {
-                ev: Ev::Record {
-                    code,
-                    abbrev: attr(&tokens, "abbrevid"),
-                    ops,
-                    blob,
-                    strings: None,
-                },
-                name,
-            });
-        } else {
-            let end = l.find('>').ok_or_else(|| format!("unclosed tag: {line}"))?;
-            let tokens: Vec<&str> = l[1..end].split_whitespace().collect();
-            let name = tokens[0].to_string();
-            let id = attr(&tokens, "BlockID")
-                .or_else(|| name.strip_prefix("BLOCK").and_then(|n| n.parse().ok()))
-                .or_else(|| {
-                    name.strip_prefix("UnknownBlock")
-                        .and_then(|n| n.parse().ok())
-                })
-                .ok_or_else(|| format!("block without an ID: {line}"))?;
-            out.push(Entry {
-                ev: Ev::Enter {
-                    id,
-                    words: attr(&tokens, "NumWords").ok_or("no NumWords")?,
-                    width: attr(&tokens, "BlockCodeSize").ok_or("no BlockCodeSize")?,
-                },
-                name,
-            });
-        }
-    }
-    Ok(out)
-}
-
-fn run_bcanalyzer(tool: &Path, bitcode: &[u8]) -> Result<String, String> {
-    let mut child = Command::new(tool)
-        .args([
-            "-dump",
-            "-non-symbolic",
-            "-dump-blockinfo",
-            "-show-binary-blobs",
-            "-",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
-    child
-        .stdin
-        .take()
-        .expect("piped stdin")
-        .write_all(bitcode)
-        .map_err(|e| format!("cannot feed the analyzer: {e}"))?;
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        return Err(format!(
-            "llvm-bcanalyzer-19 failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-}
 
 // ----- hexlens's side ---------------------------------------------------------------
 
@@ -645,24 +433,6 @@ fn hexlens_reads_a_hand_built_stream_of_every_encoding_as_llvm_bcanalyzer_19_doe
     compare("hand-built stream", &ours, &theirs, &mut r);
     assert!(r.failures.is_empty(), "{}", r.failures.join("\n"));
     assert_eq!((r.blocks, r.records, r.blobs), (5, 9, 1));
-}
-
-/// An LLVM 19 tool beside the analyzer (same search). Panics if missing.
-fn llvm_19_tool(name: &str) -> PathBuf {
-    let analyzer = bcanalyzer_19();
-    let dir = analyzer.parent().expect("the analyzer is in a directory");
-    let versioned = dir.join(format!("{name}-19"));
-    let plain = dir.join(name);
-    [versioned, plain]
-        .into_iter()
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "{name}-19 not found beside {}: run scripts/setup-native.sh, which installs \
-                 Debian's llvm-19",
-                analyzer.display()
-            )
-        })
 }
 
 /// Modern bitcode, which DXIL never holds: LLVM 19's `llvm-as` writes global names

@@ -1,7 +1,9 @@
 //! The properties every decode must have, whatever the input: the checks the fuzz
-//! targets run after each input, shared with the root package's regression tests
-//! (`tests/fuzz_regressions.rs`, `tests/hostile.rs`, `tests/resource_bounds.rs`
-//! include this file with `#[path]`).
+//! targets run after each input. This is the project's one invariant checker: the
+//! root package's tests include this file with `#[path]`, the regression tests
+//! directly (`tests/fuzz_regressions.rs`, `tests/hostile.rs`,
+//! `tests/resource_bounds.rs`) and the per-format damage sweeps through
+//! `tests/support/invariants.rs` (whose `check` is [`check_tree`]).
 //!
 //! - the root spans exactly the file, every span lies inside the file and every
 //!   child inside its parent; every non-root node is the child of exactly one

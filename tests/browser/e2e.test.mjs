@@ -10,32 +10,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+// The static server (the build under a sub-path on 127.0.0.1) and the Chromium
+// launch are the shared ones of harness.mjs.
+import { ART, DIST, SAMPLES, launch, manifest, serve } from './harness.mjs';
 import { XSS, dxbc, isgn, xssContainer } from './fixtures.mjs';
 import os from 'node:os';
 import { writeDxil, writeParts } from '../../bench/gen-inputs.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '../..');
-const DIST = path.resolve(process.env.HEXLENS_DIST ?? path.join(ROOT, 'target/browser-dist'));
-const ART = path.resolve(process.env.HEXLENS_ARTIFACTS ?? path.join(ROOT, 'target/browser-artifacts'));
-const PREFIX = '/hexlens/';
-const SAMPLES = path.join(ROOT, 'static/samples');
 const SAMPLE = 'hs_mismatch_2_code_dxil.dxil.dxbc';
 const sample = fs.readFileSync(path.join(SAMPLES, SAMPLE));
-const manifest = JSON.parse(fs.readFileSync(path.join(SAMPLES, 'manifest.json'), 'utf8'));
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.md': 'text/markdown; charset=utf-8',
-};
 
 let server;
 let base;
@@ -45,34 +29,6 @@ let page;
 const requests = [];
 const problems = [];
 const dialogs = [];
-
-/** A tiny static server for DIST under PREFIX, bound to 127.0.0.1. */
-function serve() {
-  return new Promise((resolve) => {
-    const srv = http.createServer((req, res) => {
-      const url = new URL(req.url, 'http://127.0.0.1');
-      if (!url.pathname.startsWith(PREFIX)) {
-        res.writeHead(404).end(`only ${PREFIX} is served`);
-        return;
-      }
-      const rel = decodeURIComponent(url.pathname.slice(PREFIX.length)) || 'index.html';
-      const file = path.resolve(DIST, rel);
-      if (!file.startsWith(DIST + path.sep)) {
-        res.writeHead(403).end();
-        return;
-      }
-      fs.readFile(file, (err, data) => {
-        if (err) {
-          res.writeHead(404).end('not found');
-          return;
-        }
-        res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-        res.end(data);
-      });
-    });
-    srv.listen(0, '127.0.0.1', () => resolve(srv));
-  });
-}
 
 async function shot(name) {
   await page.screenshot({ path: path.join(ART, `${name}.png`) });
@@ -128,20 +84,8 @@ function range(start, end) {
 before(async () => {
   assert.ok(fs.existsSync(path.join(DIST, 'index.html')), `no build in ${DIST}: run scripts/test-browser.sh`);
   fs.mkdirSync(ART, { recursive: true });
-  server = await serve();
-  base = `http://127.0.0.1:${server.address().port}${PREFIX}`;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  ({ server, base } = await serve());
+  browser = await launch();
   context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
   context.on('request', (r) => requests.push(r.url()));
   page = await context.newPage();
