@@ -75,6 +75,7 @@ impl Doc {
             reference: None,
             damaged: false,
             lazy: false,
+            page: false,
             parent: None,
             children: Vec::new(),
         };

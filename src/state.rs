@@ -633,6 +633,7 @@ mod tests {
         let data = sample("basic_code_dxil.dxil.dxbc");
         let opts = hexlens_core::Options {
             lazy_threshold: Some(64),
+            ..Default::default()
         };
         let mut worker_tree = hexlens_core::decode_with(&data.as_slice(), &opts).tree;
         let lazy = (0..worker_tree.len() as NodeId)

@@ -183,6 +183,7 @@ fn open(m: &JsValue, job: u32) {
     };
     let opts = Options {
         lazy_threshold: num(m, "lazyThreshold").map(|t| t as u64),
+        ..Default::default()
     };
     // Free the previous file's tree and pages first.
     JOB.with(|j| j.borrow_mut().take());

@@ -346,6 +346,7 @@ fn a_bc_file_is_the_bitcode_format_and_its_lazy_blocks_expand_to_the_eager_tree(
         &src,
         &Options {
             lazy_threshold: Some(16),
+            ..Default::default()
         },
     );
     let first_lazy = lazy.tree.lazy_count();

@@ -118,6 +118,7 @@ fn expand_all_and_compare(src: &dyn ByteSource, threshold: u64, what: &str) -> u
         src,
         &Options {
             lazy_threshold: Some(threshold),
+            ..Default::default()
         },
     );
     assert_eq!(lazy.format, eager.format, "{what}");
@@ -295,6 +296,7 @@ fn nested_big_blocks_expand_to_the_eager_tree_and_stay_lazy_below_the_threshold(
         &src,
         &Options {
             lazy_threshold: Some(64),
+            ..Default::default()
         },
     );
     // The module (top level) is decoded at its own level; its big function blocks
@@ -386,6 +388,7 @@ fn damage_inside_a_lazy_block_appears_when_it_is_expanded_and_marks_its_ancestor
         &src,
         &Options {
             lazy_threshold: Some(64),
+            ..Default::default()
         },
     );
     assert!(lazy.is_clean(), "the damage is inside a lazy block");
@@ -406,6 +409,7 @@ fn expand_refuses_nodes_that_are_not_lazy_or_not_in_the_tree() {
         &src,
         &Options {
             lazy_threshold: Some(64),
+            ..Default::default()
         },
     );
     let len = d.tree.len();
@@ -480,6 +484,7 @@ fn apply_expansion_refuses_malformed_expansions_and_leaves_the_tree_unchanged() 
         &src,
         &Options {
             lazy_threshold: Some(64),
+            ..Default::default()
         },
     )
     .tree;
@@ -589,6 +594,7 @@ fn a_one_gib_block_is_skipped_without_reading_it() {
         &src,
         &Options {
             lazy_threshold: Some(1 << 20),
+            ..Default::default()
         },
     );
     assert_eq!(d.format, "bitcode");

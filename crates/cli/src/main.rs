@@ -43,6 +43,13 @@ impl hexlens_core::ByteSource for FileSource {
 
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> usize {
         const RUN: usize = 1 << 16;
+        // At or past the end there is nothing to read (and seeking to an offset
+        // such as 2^64 - 1 would fail): no bytes, no error.
+        let n = hexlens_core::source::clip(self.len, offset, buf.len());
+        if n == 0 {
+            return 0;
+        }
+        let buf = &mut buf[..n];
         if buf.len() > RUN {
             return self.read_direct(offset, buf);
         }
@@ -86,15 +93,22 @@ impl FileSource {
 }
 
 const USAGE: &str = "usage:
-  hexlens dump FILE [--json] [--lazy-threshold BYTES]
+  hexlens dump FILE [--json] [--max-depth N] [--select PATH]
                                print FILE's structure tree (text, or the JSON contract)
       --json                   print the JSON contract instead of indented text
+      --max-depth N            print nodes down to N levels below the root (or below
+                               PATH); a node whose children are left out says how many
+                               ([N children not shown]; \"hidden_children\": N in JSON)
+      --select PATH            print only the subtree at PATH, a path as the JSON
+                               contract writes it (Parts/[3]/PSVInfo, Blocks/[1]/Body/[7])
       --lazy-threshold BYTES   leave parts whose body holds BYTES or more (LLVM bitcode
                                blocks below the top level) undecoded: they are shown as
-                               one node marked [not decoded yet] (\"lazy\": true in JSON),
-                               so huge files dump quickly; by default everything is decoded
+                               one node marked [not decoded yet] (\"lazy\": true in JSON)
   hexlens formats              list the formats hexlens decodes
   hexlens --help               show this help
+
+The tree is written as it is decoded: parts of the file are decoded when the dump
+reaches them and dropped after, so memory does not grow with the file.
 
 exit status: 0 decoded cleanly, 1 decoded with errors (tree still printed), 2 usage or I/O error";
 
@@ -132,64 +146,122 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        "dump" => {
-            let mut json = false;
-            let mut file = None;
-            let mut opts = hexlens_core::Options::default();
-            let mut rest = args[1..].iter();
-            while let Some(a) = rest.next() {
-                match a.as_str() {
-                    "--json" => json = true,
-                    "--lazy-threshold" => {
-                        let Some(v) = rest.next() else {
-                            return Err(format!(
-                                "'--lazy-threshold' needs a number of bytes\n{USAGE}"
-                            ));
-                        };
-                        let n = v.parse::<u64>().map_err(|_| {
-                            format!(
-                                "'--lazy-threshold' needs a number of bytes, not '{v}'\n{USAGE}"
-                            )
-                        })?;
-                        opts.lazy_threshold = Some(n);
-                    }
-                    s if s.starts_with('-') && s != "-" => {
-                        return Err(format!("unknown option '{s}'\n{USAGE}"))
-                    }
-                    s => {
-                        if file.replace(s.to_string()).is_some() {
-                            return Err(format!("'dump' takes one FILE\n{USAGE}"));
-                        }
-                    }
-                }
-            }
-            let Some(file) = file else {
-                return Err(format!("'dump' needs a FILE\n{USAGE}"));
-            };
-            let src = FileSource::open(&file).map_err(|e| format!("cannot read '{file}': {e}"))?;
-            let decoded = hexlens_core::decode_with(&src, &opts);
-            if let Some(e) = src.error.borrow().as_ref() {
-                return Err(format!("cannot read '{file}': {e}"));
-            }
-            let text = if json {
-                let mut s = hexlens_core::output::to_json(&decoded);
-                s.push('\n');
-                s
-            } else {
-                hexlens_core::output::to_text(&decoded)
-            };
-            let mut out = std::io::stdout().lock();
-            if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                if e.kind() != std::io::ErrorKind::BrokenPipe {
-                    return Err(format!("cannot write output: {e}"));
-                }
-            }
-            Ok(if decoded.is_clean() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
-        }
+        "dump" => dump(&args[1..]),
         other => Err(format!("unknown command '{other}'\n{USAGE}")),
+    }
+}
+
+/// The number after option `flag` (a number of `what`).
+fn number(flag: &str, what: &str, v: Option<&String>) -> Result<u64, String> {
+    let Some(v) = v else {
+        return Err(format!("'{flag}' needs a number of {what}\n{USAGE}"));
+    };
+    v.parse::<u64>()
+        .map_err(|_| format!("'{flag}' needs a number of {what}, not '{v}'\n{USAGE}"))
+}
+
+fn dump(args: &[String]) -> Result<ExitCode, String> {
+    let mut json = false;
+    let mut file = None;
+    let mut lazy_threshold = None;
+    let mut limits = hexlens_core::stream::Limits::default();
+    let mut select: Option<String> = None;
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--lazy-threshold" => lazy_threshold = Some(number(a, "bytes", rest.next())?),
+            "--max-depth" => {
+                let n = number(a, "levels", rest.next())?;
+                limits.max_depth = Some(usize::try_from(n).unwrap_or(usize::MAX));
+            }
+            "--select" => {
+                let Some(p) = rest.next() else {
+                    return Err(format!("'--select' needs a PATH\n{USAGE}"));
+                };
+                select = Some(p.clone());
+            }
+            s if s.starts_with('-') && s != "-" => {
+                return Err(format!("unknown option '{s}'\n{USAGE}"))
+            }
+            s => {
+                if file.replace(s.to_string()).is_some() {
+                    return Err(format!("'dump' takes one FILE\n{USAGE}"));
+                }
+            }
+        }
+    }
+    let Some(file) = file else {
+        return Err(format!("'dump' needs a FILE\n{USAGE}"));
+    };
+    let src = FileSource::open(&file).map_err(|e| format!("cannot read '{file}': {e}"))?;
+    let read_error = |src: &FileSource| -> Result<(), String> {
+        match src.error.borrow().as_ref() {
+            Some(e) => Err(format!("cannot read '{file}': {e}")),
+            None => Ok(()),
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    let written = if let Some(t) = lazy_threshold {
+        // Parts left lazy stay so: the dump shows them as not decoded.
+        let opts = hexlens_core::Options {
+            lazy_threshold: Some(t),
+            ..Default::default()
+        };
+        let mut d = hexlens_core::decode_with(&src, &opts);
+        read_error(&src)?;
+        let start = match &select {
+            Some(p) => d
+                .tree
+                .find(p)
+                .ok_or_else(|| format!("'{file}' has no node at '{p}'"))?,
+            None => d.tree.root(),
+        };
+        let r = write(&src, &mut d, start, limits, json, true, &mut out);
+        (r, d.is_clean())
+    } else {
+        let mut d = hexlens_core::decode_with(&src, &hexlens_core::stream::streaming_options());
+        read_error(&src)?;
+        let start = match &select {
+            Some(p) => hexlens_core::stream::select(&src, &mut d.tree, p)
+                .ok_or_else(|| format!("'{file}' has no node at '{p}'"))?,
+            None => d.tree.root(),
+        };
+        let r = write(&src, &mut d, start, limits, json, false, &mut out);
+        (r, d.is_clean())
+    };
+    let (r, clean) = written;
+    if let Err(e) = r.and_then(|_| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(format!("cannot write output: {e}"));
+        }
+    }
+    read_error(&src)?;
+    Ok(if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Writes the tree from `start`, streaming (or, with `keep_lazy`, as decoded).
+fn write(
+    src: &FileSource,
+    d: &mut hexlens_core::Decoded,
+    start: hexlens_core::NodeId,
+    limits: hexlens_core::stream::Limits,
+    json: bool,
+    keep_lazy: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    use hexlens_core::stream;
+    let limits = stream::Limits {
+        keep_lazy,
+        ..limits
+    };
+    if json {
+        stream::write_json(src, d, start, limits, out)
+    } else {
+        stream::write_text(src, d, start, limits, out)
     }
 }

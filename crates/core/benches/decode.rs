@@ -208,6 +208,7 @@ fn decode_lazy(c: &mut Criterion) {
     }
     let opts = hexlens_core::Options {
         lazy_threshold: Some(1 << 20),
+        ..Default::default()
     };
     let mut g = c.benchmark_group("dxcontainer-lazy");
     for mib in [16, 128] {

@@ -193,6 +193,7 @@ fn expand_many(n: u64) {
         &src,
         &Options {
             lazy_threshold: Some(1 << 10),
+            ..Default::default()
         },
     );
     let lazy_nodes = d.tree.len();
@@ -234,6 +235,7 @@ fn main() {
             &src,
             &Options {
                 lazy_threshold: Some(1 << 20),
+                ..Default::default()
             },
         );
         let took = started.elapsed();

@@ -89,6 +89,8 @@ pub struct Builder<'s> {
     budget: usize,
     endian: Endian,
     lazy_threshold: Option<u64>,
+    page_size: Option<u32>,
+    exact_totals: bool,
 }
 
 /// Nodes the budget allows per byte of decoded data (see [`Builder::new`]).
@@ -147,6 +149,8 @@ impl<'s> Builder<'s> {
             budget,
             endian: Endian::Little,
             lazy_threshold: None,
+            page_size: None,
+            exact_totals: false,
         }
     }
 
@@ -171,6 +175,7 @@ impl<'s> Builder<'s> {
             .saturating_add(4096)
             .saturating_add(usize::try_from(own).unwrap_or(usize::MAX));
         let lazy_threshold = tree.lazy_threshold();
+        let page_size = tree.page_size();
         Builder {
             src,
             len_bits,
@@ -194,6 +199,8 @@ impl<'s> Builder<'s> {
             budget,
             endian: Endian::Little,
             lazy_threshold,
+            page_size,
+            exact_totals: false,
         }
     }
 
@@ -228,9 +235,38 @@ impl<'s> Builder<'s> {
         self.tree.set_lazy_threshold(t);
     }
 
+    /// Entries a page of a long list holds (`None`: lists are not paged); the tree
+    /// keeps it for later expansions. See [`crate::Options::page_size`].
+    pub fn page_size(&self) -> Option<u32> {
+        self.page_size
+    }
+
+    /// Sets the page size (see [`Builder::page_size`]).
+    pub fn set_page_size(&mut self, n: Option<u32>) {
+        let n = n.map(|n| n.max(1));
+        self.page_size = n;
+        self.tree.set_page_size(n);
+    }
+
+    /// Marks node `id` as a page of a long list (see [`crate::tree::Node::page`]).
+    pub(crate) fn set_page(&mut self, id: NodeId) {
+        self.tree.node_mut(id).page = true;
+    }
+
+    /// Whether totals shown on the root must be those of an eager decode even
+    /// when parts are left lazy (see [`crate::Options::exact_totals`]).
+    pub fn exact_totals(&self) -> bool {
+        self.exact_totals
+    }
+
+    /// Sets [`Builder::exact_totals`].
+    pub fn set_exact_totals(&mut self, on: bool) {
+        self.exact_totals = on;
+    }
+
     /// Marks node `id`, which has no children, lazy: `recipe` says how to decode
     /// it later. Its bytes no longer count towards the node budget.
-    pub(crate) fn make_lazy(&mut self, id: NodeId, recipe: crate::tree::Recipe) {
+    pub(crate) fn make_lazy(&mut self, id: NodeId, recipe: crate::tree::RecipeRef) {
         let bytes = self.tree.node(id).span.len_bits().div_ceil(8);
         let spare = usize::try_from(bytes.saturating_mul(NODES_PER_BYTE)).unwrap_or(usize::MAX);
         // Never below what exists, so the nodes made so far stay within budget.
@@ -314,6 +350,10 @@ impl<'s> Builder<'s> {
     pub fn peek_bytes(&self, offset: u64, n: u64) -> Vec<u8> {
         let avail = self.file_len().saturating_sub(offset);
         let n = n.min(avail) as usize;
+        if n == 0 {
+            // Past the end (or nothing wanted): the source is not asked.
+            return Vec::new();
+        }
         let mut buf = vec![0u8; n];
         let got = self.src.read_at(offset, &mut buf);
         buf.truncate(got);
@@ -417,6 +457,7 @@ impl<'s> Builder<'s> {
                 reference: None,
                 damaged: false,
                 lazy: false,
+                page: false,
                 parent: Some(parent),
                 children: Vec::new(),
             },
@@ -487,7 +528,7 @@ impl<'s> Builder<'s> {
         name: Name,
         kind: Kind,
         nbits: u64,
-        recipe: crate::tree::Recipe,
+        recipe: crate::tree::RecipeRef,
     ) -> DResult<NodeId> {
         let (id, _) = self.leaf(name, kind, nbits, What::Bits(nbits))?;
         self.make_lazy(id, recipe);
@@ -1135,6 +1176,7 @@ fn fill_gaps_of(tree: &mut Tree, ids: impl Iterator<Item = NodeId>) {
                 reference: None,
                 damaged: false,
                 lazy: false,
+                page: false,
                 parent: Some(id),
                 children: Vec::new(),
             });

@@ -17,6 +17,7 @@ pub mod builder;
 pub mod formats;
 pub mod output;
 pub mod source;
+pub mod stream;
 pub mod tree;
 pub mod wire;
 
@@ -58,6 +59,22 @@ pub struct Options {
     /// display saying what it is, no children) that [`expand`] decodes when asked.
     /// The time and memory a lazy part costs do not depend on its size.
     pub lazy_threshold: Option<u64>,
+    /// `None` (the default): a list's entries are the children of the list.
+    /// `Some(n)`: a list inside a lazy part that holds more than `n` entries
+    /// (the records of an LLVM bitstream block's body) gets page nodes of `n`
+    /// entries each (`[0…999]`, `[1000…1999]`, …), lazy themselves, each decoded
+    /// when [`expand`]ed. A quick skim over the list finds where each page
+    /// starts and what decoding must know there. Pages are a way of browsing:
+    /// paths, the JSON contract and the text dump look through them (see
+    /// [`Node::page`]). Only takes effect with a lazy threshold.
+    pub page_size: Option<u32>,
+    /// With a lazy threshold: first skim the whole file (reading every field,
+    /// making no nodes) so that what the root shows (the bitcode summary's
+    /// counts) is what an eager decode shows, and decode eagerly any part the
+    /// skim finds damaged, so that a lazy node never hides an error. Costs one
+    /// pass over the data. A streaming dump (see [`stream`]) needs it to write
+    /// exactly what an eager dump writes.
+    pub exact_totals: bool,
 }
 
 /// Decodes `src` with the first decoder that recognises it. A file no decoder
@@ -110,6 +127,10 @@ pub fn decode_as(format: &'static Format, src: &dyn ByteSource) -> Decoded {
 pub fn decode_as_with(format: &'static Format, src: &dyn ByteSource, opts: &Options) -> Decoded {
     let mut b = Builder::new(src, format.root);
     b.set_lazy_threshold(opts.lazy_threshold);
+    if opts.lazy_threshold.is_some() {
+        b.set_page_size(opts.page_size);
+        b.set_exact_totals(opts.exact_totals);
+    }
     // A Stop that reaches the top has already recorded its error in the tree.
     let _ = (format.decode)(&mut b);
     Decoded {
@@ -147,16 +168,21 @@ pub fn expand(
             tree.path(id)
         ));
     }
-    let Some(recipe) = tree.take_recipe(id) else {
+    let Some(recipe) = tree.recipe(id) else {
         return Err(format!(
             "node {id} ({}) is lazy, but this tree cannot decode it (it mirrors a tree decoded elsewhere)",
             tree.path(id)
         ));
     };
-    let first = tree.len() as NodeId;
+    let first = tree.len();
     let taken = std::mem::replace(tree, Tree::with_root(Name::Static(""), BitSpan::default()));
-    *tree = match recipe {
-        tree::Recipe::Block(r) => bitstream::Decoder::expand_block(src, taken, id, r),
-    };
-    Ok(first..tree.len() as NodeId)
+    *tree = recipe.expand(src, taken, id);
+    tree.note_expanded(id, first);
+    Ok(first as NodeId..tree.len() as NodeId)
+}
+
+/// Releases what [`expand`] added below node `id` (see [`Tree::release`]): the
+/// node becomes lazy again and can be expanded anew.
+pub fn release(tree: &mut Tree, id: NodeId) -> Result<(), String> {
+    tree.release(id)
 }

@@ -66,7 +66,9 @@ fn json_span(out: &mut String, key: &str, s: BitSpan, bytes: bool) {
     let _ = write!(out, ",\"{key}\":{{\"start\":{a},\"end\":{b}}}");
 }
 
-fn json_node_open(out: &mut String, tree: &Tree, id: NodeId) {
+/// Appends the opening of node `id`'s JSON object: every key before
+/// `children` (the caller closes it).
+pub(crate) fn json_node_open(out: &mut String, tree: &Tree, id: NodeId) {
     let n = tree.node(id);
     out.push_str("{\"name\":");
     json_str(out, &n.name.to_string());
@@ -111,18 +113,27 @@ pub fn to_json(d: &Decoded) -> String {
     json_str(&mut out, d.format);
     let _ = write!(out, ",\"file_size\":{},\"tree\":", d.file_size);
 
-    // Explicit stack: (node, next child index).
-    let mut stack: Vec<(NodeId, usize)> = vec![(tree.root(), 0)];
+    // Explicit stack: (node, next child index, its children with pages looked
+    // through when it has pages).
+    let paged = |id: NodeId| -> Option<Vec<NodeId>> {
+        let n = tree.node(id);
+        n.children
+            .iter()
+            .any(|&c| tree.node(c).page)
+            .then(|| tree.children_flat(id))
+    };
+    let mut stack: Vec<(NodeId, usize, Option<Vec<NodeId>>)> =
+        vec![(tree.root(), 0, paged(tree.root()))];
     json_node_open(&mut out, tree, tree.root());
     while let Some(top) = stack.last_mut() {
-        let (id, i) = *top;
-        let children = &tree.node(id).children;
+        let (id, i) = (top.0, top.1);
+        let children = top.2.as_deref().unwrap_or(&tree.node(id).children);
         if i < children.len() {
             top.1 += 1;
             out.push_str(if i == 0 { ",\"children\":[" } else { "," });
             let c = children[i];
             json_node_open(&mut out, tree, c);
-            stack.push((c, 0));
+            stack.push((c, 0, paged(c)));
         } else {
             if !children.is_empty() {
                 out.push(']');
@@ -182,10 +193,26 @@ pub fn one_line(s: &str, max: usize) -> String {
 /// (`.b` marks a bit inside a byte), its name, value and display, and its error.
 pub fn to_text(d: &Decoded) -> String {
     let tree = &d.tree;
-    let width = format!("{:X}", d.file_size).len().max(4);
+    let width = text_width(d.file_size);
     let mut out = String::new();
     let _ = writeln!(out, "{} ({} bytes)", d.format, d.file_size);
-    tree.walk(|id, depth| {
+    tree.walk(|id, depth| text_node(&mut out, tree, id, depth, width));
+    let errs = tree.errors();
+    if !errs.is_empty() {
+        let _ = writeln!(out, "{} error(s)", errs.len());
+    }
+    out
+}
+
+/// Width of the offsets in the text dump of a file of `file_size` bytes.
+pub(crate) fn text_width(file_size: u64) -> usize {
+    format!("{file_size:X}").len().max(4)
+}
+
+/// Appends node `id`'s line of the text dump (and its error line), indented for
+/// `depth`, offsets `width` hex digits wide.
+pub(crate) fn text_node(out: &mut String, tree: &Tree, id: NodeId, depth: usize, width: usize) {
+    {
         let n = tree.node(id);
         let indent = "  ".repeat(depth);
         let _ = write!(
@@ -223,10 +250,5 @@ pub fn to_text(d: &Decoded) -> String {
                 w = 2 * width + 1
             );
         }
-    });
-    let errs = tree.errors();
-    if !errs.is_empty() {
-        let _ = writeln!(out, "{} error(s)", errs.len());
     }
-    out
 }

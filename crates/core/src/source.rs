@@ -15,8 +15,19 @@ pub trait ByteSource {
     }
 
     /// Copies bytes starting at `offset` into `buf` and returns how many were
-    /// copied: fewer than `buf.len()` only at the end of the source.
+    /// copied: fewer than `buf.len()` only at the end of the source. A read at or
+    /// past the end (any `offset`, up to `u64::MAX`) returns 0 and fails nothing:
+    /// every source must accept it. The decoders never ask for one (see
+    /// [`clip`]), but a source must not trust that.
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> usize;
+}
+
+/// The part of a read of `want` bytes at `offset` that lies inside a source of
+/// `len` bytes: how many bytes can be read there (0 at or past the end). Sources
+/// and decoders use it so that no read asks for bytes past the end.
+pub fn clip(len: u64, offset: u64, want: usize) -> usize {
+    let avail = len.saturating_sub(offset);
+    usize::try_from(avail).map_or(want, |a| a.min(want))
 }
 
 impl ByteSource for &[u8] {
@@ -69,5 +80,14 @@ mod tests {
         assert_eq!(&buf[..2], &[3, 4]);
         assert_eq!(data.read_at(4, &mut buf), 0);
         assert_eq!(data.read_at(u64::MAX, &mut buf), 0);
+    }
+
+    #[test]
+    fn clip_gives_what_lies_inside_the_source() {
+        assert_eq!(clip(10, 0, 4), 4);
+        assert_eq!(clip(10, 8, 4), 2);
+        assert_eq!(clip(10, 10, 4), 0);
+        assert_eq!(clip(10, u64::MAX, 4), 0);
+        assert_eq!(clip(u64::MAX, 0, usize::MAX), usize::MAX);
     }
 }

@@ -8,8 +8,10 @@
 //! Nodes are only created through [`crate::Builder`], which records spans around
 //! each read, so format code never computes a span by hand.
 
+use crate::source::ByteSource;
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
+use std::sync::Arc;
 
 /// Index of a node inside its [`Tree`].
 pub type NodeId = u32;
@@ -265,19 +267,31 @@ pub struct Node {
     /// kind, value and display, but no children until [`crate::expand`] decodes
     /// them (see [`crate::Options::lazy_threshold`]).
     pub lazy: bool,
+    /// True on a page of a long list (`[1000…1999]`): a way of browsing the list
+    /// in parts that each decode when opened. A page is not part of the file's
+    /// structure: paths, the JSON contract and the text dump show its children as
+    /// children of its parent (see [`Tree::walk`]).
+    pub page: bool,
     /// The parent, `None` for the root.
     pub parent: Option<NodeId>,
     /// Children in display order.
     pub children: Vec<NodeId>,
 }
 
-/// What is needed to decode a lazy node's children later. It stays inside the
-/// process that decoded the tree.
-#[derive(Clone, Debug)]
-pub(crate) enum Recipe {
-    /// A bitstream block whose header and body are not decoded yet.
-    Block(crate::bitstream::LazyBlock),
+/// What is needed to decode a lazy node's children later: a decoder's own state
+/// at the node (where it starts, what it must know there). It stays inside the
+/// process that decoded the tree. A format makes a node lazy by giving the
+/// builder a recipe ([`crate::Builder`]'s `lazy_node`); the tree only stores it
+/// and hands it back, so this module knows nothing of any format.
+pub(crate) trait Recipe: fmt::Debug + Send + Sync {
+    /// Decodes the children of lazy node `id` of `tree` from `src` and returns
+    /// the tree with them appended (see [`crate::expand`]). Never panics.
+    fn expand(&self, src: &dyn ByteSource, tree: Tree, id: NodeId) -> Tree;
 }
+
+/// A shared recipe: kept after an expansion so a released node can be decoded
+/// again.
+pub(crate) type RecipeRef = Arc<dyn Recipe>;
 
 /// A decoded file: an arena of nodes whose first entry is the root.
 ///
@@ -286,15 +300,21 @@ pub(crate) enum Recipe {
 #[derive(Clone, Debug)]
 pub struct Tree {
     nodes: Vec<Node>,
-    recipes: BTreeMap<NodeId, Recipe>,
+    recipes: BTreeMap<NodeId, RecipeRef>,
+    /// For each expanded node still holding its children: the tree's length
+    /// before the expansion (its new nodes start there).
+    expanded: BTreeMap<NodeId, usize>,
     lazy_threshold: Option<u64>,
+    page_size: Option<u32>,
 }
 
 impl Tree {
     pub(crate) fn with_root(name: Name, span: BitSpan) -> Self {
         Tree {
             recipes: BTreeMap::new(),
+            expanded: BTreeMap::new(),
             lazy_threshold: None,
+            page_size: None,
             nodes: vec![Node {
                 name,
                 kind: Kind::File,
@@ -305,6 +325,7 @@ impl Tree {
                 reference: None,
                 damaged: false,
                 lazy: false,
+                page: false,
                 parent: None,
                 children: Vec::new(),
             }],
@@ -364,7 +385,9 @@ impl Tree {
         Ok(Tree {
             nodes,
             recipes: BTreeMap::new(),
+            expanded: BTreeMap::new(),
             lazy_threshold: None,
+            page_size: None,
         })
     }
 
@@ -479,22 +502,75 @@ impl Tree {
         self.lazy_threshold = t;
     }
 
+    /// Entries a page of a long list holds, `None` when lists are not paged (see
+    /// [`crate::Options::page_size`]).
+    pub fn page_size(&self) -> Option<u32> {
+        self.page_size
+    }
+
+    pub(crate) fn set_page_size(&mut self, n: Option<u32>) {
+        self.page_size = n;
+    }
+
     /// Number of nodes whose children are not decoded yet.
     pub fn lazy_count(&self) -> usize {
         self.nodes.iter().filter(|n| n.lazy).count()
     }
 
     /// Marks `id` lazy and keeps what is needed to decode it later.
-    pub(crate) fn set_recipe(&mut self, id: NodeId, r: Recipe) {
+    pub(crate) fn set_recipe(&mut self, id: NodeId, r: RecipeRef) {
         if let Some(n) = self.nodes.get_mut(id as usize) {
             n.lazy = true;
             self.recipes.insert(id, r);
         }
     }
 
-    /// Removes and returns what is needed to decode lazy node `id`.
-    pub(crate) fn take_recipe(&mut self, id: NodeId) -> Option<Recipe> {
-        self.recipes.remove(&id)
+    /// What is needed to decode lazy node `id` (kept: a released node needs it
+    /// again).
+    pub(crate) fn recipe(&self, id: NodeId) -> Option<RecipeRef> {
+        self.recipes.get(&id).cloned()
+    }
+
+    /// Notes that node `id` was expanded when the tree held `len` nodes.
+    pub(crate) fn note_expanded(&mut self, id: NodeId, len: usize) {
+        self.expanded.insert(id, len);
+    }
+
+    /// True if node `id` can be released with [`Tree::release`]: it was expanded,
+    /// and every node made since is inside its subtree.
+    pub fn can_release(&self, id: NodeId) -> bool {
+        match self.expanded.get(&id) {
+            Some(&mark) => self.nodes.get(mark..).is_some_and(|made| {
+                made.iter()
+                    .all(|n| matches!(n.parent, Some(p) if p as usize >= mark || p == id))
+            }),
+            None => false,
+        }
+    }
+
+    /// Releases what expanding node `id` added: its descendants are dropped, and
+    /// it becomes lazy again (its name, span, value, display and damage stay), so a
+    /// later [`crate::expand`] decodes it anew (groups expanded inside it are
+    /// released with it). Every node made since `id` was expanded must lie inside
+    /// its subtree: a walk that opens and closes groups in order releases them in
+    /// reverse, and its memory then follows its depth, not the file. Errors, and
+    /// changes nothing, if `id` was not expanded or nodes outside its subtree were
+    /// made after it.
+    pub fn release(&mut self, id: NodeId) -> Result<(), String> {
+        if !self.can_release(id) {
+            return Err(format!(
+                "node {id} cannot be released: it was not expanded, or groups opened after it are still open"
+            ));
+        }
+        let mark = self.expanded.remove(&id).expect("checked");
+        self.nodes.truncate(mark);
+        // Expansions and recipes of the dropped nodes go with them.
+        self.expanded.split_off(&(mark as NodeId));
+        self.recipes.split_off(&(mark as NodeId));
+        let n = &mut self.nodes[id as usize];
+        n.children = Vec::new();
+        n.lazy = true;
+        Ok(())
     }
 
     /// The root node's id (always 0).
@@ -549,7 +625,7 @@ impl Tree {
         let mut cur = Some(id);
         while let Some(c) = cur {
             let n = self.node(c);
-            if n.parent.is_some() {
+            if n.parent.is_some() && !n.page {
                 parts.push(n.name.to_string());
             }
             cur = n.parent;
@@ -565,13 +641,32 @@ impl Tree {
             return Some(cur);
         }
         for seg in path.split('/') {
-            cur = *self
-                .node(cur)
-                .children
-                .iter()
-                .find(|&&c| self.node(c).name.to_string() == seg)?;
+            cur = self.child_named(cur, seg)?;
         }
         Some(cur)
+    }
+
+    /// The child of `id` called `name`, looking through pages (see [`Node::page`]).
+    pub fn child_named(&self, id: NodeId, name: &str) -> Option<NodeId> {
+        self.children_flat(id)
+            .into_iter()
+            .find(|&c| self.node(c).name.to_string() == name)
+    }
+
+    /// The children of `id` as the file's structure has them: the children of a
+    /// page stand in for the page (pages inside pages too).
+    pub fn children_flat(&self, id: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut stack: Vec<NodeId> = self.node(id).children.iter().rev().copied().collect();
+        while let Some(c) = stack.pop() {
+            let n = self.node(c);
+            if n.page {
+                stack.extend(n.children.iter().rev());
+            } else {
+                out.push(c);
+            }
+        }
+        out
     }
 
     /// Ids of every node that carries an error, in depth-first order.
@@ -586,11 +681,20 @@ impl Tree {
     }
 
     /// Visits every node depth-first (parents before children) with its depth.
+    /// Pages are looked through: their children are visited at the page's depth,
+    /// the page itself is not (see [`Node::page`]).
     pub fn walk(&self, mut f: impl FnMut(NodeId, usize)) {
         let mut stack = vec![(self.root(), 0usize)];
         while let Some((id, depth)) = stack.pop() {
+            let n = self.node(id);
+            if n.page {
+                for &c in n.children.iter().rev() {
+                    stack.push((c, depth));
+                }
+                continue;
+            }
             f(id, depth);
-            for &c in self.node(id).children.iter().rev() {
+            for &c in n.children.iter().rev() {
                 stack.push((c, depth + 1));
             }
         }

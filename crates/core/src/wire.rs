@@ -54,6 +54,7 @@ const F_DISPLAY: u8 = 8;
 const F_ERROR: u8 = 16;
 const F_REFERENCE: u8 = 32;
 const F_PARENT: u8 = 64;
+const F_PAGE: u8 = 128;
 
 struct Out(Vec<u8>);
 
@@ -119,6 +120,7 @@ pub fn encode_nodes(nodes: &[Node]) -> Vec<u8> {
             (n.error.is_some(), F_ERROR),
             (n.reference.is_some(), F_REFERENCE),
             (n.parent.is_some(), F_PARENT),
+            (n.page, F_PAGE),
         ] {
             if on {
                 flags |= f;
@@ -340,6 +342,7 @@ pub fn decode_nodes(bytes: &[u8]) -> Result<Vec<Node>, String> {
             reference,
             damaged: flags & F_DAMAGED != 0,
             lazy: flags & F_LAZY != 0,
+            page: flags & F_PAGE != 0,
             parent,
             children,
         });
@@ -370,6 +373,7 @@ mod tests {
             && a.reference == b.reference
             && a.damaged == b.damaged
             && a.lazy == b.lazy
+            && a.page == b.page
             && a.parent == b.parent
             && a.children == b.children
     }
@@ -403,6 +407,7 @@ mod tests {
             reference: Some(BitSpan { start: 0, end: 8 }),
             damaged: true,
             lazy: true,
+            page: true,
             parent: Some(7),
             children: vec![1, u32::MAX as NodeId],
         };

@@ -64,7 +64,7 @@ pub struct Stats {
 }
 
 /// Result of scanning a VBR without creating nodes.
-enum Scan {
+pub(super) enum Scan {
     /// Value and number of bits.
     Ok(u64, u64),
     /// The field runs past the limit.
@@ -95,6 +95,42 @@ pub struct LazyBlock {
     outer_bound: Box<str>,
 }
 
+/// A page of a block body's entries left undecoded (see
+/// [`crate::Options::page_size`]): where its first entry starts, its index, and
+/// the abbreviations in force there.
+#[derive(Clone, Debug)]
+pub(crate) struct BodyPage {
+    block_id: u64,
+    abbrev_width: u64,
+    depth: u32,
+    /// BLOCKINFO state in force where the block starts.
+    info: Arc<BlockInfo>,
+    /// Index of the first entry, and how many entries the page holds (the last
+    /// page reads to the `END_BLOCK`).
+    first: u32,
+    count: u32,
+    start_bit: u64,
+    abbrevs: Vec<Arc<Abbrev>>,
+    data_start: u64,
+    data_len: u64,
+    align_base: u64,
+    /// End (bits) of the body and its name, which bound the page's reads.
+    body_limit: u64,
+    bound: Box<str>,
+}
+
+impl Recipe for BodyPage {
+    fn expand(&self, src: &dyn ByteSource, tree: Tree, id: NodeId) -> Tree {
+        Decoder::expand_page(src, tree, id, self)
+    }
+}
+
+impl Recipe for LazyBlock {
+    fn expand(&self, src: &dyn ByteSource, tree: Tree, id: NodeId) -> Tree {
+        Decoder::expand_block(src, tree, id, self)
+    }
+}
+
 /// Bytes of the stream kept in memory at a time.
 const WINDOW: u64 = 1 << 16;
 
@@ -115,11 +151,14 @@ pub struct Decoder<'s> {
     end: u64,
     window: RefCell<Window>,
     /// Absolute bit 32-bit alignment is measured from (the stream's first bit).
-    align_base: u64,
-    info: Arc<BlockInfo>,
+    pub(super) align_base: u64,
+    pub(super) info: Arc<BlockInfo>,
     /// Blocks below the top level whose body is at least this many bytes become
     /// lazy nodes.
-    lazy: Option<u64>,
+    pub(super) lazy: Option<u64>,
+    /// Bodies of lazy-capable blocks holding more entries than this are shown
+    /// as pages (see [`crate::Options::page_size`]).
+    pub(super) page_size: Option<u32>,
     /// The `VERSION` of the module being decoded (2 and later: names in STRTAB).
     module_version: u64,
     /// Module records whose names are in the STRTAB block still to come.
@@ -224,6 +263,7 @@ impl<'s> Decoder<'s> {
             align_base: stream_start.saturating_mul(8),
             info: Arc::new(BlockInfo::default()),
             lazy: b.lazy_threshold(),
+            page_size: b.page_size(),
             module_version: 0,
             strtab_refs: Vec::new(),
             stats: Stats::default(),
@@ -238,14 +278,18 @@ impl<'s> Decoder<'s> {
         let at = first.saturating_sub(256).max(self.start);
         let n = WINDOW.min(self.end.saturating_sub(at));
         w.buf.resize(n as usize, 0);
-        let got = self.src.read_at(at, &mut w.buf);
+        let got = if n == 0 {
+            0
+        } else {
+            self.src.read_at(at, &mut w.buf)
+        };
         w.buf.truncate(got);
         w.at = at;
     }
 
     /// Up to 64 bits at absolute bit `abs`, least significant first (zeros outside
     /// the stream's bytes).
-    fn peek(&self, abs: u64, n: u64) -> u64 {
+    pub(super) fn peek(&self, abs: u64, n: u64) -> u64 {
         if n == 0 {
             return 0;
         }
@@ -279,7 +323,7 @@ impl<'s> Decoder<'s> {
 
     /// Scans a VBR of `width`-bit chunks at `pos` (which must end by `limit`),
     /// allowing `max_bits` bits of value as LLVM's `ReadVBR` / `ReadVBR64` do.
-    fn scan_vbr(&self, pos: u64, width: u64, max_bits: u64, limit: u64) -> Scan {
+    pub(super) fn scan_vbr(&self, pos: u64, width: u64, max_bits: u64, limit: u64) -> Scan {
         let hi = 1u64 << (width - 1);
         let mut value = 0u64;
         let mut shift = 0u64;
@@ -303,7 +347,7 @@ impl<'s> Decoder<'s> {
         }
     }
 
-    fn all_zero(&self, from: u64, to: u64) -> bool {
+    pub(super) fn all_zero(&self, from: u64, to: u64) -> bool {
         let mut p = from;
         while p < to {
             let n = (to - p).min(64);
@@ -519,12 +563,7 @@ impl<'s> Decoder<'s> {
             outer_limit: limit,
             outer_bound: b.bound().into(),
         };
-        let id = b.lazy_node(
-            name.clone(),
-            Kind::Struct,
-            end - start,
-            Recipe::Block(recipe),
-        )?;
+        let id = b.lazy_node(name.clone(), Kind::Struct, end - start, Arc::new(recipe))?;
         b.set_display(
             id,
             format!(
@@ -544,12 +583,17 @@ impl<'s> Decoder<'s> {
     /// already decoded with the BLOCKINFO state from before it. (LLVM writes its
     /// BLOCKINFO at the start of the module, before any block big enough to be
     /// lazy.)
-    pub(crate) fn expand_block(src: &dyn ByteSource, tree: Tree, id: NodeId, r: LazyBlock) -> Tree {
-        let mut b = Builder::resume(src, tree, id, r.outer_limit, r.outer_bound.into());
+    pub(crate) fn expand_block(
+        src: &dyn ByteSource,
+        tree: Tree,
+        id: NodeId,
+        r: &LazyBlock,
+    ) -> Tree {
+        let mut b = Builder::resume(src, tree, id, r.outer_limit, r.outer_bound.as_ref().into());
         let first_new = b.tree().len();
         let mut d = Decoder::new(&b, r.data_start, r.data_len, 0);
         d.align_base = r.align_base;
-        d.info = r.info;
+        d.info = Arc::clone(&r.info);
         b.seek_bits(r.header_bit);
         // A Stop here has already recorded its error on the node.
         let _ = d.block_contents(&mut b, r.outer_width, r.depth);
@@ -638,6 +682,9 @@ impl<'s> Decoder<'s> {
     /// bounded by the block's `NumWords`. `words_node`, if given, receives an error
     /// when `END_BLOCK` does not end the body where `NumWords` says.
     pub fn decode_body(&mut self, b: &mut Builder, r: &BlockResume, words_node: Option<NodeId>) {
+        if self.paged_body(b, r) {
+            return;
+        }
         let end = b.region("Body", Kind::Array, r.body_bit / 8, r.body_bytes, |b| {
             b.seek(r.body_bit / 8);
             self.body(b, r)
@@ -658,17 +705,133 @@ impl<'s> Decoder<'s> {
         }
     }
 
+    /// Shows the body of a block below the top level as pages of entries, each
+    /// a lazy node, when the decoder pages lists and the body holds more entries
+    /// than a page (see [`crate::Options::page_size`]); the skim finds where the
+    /// pages start. Returns false, having made nothing, when the body is not
+    /// paged (then it is decoded whole).
+    fn paged_body(&mut self, b: &mut Builder, r: &BlockResume) -> bool {
+        let Some(n) = self.page_size else {
+            return false;
+        };
+        if r.depth < 2 || self.lazy.is_none() {
+            return false;
+        }
+        let limit = r.body_bit.saturating_add(r.body_bytes.saturating_mul(8));
+        if limit > self.end.saturating_mul(8) || limit > b.limit().saturating_mul(8) {
+            return false;
+        }
+        let Some(pages) = self.skim_pages(
+            r.block_id,
+            r.abbrev_width,
+            r.depth,
+            r.body_bit,
+            limit,
+            &r.info,
+            n,
+        ) else {
+            return false;
+        };
+        if pages.end != limit || pages.entries <= n as u64 {
+            return false;
+        }
+        b.region("Body", Kind::Array, r.body_bit / 8, r.body_bytes, |b| {
+            b.seek_bits(r.body_bit);
+            let count = pages.marks.len();
+            for (k, m) in pages.marks.iter().enumerate() {
+                let (to, last_index) = match pages.marks.get(k + 1) {
+                    Some(next) => (next.bit, next.index as u64 - 1),
+                    None => (pages.end, pages.entries - 1),
+                };
+                let recipe = BodyPage {
+                    block_id: r.block_id,
+                    abbrev_width: r.abbrev_width,
+                    depth: r.depth,
+                    info: Arc::clone(&r.info),
+                    first: m.index,
+                    count: if k + 1 == count {
+                        u32::MAX
+                    } else {
+                        (last_index + 1 - m.index as u64) as u32
+                    },
+                    start_bit: m.bit,
+                    abbrevs: m.abbrevs.clone(),
+                    data_start: self.start,
+                    data_len: self.end - self.start,
+                    align_base: self.align_base,
+                    body_limit: limit,
+                    bound: b.bound().into(),
+                };
+                let name = Name::from(format!("[{}…{}]", m.index, last_index));
+                let id = b.lazy_node(name, Kind::Array, to - m.bit, Arc::new(recipe))?;
+                b.set_page(id);
+                // The children it will have: its entries, and the END_BLOCK on the last.
+                let held = last_index + 1 - m.index as u64 + u64::from(k + 1 == count);
+                b.set_value(id, Value::U(held));
+                b.set_display(
+                    id,
+                    format!(
+                        "entries {} to {} of {}, not decoded yet",
+                        m.index, last_index, pages.entries
+                    ),
+                );
+            }
+            Ok(())
+        });
+        true
+    }
+
+    /// Decodes a page of a body's entries (a [`BodyPage`]) into lazy node `id`.
+    fn expand_page(src: &dyn ByteSource, tree: Tree, id: NodeId, p: &BodyPage) -> Tree {
+        let mut b = Builder::resume(src, tree, id, p.body_limit, p.bound.as_ref().into());
+        let first_new = b.tree().len();
+        let mut d = Decoder::new(&b, p.data_start, p.data_len, 0);
+        d.align_base = p.align_base;
+        d.info = Arc::clone(&p.info);
+        b.seek_bits(p.start_bit);
+        let r = BlockResume {
+            node: id,
+            block_id: p.block_id,
+            body_bit: p.start_bit,
+            body_bytes: 0,
+            abbrev_width: p.abbrev_width,
+            depth: p.depth,
+            info: Arc::clone(&p.info),
+        };
+        // A Stop here has already recorded its error on the node.
+        let _ = d.entries(&mut b, &r, p.abbrevs.clone(), p.first, p.count);
+        b.finish_expansion(first_new)
+    }
+
     /// The entries of a body; returns the bit where `END_BLOCK` ended it.
     fn body(&mut self, b: &mut Builder, r: &BlockResume) -> DResult<u64> {
-        let width = r.abbrev_width;
         if r.block_id == names::BLOCKINFO_BLOCK {
             // Like llvm-bcanalyzer, a BLOCKINFO block replaces what earlier ones said.
             self.info = Arc::new(BlockInfo::default());
         }
-        let mut abbrevs: Vec<Arc<Abbrev>> = r.info.abbrevs(r.block_id).to_vec();
+        let abbrevs: Vec<Arc<Abbrev>> = r.info.abbrevs(r.block_id).to_vec();
+        self.entries(b, r, abbrevs, 0, u32::MAX)
+            .map(|end| end.unwrap_or(b.pos_bits()))
+    }
+
+    /// Entries of a body from the cursor, numbered from `first`, with `abbrevs`
+    /// in force: up to `END_BLOCK` (returns the bit after it), or until `count`
+    /// entries are read (returns `None`).
+    fn entries(
+        &mut self,
+        b: &mut Builder,
+        r: &BlockResume,
+        mut abbrevs: Vec<Arc<Abbrev>>,
+        first: u32,
+        count: u32,
+    ) -> DResult<Option<u64>> {
+        let width = r.abbrev_width;
         let mut cur_bid: Option<u64> = None;
-        let mut i = 0u32;
+        let mut i = first;
         loop {
+            if i - first >= count {
+                return Ok(None);
+            }
             let pos = b.pos_bits();
             if pos.saturating_add(width) > limit_bits(b) {
                 let r = b.bits("AbbrevID", width);
@@ -683,7 +846,7 @@ impl<'s> Decoder<'s> {
                         b.display("END_BLOCK");
                         self.align(b)
                     })?;
-                    return Ok(b.pos_bits());
+                    return Ok(Some(b.pos_bits()));
                 }
                 ENTER_SUBBLOCK => self.block(b, Name::Index(i), width, r.depth + 1)?,
                 DEFINE_ABBREV => self.define_abbrev(b, i, r, &mut abbrevs, cur_bid)?,

@@ -44,6 +44,7 @@
 mod abbrev;
 mod decode;
 pub mod names;
+mod skim;
 
 pub use abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding};
 pub use decode::{BlockResume, Decoder, LazyBlock, Stats, MAX_DEPTH};
@@ -122,6 +123,17 @@ fn decode_stream(b: &mut Builder, start: u64, len: u64) -> DResult<Summary> {
     b.display("'BC' 0xC0DE: LLVM IR bitcode");
     let body = stream + 4;
     let stream_end = stream.saturating_add(stream_len).min(end);
+    let mut totals = None;
+    if b.exact_totals() && d.lazy.is_some() {
+        // Lazy parts only in a stream the skim vouches for, with its counts.
+        if stream_end <= b.limit() {
+            totals = d.skim_stream(body.saturating_mul(8), stream_end.saturating_mul(8));
+        }
+        if totals.is_none() {
+            d.lazy = None;
+            d.page_size = None;
+        }
+    }
     b.region(
         "Blocks",
         Kind::Array,
@@ -134,8 +146,15 @@ fn decode_stream(b: &mut Builder, start: u64, len: u64) -> DResult<Summary> {
         b.bytes("Trailing", end - stream_end)?;
         b.display("bytes after the wrapped stream");
     }
+    let stats = match totals {
+        Some(t) => Stats {
+            lazy_blocks: 0,
+            ..t
+        },
+        None => d.stats,
+    };
     Ok(Summary {
-        stats: d.stats,
+        stats,
         blocks: d.blocks,
     })
 }

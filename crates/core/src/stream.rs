@@ -1,0 +1,399 @@
+//! Walking a tree whose parts are decoded on demand, and writing it as it is
+//! walked: the streaming dump.
+//!
+//! [`walk`] visits a subtree depth first. A lazy node it reaches is expanded
+//! ([`crate::expand`]) before it is visited and released ([`crate::release`])
+//! once its subtree has been visited, so the tree holds only the groups on the
+//! path from the root to the node being visited: memory follows the depth of
+//! the tree and the size of one page, not the size of the file. Pages (see
+//! [`Node::page`](crate::Node::page)) are looked through: the visitor sees their
+//! children as children of the page's parent.
+//!
+//! [`write_json`] and [`write_text`] write the JSON contract and the text dump
+//! this way. Decoded with [`streaming_options`], they write exactly what
+//! [`output::to_json`] and [`output::to_text`] write for an eager decode.
+
+use crate::output::{self, json_node_open, json_str, text_node, text_width};
+use crate::source::ByteSource;
+use crate::tree::{NodeId, Tree};
+use crate::{Decoded, Options};
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+/// Entries a page holds in a streaming walk.
+pub const STREAM_PAGE: u32 = 1000;
+
+/// The options a streaming dump decodes with: every part that can be lazy is
+/// (`lazy_threshold` 0), long lists in pages of [`STREAM_PAGE`], and exact
+/// totals, so the dump matches an eager one.
+pub fn streaming_options() -> Options {
+    Options {
+        lazy_threshold: Some(0),
+        page_size: Some(STREAM_PAGE),
+        exact_totals: true,
+    }
+}
+
+/// What a [`walk`] tells its visitor.
+pub trait Visitor {
+    /// Node `id` is reached, `depth` levels below the root (pages not counted),
+    /// decoded (if it was lazy). `hidden` is the number of its children the walk
+    /// will not visit because of its depth limit (0 if it visits them all).
+    fn enter(&mut self, tree: &Tree, id: NodeId, depth: usize, hidden: usize) -> io::Result<()>;
+    /// Node `id` is left: its subtree has been visited.
+    fn leave(&mut self, tree: &Tree, id: NodeId, depth: usize) -> io::Result<()>;
+}
+
+/// How far a [`walk`] goes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Nodes deeper than this many levels below the start are not visited (their
+    /// parent's `hidden` count says how many children were left out).
+    pub max_depth: Option<usize>,
+    /// Lazy nodes are visited as they are, not expanded.
+    pub keep_lazy: bool,
+}
+
+struct Frame {
+    id: NodeId,
+    /// Next child to visit.
+    next: usize,
+    depth: usize,
+    /// Expanded by this walk: released when left.
+    expanded: bool,
+    /// A page: looked through, not visited.
+    page: bool,
+}
+
+fn expand_if_lazy(src: &dyn ByteSource, tree: &mut Tree, id: NodeId) -> bool {
+    tree.node(id).lazy && crate::expand(src, tree, id).is_ok()
+}
+
+fn expand_unless(keep: bool, src: &dyn ByteSource, tree: &mut Tree, id: NodeId) -> bool {
+    !keep && expand_if_lazy(src, tree, id)
+}
+
+/// How many children node `id` has, pages looked through (a page that is not
+/// decoded counts the entries it will hold).
+pub fn child_count(tree: &Tree, id: NodeId) -> usize {
+    tree.node(id)
+        .children
+        .iter()
+        .map(|&c| {
+            let n = tree.node(c);
+            if n.page {
+                if n.lazy {
+                    n.value.as_ref().and_then(|v| v.as_u64()).unwrap_or(0) as usize
+                } else {
+                    child_count(tree, c)
+                }
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+/// Visits the subtree of `start` (at depth 0) depth first, expanding lazy nodes
+/// as it reaches them and releasing them after their subtree (see the module
+/// docs). A node at the depth limit is expanded (so it shows what an eager
+/// decode shows) but its children are not visited. Stops at the first error
+/// the visitor returns. Nodes that were expanded before the walk stay so.
+pub fn walk(
+    src: &dyn ByteSource,
+    tree: &mut Tree,
+    start: NodeId,
+    limits: Limits,
+    v: &mut dyn Visitor,
+) -> io::Result<()> {
+    let expanded = expand_unless(limits.keep_lazy, src, tree, start);
+    let hidden = match limits.max_depth {
+        Some(0) => child_count(tree, start),
+        _ => 0,
+    };
+    v.enter(tree, start, 0, hidden)?;
+    let mut stack = vec![Frame {
+        id: start,
+        next: 0,
+        depth: 0,
+        expanded,
+        page: false,
+    }];
+    if hidden > 0 {
+        stack[0].next = usize::MAX;
+    }
+    while let Some(top) = stack.last_mut() {
+        let child = tree.node(top.id).children.get(top.next).copied();
+        match child {
+            Some(c) => {
+                top.next += 1;
+                let depth = top.depth;
+                if tree.node(c).page {
+                    let expanded = expand_unless(limits.keep_lazy, src, tree, c);
+                    stack.push(Frame {
+                        id: c,
+                        next: 0,
+                        depth,
+                        expanded,
+                        page: true,
+                    });
+                    continue;
+                }
+                let depth = depth + 1;
+                let expanded = expand_unless(limits.keep_lazy, src, tree, c);
+                let at_limit = limits.max_depth.is_some_and(|m| depth >= m);
+                let hidden = if at_limit { child_count(tree, c) } else { 0 };
+                v.enter(tree, c, depth, hidden)?;
+                stack.push(Frame {
+                    id: c,
+                    next: if at_limit { usize::MAX } else { 0 },
+                    depth,
+                    expanded,
+                    page: false,
+                });
+            }
+            None => {
+                let f = stack
+                    .pop()
+                    .expect("the loop runs while the stack has a frame");
+                if !f.page {
+                    v.leave(tree, f.id, f.depth)?;
+                }
+                if f.expanded {
+                    // Everything made since lies inside its subtree.
+                    let _ = crate::release(tree, f.id);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Finds the node at `path` (as the JSON contract writes paths), expanding lazy
+/// nodes and pages on the way; they stay expanded. `None` if there is no such
+/// node.
+pub fn select(src: &dyn ByteSource, tree: &mut Tree, path: &str) -> Option<NodeId> {
+    let mut cur = tree.root();
+    expand_if_lazy(src, tree, cur);
+    if path.is_empty() {
+        return Some(cur);
+    }
+    for seg in path.split('/') {
+        cur = find_child(src, tree, cur, seg)?;
+        expand_if_lazy(src, tree, cur);
+    }
+    Some(cur)
+}
+
+/// The child of `id` named `name`, looking through pages (and expanding only the
+/// page that can hold it when the name is an index).
+fn find_child(src: &dyn ByteSource, tree: &mut Tree, id: NodeId, name: &str) -> Option<NodeId> {
+    let index: Option<u64> = name
+        .strip_prefix('[')
+        .and_then(|s| s.strip_suffix(']'))
+        .and_then(|s| s.parse().ok());
+    let mut k = 0;
+    while let Some(&c) = tree.node(id).children.get(k) {
+        k += 1;
+        let n = tree.node(c);
+        if n.page {
+            let holds = match (index, page_range(&n.name.to_string())) {
+                (Some(i), Some((a, b))) => a <= i && i <= b,
+                // Not an index (END_BLOCK on the last page, say): look in every page.
+                _ => true,
+            };
+            if holds {
+                expand_if_lazy(src, tree, c);
+                if let Some(hit) = find_child(src, tree, c, name) {
+                    return Some(hit);
+                }
+            }
+            continue;
+        }
+        if n.name.to_string() == name {
+            return Some(c);
+        }
+    }
+    None
+}
+
+/// The entry indices `[a…b]` a page's name gives.
+fn page_range(name: &str) -> Option<(u64, u64)> {
+    let (a, b) = name.strip_prefix('[')?.strip_suffix(']')?.split_once('…')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// Output is collected here and handed to the writer in pieces of this size.
+const FLUSH_AT: usize = 1 << 16;
+
+struct Json<'w> {
+    out: String,
+    w: &'w mut dyn Write,
+    errors: Vec<(String, u64, u64, String)>,
+}
+
+impl Json<'_> {
+    fn flush_if_full(&mut self) -> io::Result<()> {
+        if self.out.len() >= FLUSH_AT {
+            self.w.write_all(self.out.as_bytes())?;
+            self.out.clear();
+        }
+        Ok(())
+    }
+}
+
+/// The visitor's position among its parent's children is told by the parent:
+/// the first child opens the `children` list.
+struct JsonVisitor<'w> {
+    j: Json<'w>,
+    /// For each open node: children written so far.
+    open: Vec<usize>,
+}
+
+impl Visitor for JsonVisitor<'_> {
+    fn enter(&mut self, tree: &Tree, id: NodeId, _depth: usize, hidden: usize) -> io::Result<()> {
+        if let Some(n) = self.open.last_mut() {
+            self.j
+                .out
+                .push_str(if *n == 0 { ",\"children\":[" } else { "," });
+            *n += 1;
+        }
+        json_node_open(&mut self.j.out, tree, id);
+        if hidden > 0 {
+            let _ = write!(self.j.out, ",\"hidden_children\":{hidden}");
+        }
+        let n = tree.node(id);
+        if let Some(e) = &n.error {
+            self.j.errors.push((
+                tree.path(id),
+                n.span.start_byte(),
+                n.span.end_byte(),
+                e.to_string(),
+            ));
+        }
+        self.open.push(0);
+        self.j.flush_if_full()
+    }
+
+    fn leave(&mut self, _: &Tree, _: NodeId, _: usize) -> io::Result<()> {
+        let n = self.open.pop().unwrap_or(0);
+        if n > 0 {
+            self.j.out.push(']');
+        }
+        self.j.out.push('}');
+        self.j.flush_if_full()
+    }
+}
+
+/// Writes the JSON contract of the subtree at `start` (the root: the whole
+/// file) to `w`, walking it with [`walk`]: `{"format", "file_size", "tree",
+/// "errors"}`, plus `"path"` when `start` is not the root. A node whose
+/// children the depth limit leaves out has `"hidden_children": N`. Errors are
+/// those of the nodes written, in the order written.
+pub fn write_json(
+    src: &dyn ByteSource,
+    d: &mut Decoded,
+    start: NodeId,
+    limits: Limits,
+    w: &mut dyn Write,
+) -> io::Result<()> {
+    let mut v = JsonVisitor {
+        j: Json {
+            out: String::with_capacity(FLUSH_AT * 2),
+            w,
+            errors: Vec::new(),
+        },
+        open: Vec::new(),
+    };
+    v.j.out.push_str("{\"format\":");
+    json_str(&mut v.j.out, d.format);
+    let _ = write!(v.j.out, ",\"file_size\":{}", d.file_size);
+    if start != d.tree.root() {
+        v.j.out.push_str(",\"path\":");
+        json_str(&mut v.j.out, &d.tree.path(start));
+    }
+    v.j.out.push_str(",\"tree\":");
+    walk(src, &mut d.tree, start, limits, &mut v)?;
+    let j = &mut v.j;
+    j.out.push_str(",\"errors\":[");
+    let errors = std::mem::take(&mut j.errors);
+    for (k, (path, a, b, msg)) in errors.iter().enumerate() {
+        if k > 0 {
+            j.out.push(',');
+        }
+        j.out.push_str("{\"path\":");
+        json_str(&mut j.out, path);
+        let _ = write!(j.out, ",\"start\":{a},\"end\":{b},\"message\":");
+        json_str(&mut j.out, msg);
+        j.out.push('}');
+        j.flush_if_full()?;
+    }
+    j.out.push_str("]}\n");
+    j.w.write_all(j.out.as_bytes())
+}
+
+struct TextVisitor<'w> {
+    out: String,
+    w: &'w mut dyn Write,
+    width: usize,
+    errors: usize,
+}
+
+impl Visitor for TextVisitor<'_> {
+    fn enter(&mut self, tree: &Tree, id: NodeId, depth: usize, hidden: usize) -> io::Result<()> {
+        text_node(&mut self.out, tree, id, depth, self.width);
+        if hidden > 0 {
+            // The line ends with a newline, then maybe an error line: mark the
+            // node's own line.
+            let line_end = match tree.node(id).error {
+                Some(_) => self.out[..self.out.len() - 1].rfind('\n').unwrap_or(0),
+                None => self.out.len() - 1,
+            };
+            let mark = format!(
+                " [{hidden} {} not shown]",
+                if hidden == 1 { "child" } else { "children" }
+            );
+            self.out.insert_str(line_end, &mark);
+        }
+        if tree.node(id).error.is_some() {
+            self.errors += 1;
+        }
+        if self.out.len() >= FLUSH_AT {
+            self.w.write_all(self.out.as_bytes())?;
+            self.out.clear();
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self, _: &Tree, _: NodeId, _: usize) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes the text dump of the subtree at `start` to `w`, walking it with
+/// [`walk`]: the header line, one line a node (indented from `start`), and the
+/// error count of the nodes written. A node whose children the depth limit
+/// leaves out ends with `[N children not shown]`.
+pub fn write_text(
+    src: &dyn ByteSource,
+    d: &mut Decoded,
+    start: NodeId,
+    limits: Limits,
+    w: &mut dyn Write,
+) -> io::Result<()> {
+    let mut v = TextVisitor {
+        out: String::with_capacity(FLUSH_AT * 2),
+        w,
+        width: text_width(d.file_size),
+        errors: 0,
+    };
+    let _ = writeln!(v.out, "{} ({} bytes)", d.format, d.file_size);
+    if start != d.tree.root() {
+        let _ = writeln!(v.out, "{}", output::one_line(&d.tree.path(start), 400));
+    }
+    walk(src, &mut d.tree, start, limits, &mut v)?;
+    if v.errors > 0 {
+        let _ = writeln!(v.out, "{} error(s)", v.errors);
+    }
+    v.w.write_all(v.out.as_bytes())
+}
