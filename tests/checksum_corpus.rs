@@ -7,6 +7,9 @@
 //!   corpus has no `IncludesSource` hashes).
 //! - Changing a byte is caught; a digest that cannot be checked says why and is
 //!   not an error.
+//! - No corpus container is a shader PDB's debug container (whose header carries
+//!   the signed shader's digest, not its own checksum): a wrong digest on any of
+//!   them is still an error.
 
 #[allow(dead_code)]
 mod common;
@@ -111,6 +114,39 @@ fn every_corpus_digest_matches_its_bytes() {
     assert_eq!(
         shader.get("MD5 shader hash: matches the MD5 of the DXIL part's bitcode"),
         Some(&352)
+    );
+}
+
+#[test]
+fn a_wrong_digest_on_any_corpus_container_is_an_error() {
+    let corpus = common::dxcontainer_corpus();
+    let files = common::files_with_suffix(&corpus, ".dxbc");
+    let mut missed = Vec::new();
+    for path in &files {
+        let mut bytes = std::fs::read(path).unwrap();
+        // A digest that is neither zero nor the container's checksum.
+        for b in &mut bytes[4..20] {
+            *b = !*b;
+        }
+        if bytes[4..20].iter().all(|&b| b == 0) {
+            bytes[4] = 1;
+        }
+        let d = decode_bytes(&bytes);
+        let h = d.tree.find("Header/Hash").unwrap();
+        let n = d.tree.node(h);
+        let caught = n
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("the file was changed after it was signed"));
+        if !caught {
+            missed.push(format!("{}: {}", path.display(), display(&d.tree, h)));
+        }
+    }
+    assert!(
+        missed.is_empty(),
+        "{} wrong digests not reported:\n{}",
+        missed.len(),
+        missed.join("\n")
     );
 }
 

@@ -1,5 +1,6 @@
-//! Generated DirectX Container fixtures: SYM0/STR0, PSV0 v0 and future sizes, and
-//! damaged files. The bytes come from `tests/generators/dxcontainer.rs`; these
+//! Generated DirectX Container fixtures: SYM0/STR0, PSV0 v0 and future sizes,
+//! damaged files, and a shader PDB's debug container with the signed shader it
+//! belongs to. The bytes come from `tests/generators/dxcontainer.rs`; these
 //! tests check the checked-in copies in `tests/fixtures/generated/` are current
 //! (`HEXLENS_BLESS=1` rewrites them) and that hexlens decodes what was written.
 
@@ -9,7 +10,7 @@ mod gen;
 mod lookup;
 
 use hexlens_core::{decode_bytes, Decoded, Kind, Value};
-use lookup::{error, node, s, value};
+use lookup::{display, error, node, s, value};
 use std::path::PathBuf;
 
 fn fixtures_dir() -> PathBuf {
@@ -283,4 +284,90 @@ fn bad_signature_name_and_tiny_runtime_info_are_errors_not_stops() {
     );
     assert!(error(&d, "Parts/[2]/PSVInfo/RuntimeInfoSize").contains("at least 24 bytes"));
     assert_eq!(value(&d, "Parts/[0]/Program/ShaderKind"), Value::U(0));
+}
+
+/// The FourCCs of the parts, in order.
+fn part_names(d: &Decoded) -> Vec<String> {
+    let parts = node(d, "Parts");
+    (0..parts.children.len())
+        .map(|i| match value(d, &format!("Parts/[{i}]/Name")) {
+            Value::Str(n) => n,
+            v => panic!("part name {v:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn the_signed_shader_a_pdb_belongs_to_checks_out() {
+    let d = decode_bytes(&gen::pdb_signed_shader());
+    assert!(d.is_clean(), "{}", hexlens_core::output::to_text(&d));
+    assert_eq!(part_names(&d), ["SFI0", "ILDN", "HASH", "DXIL"]);
+    // The generator's own DXBC checksum and MD5 agree with hexlens's.
+    assert_eq!(
+        display(&d, "Header/Hash"),
+        "container digest: DXBC checksum matches"
+    );
+    assert_eq!(
+        display(&d, "Parts/[2]/Hash/Digest"),
+        "MD5 shader hash: matches the MD5 of the DXIL part's bitcode"
+    );
+}
+
+#[test]
+fn a_shader_pdbs_debug_container_shows_the_signed_shaders_digest_without_an_error() {
+    let shader = gen::pdb_signed_shader();
+    let bytes = gen::pdb_debug_container();
+    let d = decode_bytes(&bytes);
+    assert!(d.is_clean(), "{}", hexlens_core::output::to_text(&d));
+    assert_eq!(part_names(&d), ["ILDN", "HASH", "SRCI", "VERS", "ILDB"]);
+    // The header digest is the signed shader's, not this container's checksum.
+    assert_eq!(bytes_of(&bytes, &d, "Header/Hash"), &shader[4..20]);
+    assert_ne!(gen::dxbc_checksum(&bytes)[..], bytes[4..20]);
+    assert_eq!(
+        display(&d, "Header/Hash"),
+        "container digest: digest of the signed shader this debug container belongs to (not a checksum of this container)"
+    );
+    // The HASH part is the shader's, copied; the PDB is named after it.
+    let digest = "Parts/[1]/Hash/Digest";
+    let shader_hash = bytes_of(&shader, &decode_bytes(&shader), "Parts/[2]/Hash/Digest");
+    assert_eq!(bytes_of(&bytes, &d, digest), shader_hash);
+    assert!(display(&d, digest).starts_with(
+        "MD5 shader hash: cannot be checked: copied from the signed shader, it covers that shader's DXIL part"
+    ));
+    let hex: String = shader_hash.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(
+        value(&d, "Parts/[0]/DebugName/Name"),
+        s(&format!("{hex}.pdb"))
+    );
+    // The other parts decode as what DXC writes there.
+    let src = "Parts/[2]/SourceInfo/Sections";
+    assert_eq!(
+        value(&d, &format!("{src}/[0]/Entries/[0]/Name")),
+        s(gen::PDB_SOURCE_NAME)
+    );
+    assert_eq!(
+        value(&d, &format!("{src}/[1]/Entries/[0]/Content")),
+        s(gen::PDB_SOURCE)
+    );
+    assert_eq!(value(&d, &format!("{src}/[2]/Args/[1]/Value")), s("ps_6_0"));
+    assert_eq!(value(&d, "Parts/[3]/CompilerVersion/Minor"), Value::U(8));
+    assert_eq!(value(&d, "Parts/[4]/Program/ShaderKind"), Value::U(0));
+}
+
+#[test]
+fn a_container_with_a_dxil_part_and_a_digest_that_is_not_its_own_keeps_the_error() {
+    let bytes = gen::pdb_container_with_dxil();
+    let d = decode_bytes(&bytes);
+    assert_eq!(
+        part_names(&d),
+        ["ILDN", "HASH", "SRCI", "VERS", "ILDB", "DXIL"]
+    );
+    assert!(display(&d, "Header/Hash").starts_with("container digest: expected "));
+    assert!(error(&d, "Header/Hash").contains("the file was changed after it was signed"));
+    // Nothing else is wrong with it: the HASH part matches its DXIL part.
+    assert_eq!(d.tree.errors().len(), 1);
+    assert_eq!(
+        display(&d, "Parts/[1]/Hash/Digest"),
+        "MD5 shader hash: matches the MD5 of the DXIL part's bitcode"
+    );
 }

@@ -1,10 +1,15 @@
 //! Generator of DirectX Container test fixtures that no compiler in our corpus
-//! writes: the proposed SYM0/STR0 parts, a PSV0 v0 part, and damaged containers
+//! writes: the proposed SYM0/STR0 parts, a PSV0 v0 part, damaged containers
 //! (hostile counts, offsets into the header or past the end, overlapping and
-//! truncated parts, unterminated strings).
+//! truncated parts, unterminated strings), and the debug container DXC writes into
+//! a shader's PDB, with the signed shader it belongs to.
 //!
 //! Every fixture is built from the layouts in `specs/dxcontainer.md` and
-//! `specs/dxcontainer-sym0-str0-proposal.md`. `tests/dxcontainer_generated.rs`
+//! `specs/dxcontainer-sym0-str0-proposal.md`; the PDB debug container follows
+//! DXC's `CreateContainerForPDB` (`dxcutil.cpp`, and `dxcompilerobj.cpp` before it)
+//! and its `SRCI` follows DXC's `SourceInfoWriter` (`dxcshadersourceinfo.cpp`).
+//! The generator signs with its own MD5 code (the DXBC checksum as vkd3d-shader's
+//! `checksum.c` describes it), not hexlens's. `tests/dxcontainer_generated.rs`
 //! checks the files in `tests/fixtures/generated/` are what this generator makes
 //! (`HEXLENS_BLESS=1` rewrites them) and what hexlens decodes from them.
 
@@ -276,6 +281,303 @@ pub fn bad_signature_and_psv() -> Vec<u8> {
     container(&[dxil_part(6, 0, 0), part(b"ISG1", sig), part(b"PSV0", psv)])
 }
 
+// ----- MD5 and the DXBC checksum --------------------------------------------------
+
+/// MD5's compression function over one 64-byte block (RFC 1321).
+fn md5_block(state: &mut [u32; 4], block: &[u8]) {
+    const SHIFT: [[u32; 4]; 4] = [
+        [7, 12, 17, 22],
+        [5, 9, 14, 20],
+        [4, 11, 16, 23],
+        [6, 10, 15, 21],
+    ];
+    let word = |i: usize| u32::from_le_bytes(block[4 * i..4 * i + 4].try_into().unwrap());
+    let [mut a, mut b, mut c, mut d] = *state;
+    for i in 0..64usize {
+        let round = i / 16;
+        let (mix, g) = match round {
+            0 => ((b & c) | (!b & d), i),
+            1 => ((b & d) | (c & !d), (5 * i + 1) % 16),
+            2 => (b ^ c ^ d, (3 * i + 5) % 16),
+            _ => (c ^ (b | !d), (7 * i) % 16),
+        };
+        // T[i] = floor(|sin(i + 1)| * 2^32).
+        let t = (((i + 1) as f64).sin().abs() * 4294967296.0) as u32;
+        let sum = a.wrapping_add(mix).wrapping_add(t).wrapping_add(word(g));
+        a = d;
+        d = c;
+        c = b;
+        b = b.wrapping_add(sum.rotate_left(SHIFT[round][i % 4]));
+    }
+    for (s, v) in state.iter_mut().zip([a, b, c, d]) {
+        *s = s.wrapping_add(v);
+    }
+}
+
+fn md5_state_bytes(state: [u32; 4]) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    for (i, w) in state.iter().enumerate() {
+        out[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    out
+}
+
+/// Plain MD5 (the HASH part's digest).
+pub fn md5(msg: &[u8]) -> [u8; 16] {
+    let mut data = msg.to_vec();
+    data.push(0x80);
+    while data.len() % 64 != 56 {
+        data.push(0);
+    }
+    data.extend_from_slice(&(msg.len() as u64 * 8).to_le_bytes());
+    let mut state = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476];
+    for block in data.chunks(64) {
+        md5_block(&mut state, block);
+    }
+    md5_state_bytes(state)
+}
+
+/// The DXBC checksum of a container: MD5's compression over bytes 0x14.. with the
+/// DXBC final block (bit length first, then the tail and 0x80, and
+/// `(bits >> 2) | 1` as the last word; a tail of 56 bytes or more gets its 0x80
+/// in a block of its own before that one).
+pub fn dxbc_checksum(container: &[u8]) -> [u8; 16] {
+    let msg = &container[20..];
+    let mut state = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476];
+    let whole = msg.len() / 64 * 64;
+    for block in msg[..whole].chunks(64) {
+        md5_block(&mut state, block);
+    }
+    let tail = &msg[whole..];
+    let bits = (msg.len() as u32).wrapping_mul(8);
+    let mut last = [0u8; 64];
+    if tail.len() >= 56 {
+        let mut block = [0u8; 64];
+        block[..tail.len()].copy_from_slice(tail);
+        block[tail.len()] = 0x80;
+        md5_block(&mut state, &block);
+    } else {
+        last[4..4 + tail.len()].copy_from_slice(tail);
+        last[4 + tail.len()] = 0x80;
+    }
+    last[..4].copy_from_slice(&bits.to_le_bytes());
+    last[60..].copy_from_slice(&((bits >> 2) | 1).to_le_bytes());
+    md5_block(&mut state, &last);
+    md5_state_bytes(state)
+}
+
+/// Writes the container's DXBC checksum into its header digest.
+pub fn sign(container: &mut [u8]) {
+    let sum = dxbc_checksum(container);
+    container[4..20].copy_from_slice(&sum);
+}
+
+// ----- a shader and the debug container of its PDB ---------------------------------
+
+fn pad4(v: &mut Vec<u8>) {
+    while !v.len().is_multiple_of(4) {
+        v.push(0);
+    }
+}
+
+/// The data of the first part named `cc` in a container laid out by [`container`].
+fn part_data<'a>(c: &'a [u8], cc: &[u8; 4]) -> &'a [u8] {
+    let count = u32::from_le_bytes(c[28..32].try_into().unwrap()) as usize;
+    (0..count)
+        .map(|i| u32::from_le_bytes(c[32 + 4 * i..36 + 4 * i].try_into().unwrap()) as usize)
+        .find(|&o| &c[o..o + 4] == cc)
+        .map(|o| {
+            let size = u32::from_le_bytes(c[o + 4..o + 8].try_into().unwrap()) as usize;
+            &c[o + 8..o + 8 + size]
+        })
+        .expect("part present")
+}
+
+/// The bitcode of a program part's data (after its 24-byte program header).
+fn program_bitcode(data: &[u8]) -> &[u8] {
+    let offset = u32::from_le_bytes(data[16..20].try_into().unwrap()) as usize;
+    let size = u32::from_le_bytes(data[20..24].try_into().unwrap()) as usize;
+    &data[8 + offset..8 + offset + size]
+}
+
+/// ILDN (`DxilShaderDebugName`): flags, name length, name, NUL, zero padding.
+fn ildn_part(name: &str) -> Part {
+    let mut d = Vec::new();
+    d.extend_from_slice(&u16le(0));
+    d.extend_from_slice(&u16le(name.len() as u16));
+    d.extend_from_slice(name.as_bytes());
+    d.push(0);
+    pad4(&mut d);
+    part(b"ILDN", d)
+}
+
+/// HASH (`DxilShaderHash`): flags 0 (the program without its source), digest.
+fn hash_part(digest: [u8; 16]) -> Part {
+    let mut d = u32le(0).to_vec();
+    d.extend_from_slice(&digest);
+    part(b"HASH", d)
+}
+
+/// One SRCI section (`DxilSourceInfoSection`): size, flags, type, body, padding.
+fn srci_section(ty: u16, body: &[u8]) -> Vec<u8> {
+    let mut v = vec![0u8; 4];
+    v.extend_from_slice(&u16le(0));
+    v.extend_from_slice(&u16le(ty));
+    v.extend_from_slice(body);
+    pad4(&mut v);
+    let size = v.len() as u32;
+    v[..4].copy_from_slice(&u32le(size));
+    v
+}
+
+pub const PDB_SOURCE_NAME: &str = "shader.hlsl";
+pub const PDB_SOURCE: &str = "float4 main() : SV_Target { return float4(1, 0, 0, 1); }\n";
+pub const PDB_ARGS: [(&str, &str); 5] = [
+    ("", PDB_SOURCE_NAME),
+    ("T", "ps_6_0"),
+    ("E", "main"),
+    ("Zi", ""),
+    ("Fd", "shader.pdb"),
+];
+
+/// SRCI as DXC's `SourceInfoWriter` lays it out: SourceNames, SourceContents (not
+/// compressed here), Args; every section and the part padded to 4 bytes.
+fn srci_part() -> Part {
+    // SourceNames: flags, count, entries size (u16), then one entry.
+    let mut entry = Vec::new();
+    entry.extend_from_slice(&u32le(0)); // AlignedSizeInBytes, set below
+    entry.extend_from_slice(&u32le(0)); // Flags
+    entry.extend_from_slice(&u32le(PDB_SOURCE_NAME.len() as u32 + 1));
+    entry.extend_from_slice(&u32le(PDB_SOURCE.len() as u32 + 1));
+    entry.extend_from_slice(PDB_SOURCE_NAME.as_bytes());
+    entry.push(0);
+    pad4(&mut entry);
+    let n = entry.len() as u32;
+    entry[..4].copy_from_slice(&u32le(n));
+    let mut names = Vec::new();
+    names.extend_from_slice(&u32le(0));
+    names.extend_from_slice(&u32le(1));
+    names.extend_from_slice(&u16le(entry.len() as u16));
+    names.extend_from_slice(&entry);
+    // SourceContents: header (aligned size 0 as DXC leaves it, flags, compression
+    // type 0, entries size, uncompressed size, count), then one entry.
+    let mut content = Vec::new();
+    content.extend_from_slice(&u32le(0)); // AlignedSizeInBytes, set below
+    content.extend_from_slice(&u32le(0)); // Flags
+    content.extend_from_slice(&u32le(PDB_SOURCE.len() as u32 + 1));
+    content.extend_from_slice(PDB_SOURCE.as_bytes());
+    content.push(0);
+    pad4(&mut content);
+    let n = content.len() as u32;
+    content[..4].copy_from_slice(&u32le(n));
+    let mut contents = Vec::new();
+    contents.extend_from_slice(&u32le(0));
+    contents.extend_from_slice(&u16le(0));
+    contents.extend_from_slice(&u16le(0));
+    contents.extend_from_slice(&u32le(n));
+    contents.extend_from_slice(&u32le(n));
+    contents.extend_from_slice(&u32le(1));
+    contents.extend_from_slice(&content);
+    // Args: flags, size of the name/value strings, count, then the strings.
+    let mut pairs = Vec::new();
+    for (name, value) in PDB_ARGS {
+        pairs.extend_from_slice(name.as_bytes());
+        pairs.push(0);
+        pairs.extend_from_slice(value.as_bytes());
+        pairs.push(0);
+    }
+    let mut args = Vec::new();
+    args.extend_from_slice(&u32le(0));
+    args.extend_from_slice(&u32le(pairs.len() as u32));
+    args.extend_from_slice(&u32le(PDB_ARGS.len() as u32));
+    args.extend_from_slice(&pairs);
+    let sections = [
+        srci_section(1, &names),
+        srci_section(0, &contents),
+        srci_section(2, &args),
+    ]
+    .concat();
+    let mut d = u32le(8 + sections.len() as u32).to_vec();
+    d.extend_from_slice(&u16le(0));
+    d.extend_from_slice(&u16le(3));
+    d.extend_from_slice(&sections);
+    part(b"SRCI", d)
+}
+
+/// VERS (`DxilCompilerVersion`, the string-list form DXC 1.8 writes).
+fn vers_part() -> Part {
+    let list = b"0000000\x001.8.0.0 (hexlens fixture)\x00";
+    let mut d = Vec::new();
+    d.extend_from_slice(&u16le(1));
+    d.extend_from_slice(&u16le(8));
+    d.extend_from_slice(&u32le(0)); // VersionFlags: release
+    d.extend_from_slice(&u32le(0)); // CommitCount
+    d.extend_from_slice(&u32le(list.len() as u32));
+    d.extend_from_slice(list);
+    pad4(&mut d);
+    part(b"VERS", d)
+}
+
+/// The signed pixel shader (`-T ps_6_0 -Zi -Fd`): SFI0, ILDN naming its PDB after
+/// the shader hash, HASH (MD5 of the DXIL part's bitcode) and DXIL, signed with
+/// the DXBC checksum as the validator signs it.
+pub fn pdb_signed_shader() -> Vec<u8> {
+    let dxil = dxil_part(6, 0, 0);
+    let digest = md5(program_bitcode(&dxil.data));
+    let name: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    let mut c = container(&[
+        part(b"SFI0", vec![0; 8]),
+        ildn_part(&format!("{name}.pdb")),
+        hash_part(digest),
+        dxil,
+    ]);
+    sign(&mut c);
+    c
+}
+
+/// The debug container `dxc -Zi -Fd` writes into the shader's PDB, as DXC's
+/// `CreateContainerForPDB` builds it: the shader's ILDN and HASH parts copied, then
+/// SRCI, VERS, and ILDB (the shader's program header around the module with its
+/// debug info; the same tiny module here). No DXIL part. The header is the signed
+/// shader's with only the part count and size changed, as DXC's first
+/// `CreateContainerForPDB` (in `dxcompilerobj.cpp`) wrote it: its digest is the
+/// shader's, not a checksum of this container.
+pub fn pdb_debug_container() -> Vec<u8> {
+    pdb_container_from(&pdb_signed_shader(), false)
+}
+
+/// Negative control: the debug container with the shader's DXIL part added, which
+/// makes it claim to be the signed shader; its digest (still the shader's) does
+/// not match its bytes.
+pub fn pdb_container_with_dxil() -> Vec<u8> {
+    pdb_container_from(&pdb_signed_shader(), true)
+}
+
+fn pdb_container_from(shader: &[u8], with_dxil: bool) -> Vec<u8> {
+    let dxil = part_data(shader, b"DXIL");
+    let debug_module = program_bitcode(dxil).to_vec();
+    let mut ildb = dxil[..24].to_vec();
+    ildb[16..20].copy_from_slice(&u32le(16));
+    ildb[20..24].copy_from_slice(&u32le(debug_module.len() as u32));
+    ildb.extend_from_slice(&debug_module);
+    pad4(&mut ildb);
+    let dwords = ildb.len() as u32 / 4;
+    ildb[4..8].copy_from_slice(&u32le(dwords));
+    let mut parts = vec![
+        part(b"ILDN", part_data(shader, b"ILDN").to_vec()),
+        part(b"HASH", part_data(shader, b"HASH").to_vec()),
+        srci_part(),
+        vers_part(),
+        part(b"ILDB", ildb),
+    ];
+    if with_dxil {
+        parts.push(part(b"DXIL", dxil.to_vec()));
+    }
+    let mut c = container(&parts);
+    c[4..20].copy_from_slice(&shader[4..20]);
+    c
+}
+
 /// Every generated fixture: file name and bytes.
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
@@ -287,5 +589,8 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("truncated_part.dxbc", truncated_part()),
         ("bad_symbols.dxbc", bad_symbols()),
         ("bad_signature_and_psv.dxbc", bad_signature_and_psv()),
+        ("pdb_signed_shader.dxbc", pdb_signed_shader()),
+        ("pdb_debug_container.dxbc", pdb_debug_container()),
+        ("pdb_container_with_dxil.dxbc", pdb_container_with_dxil()),
     ]
 }

@@ -14,6 +14,34 @@
 //!   its program header) unless the HASH flags say `IncludesSource`: then it hashed
 //!   the module with its debug info and source, which only an `ILDB` part can hold.
 //!   LLVM's DirectX backend (`DXContainerGlobals`) does the same over `dx.dxil`.
+//!
+//! # The debug container of a shader PDB
+//!
+//! `dxc -Zi -Fd file.pdb` writes a PDB (an MSF file, DXC's `DxilPDB.cpp`,
+//! `WriteDxilPDB`) whose data stream is a DXBC container holding what a debugger
+//! needs and no program: the `ILDN` and `HASH` parts copied from the compiled
+//! shader (the `ShouldBeCopiedIntoPDB` list), then `SRCI` (sources and arguments;
+//! newer DXC writes `PDBI` in its place), `STAT` (reflection, source-only PDBs
+//! only), `VERS`, and `ILDB` (the module with debug info; absent from source-only
+//! PDBs). That list and order are `CreateContainerForPDB` in DXC's
+//! `tools/clang/tools/dxcompiler/dxcutil.cpp`; the FourCCs are `DFCC_*` in
+//! `DxilContainer.h`. Its header digest is not a checksum of its own bytes:
+//! earlier DXC built that header by copying the signed shader's header and
+//! changing only the part count and size (`CreateContainerForPDB` when it still
+//! lived in `dxcompilerobj.cpp`), so it carries the signed shader's digest; current DXC
+//! writes it through `DxilContainerWriter` (`DxilContainerAssembler.cpp`), whose
+//! `InitDxilContainer` (`DxilContainer.cpp`) zeroes it (shown as not signed).
+//!
+//! Rule: a container is such a debug container when every part is one of `ILDN`,
+//! `HASH`, `SRCI`, `PDBI`, `STAT`, `VERS`, `ILDB`, and at least one holds debug
+//! information (`ILDB`, `SRCI` or `PDBI`). It then has no program part (`DXIL`,
+//! `SHDR`, `SHEX`) and nothing else a signed shader carries (signatures, `PSV0`,
+//! `RTS0`, `SFI0`, `RDAT`, `PRIV`, unknown parts). A digest on it that is not its
+//! own checksum is shown as the signed shader's digest, without an error. Nothing
+//! in the container can confirm that digest: the HASH part is the MD5 of the
+//! shader's program, a different digest of different bytes, and the signed
+//! container itself is not there. Every other container with a digest that does
+//! not match its bytes stays an error.
 
 use crate::builder::Builder;
 use crate::tree::NodeId;
@@ -23,6 +51,13 @@ use md5::{Digest, Md5};
 pub(crate) const CHECKSUM_START: u64 = 0x14;
 /// Bytes read at a time while hashing.
 const CHUNK: u64 = 1 << 16;
+
+/// The parts DXC writes into a shader PDB's debug container (see the module docs).
+const PDB_PARTS: [&[u8; 4]; 7] = [
+    b"ILDN", b"HASH", b"SRCI", b"PDBI", b"STAT", b"VERS", b"ILDB",
+];
+/// Of those, the parts that hold the debug information itself.
+const PDB_DEBUG_INFO: [&[u8; 4]; 3] = [b"ILDB", b"SRCI", b"PDBI"];
 
 /// MD5's per-round additive constants (`floor(abs(sin(i + 1)) * 2^32)`).
 const K: [u32; 64] = [
@@ -169,6 +204,11 @@ pub(crate) fn show_container_digest(b: &mut Builder, id: NodeId) {
     let expected = dxbc_checksum_of(len, chunks(b, CHECKSUM_START, len));
     if expected[..] == found[..] {
         b.set_display(id, "container digest: DXBC checksum matches");
+    } else if is_pdb_debug_container(b) {
+        b.set_display(
+            id,
+            "container digest: digest of the signed shader this debug container belongs to (not a checksum of this container)",
+        );
     } else {
         let msg = format!("expected {}, found {}", hex(&expected), hex(&found));
         b.set_display(id, format!("container digest: {msg}"));
@@ -177,6 +217,32 @@ pub(crate) fn show_container_digest(b: &mut Builder, id: NodeId) {
             format!("container digest does not match the DXBC checksum of bytes 0x14..0x{end:X}: {msg}; the file was changed after it was signed"),
         );
     }
+}
+
+/// True if the container is a shader PDB's debug container by the rule in the
+/// module docs: every part is one DXC writes there and one holds debug
+/// information. Peeks the part table only.
+pub(crate) fn is_pdb_debug_container(b: &Builder) -> bool {
+    let Some(count) = b.peek_uint(0x1C, 4) else {
+        return false;
+    };
+    if count == 0 || count > b.file_len().saturating_sub(0x20) / 4 {
+        return false;
+    }
+    let mut debug_info = false;
+    for i in 0..count {
+        let Some(off) = b.peek_uint(0x20 + 4 * i, 4) else {
+            return false;
+        };
+        let Ok(cc) = <[u8; 4]>::try_from(b.peek_bytes(off, 4).as_slice()) else {
+            return false;
+        };
+        if !PDB_PARTS.contains(&&cc) {
+            return false;
+        }
+        debug_info |= PDB_DEBUG_INFO.contains(&&cc);
+    }
+    debug_info
 }
 
 /// Finds the bitcode of the first part named `cc` (a program part: DXIL, ILDB) by
@@ -235,6 +301,10 @@ pub(crate) fn show_shader_hash(b: &mut Builder, id: NodeId, at: u64, includes_so
             id,
             "MD5 shader hash: cannot be checked: it covers the module with its debug info and source (IncludesSource), which this container does not hold (no ILDB part)",
         ),
+        Ok(None) if is_pdb_debug_container(b) => b.set_display(
+            id,
+            "MD5 shader hash: cannot be checked: copied from the signed shader, it covers that shader's DXIL part, which a debug container does not hold",
+        ),
         Ok(None) => b.set_display(
             id,
             "MD5 shader hash: cannot be checked: the container has no DXIL part",
@@ -263,7 +333,109 @@ pub(crate) fn show_shader_hash(b: &mut Builder, id: NodeId, at: u64, includes_so
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{check_tree, container};
     use super::*;
+
+    /// `parts` laid out with a digest that is not the container's own checksum;
+    /// returns the header digest node's display and error.
+    fn digest_of(parts: &[(&[u8; 4], &[u8])]) -> (String, Option<String>) {
+        let mut file = container(parts);
+        file[4..20].copy_from_slice(&[0xA5; 16]);
+        assert_ne!(dxbc_checksum(&file), [0xA5; 16]);
+        let d = crate::decode_bytes(&file);
+        check_tree(&d.tree);
+        let n = d
+            .tree
+            .node(d.tree.find("Header/Hash").expect("digest node"));
+        (
+            n.display.as_deref().unwrap_or_default().to_string(),
+            n.error.as_deref().map(str::to_string),
+        )
+    }
+
+    const SIGNED_SHADER: &str = "container digest: digest of the signed shader this debug container belongs to (not a checksum of this container)";
+
+    #[test]
+    fn a_pdb_debug_containers_digest_is_the_signed_shaders() {
+        let hash = [0u8; 20];
+        let blob = [0u8; 8];
+        for parts in [
+            &[
+                (b"ILDN", &blob[..]),
+                (b"HASH", &hash[..]),
+                (b"ILDB", &blob[..]),
+            ][..],
+            &[
+                (b"HASH", &hash[..]),
+                (b"SRCI", &blob[..]),
+                (b"VERS", &blob[..]),
+            ][..],
+            &[(b"PDBI", &blob[..]), (b"STAT", &blob[..])][..],
+            &[(b"ILDB", &blob[..])][..],
+        ] {
+            let (shown, error) = digest_of(parts);
+            assert_eq!(shown, SIGNED_SHADER);
+            assert_eq!(error, None);
+        }
+    }
+
+    #[test]
+    fn a_container_that_is_not_a_pdb_debug_container_keeps_the_error() {
+        let hash = [0u8; 20];
+        let blob = [0u8; 8];
+        for parts in [
+            // A program part: the container claims to be the signed shader.
+            &[
+                (b"HASH", &hash[..]),
+                (b"ILDB", &blob[..]),
+                (b"DXIL", &blob[..]),
+            ][..],
+            &[(b"ILDB", &blob[..]), (b"SHEX", &blob[..])][..],
+            // A part DXC does not write into a PDB.
+            &[(b"ILDB", &blob[..]), (b"PSV0", &blob[..])][..],
+            &[(b"ILDB", &blob[..]), (b"ZZZZ", &blob[..])][..],
+            // No debug information.
+            &[
+                (b"ILDN", &blob[..]),
+                (b"HASH", &hash[..]),
+                (b"VERS", &blob[..]),
+            ][..],
+            &[(b"RTS0", &blob[..])][..],
+            &[][..],
+        ] {
+            let (shown, error) = digest_of(parts);
+            assert!(shown.starts_with("container digest: expected "), "{shown}");
+            assert!(
+                error
+                    .as_deref()
+                    .unwrap()
+                    .contains("changed after it was signed"),
+                "{error:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_misplaced_or_unreadable_part_offset_is_not_a_pdb_debug_container() {
+        let blob = [0u8; 8];
+        let mut file = container(&[(b"ILDB", &blob[..]), (b"HASH", &[0u8; 20][..])]);
+        file[4..20].copy_from_slice(&[0xA5; 16]);
+        let good = crate::decode_bytes(&file);
+        let h = good.tree.find("Header/Hash").unwrap();
+        assert!(good.tree.node(h).error.is_none());
+        // The second offset points past the end of the file.
+        let mut bad = file.clone();
+        bad[36..40].copy_from_slice(&u32::MAX.to_le_bytes());
+        let d = crate::decode_bytes(&bad);
+        let h = d.tree.find("Header/Hash").unwrap();
+        assert!(d.tree.node(h).error.is_some());
+        // A part count larger than the file can hold.
+        let mut bad = file;
+        bad[28..32].copy_from_slice(&u32::MAX.to_le_bytes());
+        let d = crate::decode_bytes(&bad);
+        let h = d.tree.find("Header/Hash").unwrap();
+        assert!(d.tree.node(h).error.is_some());
+    }
 
     /// Standard MD5 built from [`compress`] with MD5's own padding.
     fn md5_via_compress(msg: &[u8]) -> [u8; 16] {
