@@ -202,6 +202,7 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
         }
     };
     let mut out = std::io::stdout().lock();
+    let damage;
     let written = if let Some(t) = lazy_threshold {
         // Parts left lazy stay so: the dump shows them as not decoded.
         let opts = hexlens_core::Options {
@@ -222,6 +223,14 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
     } else {
         let mut d = hexlens_core::decode_with(&src, &hexlens_core::stream::streaming_options());
         read_error(&src)?;
+        // Where a lazy part may hide an error, the damage flags the JSON writes
+        // before a part's contents, and the exit status of a partial dump, need
+        // a first pass over everything.
+        let partial = limits.max_depth.is_some() || select.is_some();
+        if d.tree.may_hide_damage() && (json || partial) {
+            damage = hexlens_core::stream::survey(&src, &mut d.tree);
+            limits.damage = Some(&damage);
+        }
         let start = match &select {
             Some(p) => hexlens_core::stream::select(&src, &mut d.tree, p)
                 .ok_or_else(|| format!("'{file}' has no node at '{p}'"))?,

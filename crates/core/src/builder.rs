@@ -15,6 +15,7 @@ use crate::source::ByteSource;
 use crate::tree::{BitSpan, Kind, Name, Node, NodeId, Tree, Value};
 use std::fmt;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// What a read expected, rendered into its error message only when it fails.
 #[derive(Clone, Copy)]
@@ -1047,6 +1048,53 @@ impl<'s> Builder<'s> {
         r.ok()
     }
 
+    /// A region like [`Builder::region`] whose contents `f` decodes now or, when
+    /// the builder leaves parts lazy ([`Builder::lazy_threshold`]) and the region
+    /// holds at least that many bytes, later: it becomes a lazy node over
+    /// `[start, start + len)` that [`crate::expand`] decodes by calling `f` on a
+    /// builder positioned at `start`, bounded by the region's end. `f` must
+    /// depend only on what it captures and the file's bytes (it may run again
+    /// after the node is released). `label`, if given, is the lazy node's display
+    /// until it is decoded (`f` can set the real one). A region that would not
+    /// fit its parent is decoded now, so its error reads as it always does.
+    pub fn lazy_region<F>(
+        &mut self,
+        name: impl Into<Name>,
+        kind: Kind,
+        start: u64,
+        len: u64,
+        label: Option<String>,
+        f: F,
+    ) -> Option<()>
+    where
+        F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
+    {
+        let name = name.into();
+        let parent_limit = self.frame().limit;
+        let end = start.saturating_add(len).saturating_mul(8);
+        let lazy = self.lazy_threshold.is_some_and(|t| len >= t)
+            && start.saturating_mul(8) >= self.frame().start
+            && end <= parent_limit
+            && len > 0;
+        if !lazy {
+            return self.region(name, kind, start, len, |b| f(b));
+        }
+        let bound: Rc<str> = format!("end of {name}").into();
+        self.pos = start * 8;
+        let recipe = FnRecipe {
+            limit: end,
+            bound: bound.as_ref().into(),
+            endian: self.endian,
+            f: Arc::new(f),
+        };
+        let id = self.lazy_node(name, kind, len * 8, Arc::new(recipe)).ok()?;
+        if let Some(l) = label {
+            self.set_display(id, l);
+        }
+        self.pos = end;
+        Some(())
+    }
+
     /// Adds an empty struct node at byte `at` carrying `msg` as its error: the place
     /// for an entry whose offset cannot be followed (into a header, past the end).
     pub fn error_node(&mut self, name: impl Into<Name>, at: u64, msg: impl Into<String>) {
@@ -1066,6 +1114,40 @@ impl<'s> Builder<'s> {
         }
         fill_gaps(&mut self.tree);
         self.tree
+    }
+}
+
+/// Decodes a region left lazy by [`Builder::lazy_region`].
+struct FnRecipe {
+    /// End of the region (bits) and its name for error messages.
+    limit: u64,
+    bound: Box<str>,
+    /// Byte order in force where the region was met.
+    endian: Endian,
+    f: RegionFn,
+}
+
+type RegionFn = Arc<dyn Fn(&mut Builder) -> DResult<()> + Send + Sync>;
+
+impl fmt::Debug for FnRecipe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FnRecipe(to bit {}, {})", self.limit, self.bound)
+    }
+}
+
+impl crate::tree::Recipe for FnRecipe {
+    fn expand(&self, src: &dyn ByteSource, tree: Tree, id: NodeId) -> Tree {
+        let mut b = Builder::resume(src, tree, id, self.limit, self.bound.as_ref().into());
+        let first_new = b.tree().len();
+        b.set_endian(self.endian);
+        // A Stop has already recorded its error in the tree.
+        let _ = (self.f)(&mut b);
+        // The region keeps its whole span, as an eager region does.
+        while b.stack.len() > 2 {
+            b.close();
+        }
+        b.pos = self.limit;
+        b.finish_expansion(first_new)
     }
 }
 

@@ -17,6 +17,7 @@ use crate::output::{self, json_node_open, json_str, text_node, text_width};
 use crate::source::ByteSource;
 use crate::tree::{NodeId, Tree};
 use crate::{Decoded, Options};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -46,12 +47,92 @@ pub trait Visitor {
 
 /// How far a [`walk`] goes.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Limits {
+pub struct Limits<'a> {
     /// Nodes deeper than this many levels below the start are not visited (their
     /// parent's `hidden` count says how many children were left out).
     pub max_depth: Option<usize>,
     /// Lazy nodes are visited as they are, not expanded.
     pub keep_lazy: bool,
+    /// What a [`survey`] found: lazy nodes made by an expansion are marked
+    /// damaged (with their ancestors) before they are visited when it lists them.
+    pub damage: Option<&'a Damage>,
+}
+
+/// The lazy nodes whose subtree holds an error, as a [`survey`] found them: by
+/// span and depth, which stay the same each time a node is decoded anew.
+#[derive(Clone, Debug, Default)]
+pub struct Damage(HashSet<(u64, u64, usize)>);
+
+impl Damage {
+    /// Number of damaged lazy nodes found.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    /// True if no lazy node is damaged.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Depth of node `id` below the root, pages not counted.
+fn depth_of(tree: &Tree, id: NodeId) -> usize {
+    let mut d = 0;
+    let mut cur = tree.node(id).parent;
+    let mut this_page = tree.node(id).page;
+    while let Some(p) = cur {
+        if !this_page {
+            d += 1;
+        }
+        this_page = tree.node(p).page;
+        cur = tree.node(p).parent;
+    }
+    d
+}
+
+fn key(tree: &Tree, id: NodeId) -> (u64, u64, usize) {
+    let n = tree.node(id);
+    (n.span.start, n.span.end, depth_of(tree, id))
+}
+
+/// Marks node `id` and its ancestors damaged.
+fn mark_damaged(tree: &mut Tree, id: NodeId) {
+    let mut cur = Some(id);
+    while let Some(c) = cur {
+        let n = tree.node_mut(c);
+        if n.damaged && c != id {
+            break;
+        }
+        n.damaged = true;
+        cur = n.parent;
+    }
+}
+
+/// Walks the whole tree, expanding and releasing every lazy node, to learn
+/// which lazy nodes hide an error. Afterwards every node present (the root and
+/// what is not lazy) carries its true `damaged` flag, and the result tells a
+/// later walk which lazy nodes to mark when it decodes them again. Needed only
+/// when [`Tree::may_hide_damage`]; costs a decode of everything.
+pub fn survey(src: &dyn ByteSource, tree: &mut Tree) -> Damage {
+    struct Nothing;
+    impl Visitor for Nothing {
+        fn enter(&mut self, _: &Tree, _: NodeId, _: usize, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+        fn leave(&mut self, _: &Tree, _: NodeId, _: usize) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut found = Damage::default();
+    let root = tree.root();
+    let _ = walk_inner(
+        src,
+        tree,
+        root,
+        Limits::default(),
+        &mut Nothing,
+        Some(&mut found),
+    );
+    found
 }
 
 struct Frame {
@@ -69,8 +150,23 @@ fn expand_if_lazy(src: &dyn ByteSource, tree: &mut Tree, id: NodeId) -> bool {
     tree.node(id).lazy && crate::expand(src, tree, id).is_ok()
 }
 
-fn expand_unless(keep: bool, src: &dyn ByteSource, tree: &mut Tree, id: NodeId) -> bool {
-    !keep && expand_if_lazy(src, tree, id)
+/// Expands `id` if it is lazy (unless `limits` keep lazy nodes), marking the
+/// lazy nodes the expansion made that `limits.damage` lists.
+fn open(src: &dyn ByteSource, tree: &mut Tree, id: NodeId, limits: &Limits) -> bool {
+    if limits.keep_lazy || !tree.node(id).lazy {
+        return false;
+    }
+    let Ok(made) = crate::expand(src, tree, id) else {
+        return false;
+    };
+    if let Some(d) = limits.damage.filter(|d| !d.is_empty()) {
+        for k in made {
+            if tree.node(k).lazy && d.0.contains(&key(tree, k)) {
+                mark_damaged(tree, k);
+            }
+        }
+    }
+    true
 }
 
 /// How many children node `id` has, pages looked through (a page that is not
@@ -106,7 +202,18 @@ pub fn walk(
     limits: Limits,
     v: &mut dyn Visitor,
 ) -> io::Result<()> {
-    let expanded = expand_unless(limits.keep_lazy, src, tree, start);
+    walk_inner(src, tree, start, limits, v, None)
+}
+
+fn walk_inner(
+    src: &dyn ByteSource,
+    tree: &mut Tree,
+    start: NodeId,
+    limits: Limits,
+    v: &mut dyn Visitor,
+    mut found: Option<&mut Damage>,
+) -> io::Result<()> {
+    let expanded = open(src, tree, start, &limits);
     let hidden = match limits.max_depth {
         Some(0) => child_count(tree, start),
         _ => 0,
@@ -129,7 +236,7 @@ pub fn walk(
                 top.next += 1;
                 let depth = top.depth;
                 if tree.node(c).page {
-                    let expanded = expand_unless(limits.keep_lazy, src, tree, c);
+                    let expanded = open(src, tree, c, &limits);
                     stack.push(Frame {
                         id: c,
                         next: 0,
@@ -140,7 +247,7 @@ pub fn walk(
                     continue;
                 }
                 let depth = depth + 1;
-                let expanded = expand_unless(limits.keep_lazy, src, tree, c);
+                let expanded = open(src, tree, c, &limits);
                 let at_limit = limits.max_depth.is_some_and(|m| depth >= m);
                 let hidden = if at_limit { child_count(tree, c) } else { 0 };
                 v.enter(tree, c, depth, hidden)?;
@@ -160,6 +267,11 @@ pub fn walk(
                     v.leave(tree, f.id, f.depth)?;
                 }
                 if f.expanded {
+                    if let Some(found) = found.as_deref_mut() {
+                        if tree.node(f.id).damaged {
+                            found.0.insert(key(tree, f.id));
+                        }
+                    }
                     // Everything made since lies inside its subtree.
                     let _ = crate::release(tree, f.id);
                 }

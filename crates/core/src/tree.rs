@@ -287,6 +287,12 @@ pub(crate) trait Recipe: fmt::Debug + Send + Sync {
     /// Decodes the children of lazy node `id` of `tree` from `src` and returns
     /// the tree with them appended (see [`crate::expand`]). Never panics.
     fn expand(&self, src: &dyn ByteSource, tree: Tree, id: NodeId) -> Tree;
+    /// True if the decoder knows the node's subtree holds no error (it read all
+    /// of it, making no nodes, before leaving it lazy): a walk that writes
+    /// damage flags need not look inside first.
+    fn vouched(&self) -> bool {
+        false
+    }
 }
 
 /// A shared recipe: kept after an expansion so a released node can be decoded
@@ -529,6 +535,15 @@ impl Tree {
     /// again).
     pub(crate) fn recipe(&self, id: NodeId) -> Option<RecipeRef> {
         self.recipes.get(&id).cloned()
+    }
+
+    /// True if some lazy node may hide an error (its decoder did not vouch for
+    /// it): a node's `damaged` flag is then only sure once every lazy node below
+    /// it has been expanded.
+    pub fn may_hide_damage(&self) -> bool {
+        self.recipes
+            .iter()
+            .any(|(&id, r)| self.nodes[id as usize].lazy && !r.vouched())
     }
 
     /// Notes that node `id` was expanded when the tree held `len` nodes.

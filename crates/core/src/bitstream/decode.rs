@@ -93,6 +93,8 @@ pub struct LazyBlock {
     /// End (bits) of the enclosing body and its name, which bound the block's reads.
     outer_limit: u64,
     outer_bound: Box<str>,
+    /// Made in a stream the skim vouched for: its subtree holds no error.
+    vouched: bool,
 }
 
 /// A page of a block body's entries left undecoded (see
@@ -117,17 +119,25 @@ pub(crate) struct BodyPage {
     /// End (bits) of the body and its name, which bound the page's reads.
     body_limit: u64,
     bound: Box<str>,
+    /// Made in a stream the skim vouched for: its subtree holds no error.
+    vouched: bool,
 }
 
 impl Recipe for BodyPage {
     fn expand(&self, src: &dyn ByteSource, tree: Tree, id: NodeId) -> Tree {
         Decoder::expand_page(src, tree, id, self)
     }
+    fn vouched(&self) -> bool {
+        self.vouched
+    }
 }
 
 impl Recipe for LazyBlock {
     fn expand(&self, src: &dyn ByteSource, tree: Tree, id: NodeId) -> Tree {
         Decoder::expand_block(src, tree, id, self)
+    }
+    fn vouched(&self) -> bool {
+        self.vouched
     }
 }
 
@@ -159,6 +169,9 @@ pub struct Decoder<'s> {
     /// Bodies of lazy-capable blocks holding more entries than this are shown
     /// as pages (see [`crate::Options::page_size`]).
     pub(super) page_size: Option<u32>,
+    /// The whole stream was skimmed without finding anything the decoder would
+    /// report (see [`crate::Options::exact_totals`]).
+    pub(super) vouched: bool,
     /// The `VERSION` of the module being decoded (2 and later: names in STRTAB).
     module_version: u64,
     /// Module records whose names are in the STRTAB block still to come.
@@ -264,6 +277,7 @@ impl<'s> Decoder<'s> {
             info: Arc::new(BlockInfo::default()),
             lazy: b.lazy_threshold(),
             page_size: b.page_size(),
+            vouched: false,
             module_version: 0,
             strtab_refs: Vec::new(),
             stats: Stats::default(),
@@ -562,6 +576,7 @@ impl<'s> Decoder<'s> {
             info: Arc::clone(&self.info),
             outer_limit: limit,
             outer_bound: b.bound().into(),
+            vouched: self.vouched,
         };
         let id = b.lazy_node(name.clone(), Kind::Struct, end - start, Arc::new(recipe))?;
         b.set_display(
@@ -594,6 +609,7 @@ impl<'s> Decoder<'s> {
         let mut d = Decoder::new(&b, r.data_start, r.data_len, 0);
         d.align_base = r.align_base;
         d.info = Arc::clone(&r.info);
+        d.vouched = r.vouched;
         b.seek_bits(r.header_bit);
         // A Stop here has already recorded its error on the node.
         let _ = d.block_contents(&mut b, r.outer_width, r.depth);
@@ -761,6 +777,7 @@ impl<'s> Decoder<'s> {
                     align_base: self.align_base,
                     body_limit: limit,
                     bound: b.bound().into(),
+                    vouched: self.vouched,
                 };
                 let name = Name::from(format!("[{}…{}]", m.index, last_index));
                 let id = b.lazy_node(name, Kind::Array, to - m.bit, Arc::new(recipe))?;
@@ -788,6 +805,7 @@ impl<'s> Decoder<'s> {
         let mut d = Decoder::new(&b, p.data_start, p.data_len, 0);
         d.align_base = p.align_base;
         d.info = Arc::clone(&p.info);
+        d.vouched = p.vouched;
         b.seek_bits(p.start_bit);
         let r = BlockResume {
             node: id,

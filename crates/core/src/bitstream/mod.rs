@@ -133,6 +133,7 @@ fn decode_stream(b: &mut Builder, start: u64, len: u64) -> DResult<Summary> {
             d.lazy = None;
             d.page_size = None;
         }
+        d.vouched = totals.is_some();
     }
     b.region(
         "Blocks",
