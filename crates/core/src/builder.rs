@@ -1069,15 +1069,34 @@ impl<'s> Builder<'s> {
     where
         F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
     {
+        let big = self.lazy_threshold.is_some_and(|t| len >= t);
+        self.lazy_region_if(big, name, kind, start, len, label, f)
+            .map(|_| ())
+    }
+
+    /// [`Builder::lazy_region`], lazy only if `lazy` (and the region fits its
+    /// parent); returns the lazy node, or `None` when decoded now.
+    #[allow(clippy::too_many_arguments)]
+    fn lazy_region_if<F>(
+        &mut self,
+        lazy: bool,
+        name: impl Into<Name>,
+        kind: Kind,
+        start: u64,
+        len: u64,
+        label: Option<String>,
+        f: F,
+    ) -> Option<Option<NodeId>>
+    where
+        F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
+    {
         let name = name.into();
         let parent_limit = self.frame().limit;
         let end = start.saturating_add(len).saturating_mul(8);
-        let lazy = self.lazy_threshold.is_some_and(|t| len >= t)
-            && start.saturating_mul(8) >= self.frame().start
-            && end <= parent_limit
-            && len > 0;
+        let lazy =
+            lazy && start.saturating_mul(8) >= self.frame().start && end <= parent_limit && len > 0;
         if !lazy {
-            return self.region(name, kind, start, len, |b| f(b));
+            return self.region(name, kind, start, len, |b| f(b)).map(|_| None);
         }
         let bound: Rc<str> = format!("end of {name}").into();
         self.pos = start * 8;
@@ -1092,7 +1111,45 @@ impl<'s> Builder<'s> {
             self.set_display(id, l);
         }
         self.pos = end;
-        Some(())
+        Some(Some(id))
+    }
+
+    /// A page of the current list: entries `first..=last`, lying in bytes
+    /// `[start, start + len)`, which `f` decodes (as children of the list,
+    /// named by their real indices). When the builder pages lists
+    /// ([`Builder::page_size`]) and leaves parts lazy, the page is a lazy node
+    /// named `[first…last]` (see [`crate::tree::Node::page`]) that `f` fills when
+    /// it is expanded; otherwise `f` runs now and the entries go straight into
+    /// the list. Callers split a list into pages of [`Builder::page_size`]
+    /// entries only when they know where each page starts without decoding the
+    /// entries before it.
+    pub fn page<F>(&mut self, first: u64, last: u64, start: u64, len: u64, f: F) -> DResult<()>
+    where
+        F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
+    {
+        let lazy = self.page_size.is_some()
+            && self.lazy_threshold.is_some()
+            && len > 0
+            && start.saturating_mul(8) >= self.frame().start
+            && start.saturating_add(len).saturating_mul(8) <= self.frame().limit;
+        if !lazy {
+            self.seek(start);
+            return f(self);
+        }
+        let made = self.lazy_region_if(
+            true,
+            Name::from(format!("[{first}…{last}]")),
+            Kind::Array,
+            start,
+            len,
+            Some(format!("entries {first} to {last}, not decoded yet")),
+            f,
+        );
+        if let Some(Some(id)) = made {
+            self.set_page(id);
+            self.set_value(id, Value::U(last.saturating_sub(first).saturating_add(1)));
+        }
+        Ok(())
     }
 
     /// Adds an empty struct node at byte `at` carrying `msg` as its error: the place
