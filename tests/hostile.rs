@@ -18,14 +18,17 @@
 
 #[path = "../fuzz/src/alloc.rs"]
 mod alloc;
-#[path = "../fuzz/src/checks.rs"]
-mod checks;
+#[allow(dead_code)]
+mod common;
 #[path = "../fuzz/src/decoders.rs"]
 mod decoders;
 #[path = "generators/dyno.rs"]
 mod dyno_gen;
 #[path = "generators/hostile.rs"]
 mod gen;
+#[path = "support/invariants.rs"]
+mod invariants;
+use invariants::checks;
 #[path = "generators/llvm1.rs"]
 mod llvm1_gen;
 
@@ -455,4 +458,77 @@ fn checked_in_hostile_files_match_the_generator() {
         let target = name.split('-').next().unwrap();
         decode(target, name, &bytes);
     }
+}
+
+// ----- reads at or past the end ---------------------------------------------------------
+
+/// A source that notes every read starting at or past its end: the decoders must
+/// never ask for one (a file source would have to seek there: offsets such as
+/// 2^64 - 1 made the CLI fail with "Invalid argument").
+struct Strict<'a> {
+    data: &'a [u8],
+    past_end: std::cell::Cell<Option<u64>>,
+}
+
+impl hexlens_core::ByteSource for Strict<'_> {
+    fn len(&self) -> u64 {
+        self.data.len() as u64
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> usize {
+        if offset >= self.data.len() as u64 {
+            self.past_end.set(Some(offset));
+        }
+        self.data.read_at(offset, buf)
+    }
+}
+
+/// Decodes `data` eagerly and streaming through a [`Strict`] source; returns the
+/// offset of the first read at or past the end, if any.
+fn read_past_end(data: &[u8]) -> Option<u64> {
+    let src = Strict {
+        data,
+        past_end: std::cell::Cell::new(None),
+    };
+    let _ = hexlens_core::decode(&src);
+    let mut d = hexlens_core::decode_with(&src, &hexlens_core::stream::streaming_options());
+    let root = d.tree.root();
+    let limits = hexlens_core::stream::Limits::default();
+    hexlens_core::stream::write_text(&src, &mut d, root, limits, &mut std::io::sink()).unwrap();
+    src.past_end.get()
+}
+
+#[test]
+fn no_decoder_reads_at_or_past_the_end_of_a_damaged_file() {
+    let mut files = Vec::new();
+    common::files_under(&common::repo_root().join("tests/fixtures"), &mut files);
+    files.retain(|f| {
+        f.extension()
+            .is_some_and(|e| e != "md" && e != "txt" && e != "ll")
+    });
+    files.sort();
+    assert!(files.len() > 50);
+    let mut rng = invariants::Rng(0x0ff5_e7e0);
+    let mut tried = 0;
+    for f in &files {
+        let data = std::fs::read(f).unwrap();
+        assert_eq!(read_past_end(&data), None, "{}", f.display());
+        for _ in 0..20 {
+            let bad = rng.corrupt(&data);
+            if let Some(at) = read_past_end(&bad) {
+                panic!(
+                    "{} (corrupted): read at 0x{at:X}, past the end",
+                    f.display()
+                );
+            }
+            tried += 1;
+        }
+        // And cut short at a few lengths, the empty file included.
+        for cut in [0, 1, 4, data.len() / 2, data.len().saturating_sub(1)] {
+            let short = &data[..cut.min(data.len())];
+            if let Some(at) = read_past_end(short) {
+                panic!("{} cut to {cut} bytes: read at 0x{at:X}", f.display());
+            }
+        }
+    }
+    assert!(tried > 1000, "{tried}");
 }

@@ -13,7 +13,7 @@
 #![allow(dead_code, unused_imports)]
 
 #[path = "../../fuzz/src/checks.rs"]
-mod checks;
+pub mod checks;
 
 /// Checks the structure of a tree decoded from `len` bytes (see
 /// `fuzz/src/checks.rs`, [`checks::check_tree`]); returns the first violation.

@@ -274,3 +274,27 @@ fn write(
         stream::write_text(src, d, start, limits, out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::FileSource;
+    use hexlens_core::ByteSource;
+
+    #[test]
+    fn reads_at_or_past_the_end_of_a_file_give_nothing_and_no_error() {
+        let path =
+            std::env::temp_dir().join(format!("hexlens-cli-past-end-{}", std::process::id()));
+        std::fs::write(&path, b"0123456789").unwrap();
+        let src = FileSource::open(path.to_str().unwrap()).unwrap();
+        let mut buf = [0u8; 4];
+        for at in [10, 11, 1 << 40, u64::MAX - 1, u64::MAX] {
+            assert_eq!(src.read_at(at, &mut buf), 0, "at {at}");
+        }
+        assert_eq!(src.read_at(8, &mut buf), 2);
+        assert_eq!(&buf[..2], b"89");
+        let mut big = vec![0u8; 1 << 17];
+        assert_eq!(src.read_at(u64::MAX, &mut big), 0);
+        assert!(src.error.borrow().is_none(), "{:?}", src.error.borrow());
+        std::fs::remove_file(&path).unwrap();
+    }
+}

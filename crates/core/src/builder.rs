@@ -394,12 +394,14 @@ impl<'s> Builder<'s> {
             return 0;
         }
         let first = pos / 8;
-        let last = (pos + n).div_ceil(8);
-        let bytes = self.peek_bytes(first, last - first);
-        let mut acc: u128 = 0;
-        for (i, &x) in bytes.iter().enumerate() {
-            acc |= (x as u128) << (8 * i);
+        let last = (pos + n.min(64)).div_ceil(8);
+        // At most 9 bytes: read into the stack, not a fresh vector.
+        let mut buf = [0u8; 16];
+        let want = crate::source::clip(self.file_len(), first, (last - first) as usize);
+        if want > 0 {
+            self.src.read_at(first, &mut buf[..want]);
         }
+        let acc = u128::from_le_bytes(buf);
         let v = acc >> (pos % 8);
         if n >= 64 {
             v as u64

@@ -24,30 +24,81 @@ use std::fmt::Write;
 /// Appends `s` as a JSON string literal.
 pub fn json_str(out: &mut String, s: &str) {
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
+    let bytes = s.as_bytes();
+    let mut from = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        // Bytes below 0x20, '"', '\\', and the first byte of U+2028/U+2029.
+        if b >= 0x20 && b != b'"' && b != b'\\' && b != 0xE2 {
+            i += 1;
+            continue;
+        }
+        let c = s[i..].chars().next().unwrap_or('\0');
+        let esc: Option<&str> = match c {
+            '"' => Some("\\\""),
+            '\\' => Some("\\\\"),
+            '\n' => Some("\\n"),
+            '\r' => Some("\\r"),
+            '\t' => Some("\\t"),
+            _ => None,
+        };
+        let special = esc.is_some() || (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}';
+        if !special {
+            i += c.len_utf8();
+            continue;
+        }
+        out.push_str(&s[from..i]);
+        match esc {
+            Some(e) => out.push_str(e),
+            None => {
                 let _ = write!(out, "\\u{:04x}", c as u32);
             }
-            c => out.push(c),
         }
+        i += c.len_utf8();
+        from = i;
     }
+    out.push_str(&s[from..]);
     out.push('"');
+}
+
+/// Appends an unsigned integer in decimal.
+fn push_u64(out: &mut String, v: u64) {
+    out.push_str(itoa::Buffer::new().format(v));
+}
+
+/// Appends a node name as text: `[i]` for a list index.
+fn push_name(out: &mut String, name: &crate::tree::Name) {
+    use crate::tree::Name;
+    match name {
+        Name::Static(s) => out.push_str(s),
+        Name::Index(i) => {
+            out.push('[');
+            push_u64(out, *i as u64);
+            out.push(']');
+        }
+        Name::Owned(s) => out.push_str(s),
+    }
+}
+
+/// Appends a node name as a JSON string literal.
+fn json_name(out: &mut String, name: &crate::tree::Name) {
+    use crate::tree::Name;
+    match name {
+        Name::Index(i) => {
+            out.push_str("\"[");
+            push_u64(out, *i as u64);
+            out.push_str("]\"");
+        }
+        Name::Static(s) => json_str(out, s),
+        Name::Owned(s) => json_str(out, s),
+    }
 }
 
 fn json_value(out: &mut String, v: &Value) {
     match v {
-        Value::U(x) => {
-            let _ = write!(out, "{x}");
-        }
-        Value::I(x) => {
-            let _ = write!(out, "{x}");
-        }
+        Value::U(x) => push_u64(out, *x),
+        Value::I(x) => out.push_str(itoa::Buffer::new().format(*x)),
         Value::F(x) if x.is_finite() => {
             let _ = write!(out, "{x:?}");
         }
@@ -63,7 +114,13 @@ fn json_span(out: &mut String, key: &str, s: BitSpan, bytes: bool) {
     } else {
         (s.start, s.end)
     };
-    let _ = write!(out, ",\"{key}\":{{\"start\":{a},\"end\":{b}}}");
+    out.push_str(",\"");
+    out.push_str(key);
+    out.push_str("\":{\"start\":");
+    push_u64(out, a);
+    out.push_str(",\"end\":");
+    push_u64(out, b);
+    out.push('}');
 }
 
 /// Appends the opening of node `id`'s JSON object: every key before
@@ -71,14 +128,13 @@ fn json_span(out: &mut String, key: &str, s: BitSpan, bytes: bool) {
 pub(crate) fn json_node_open(out: &mut String, tree: &Tree, id: NodeId) {
     let n = tree.node(id);
     out.push_str("{\"name\":");
-    json_str(out, &n.name.to_string());
-    let _ = write!(
-        out,
-        ",\"kind\":\"{}\",\"start\":{},\"end\":{}",
-        n.kind.as_str(),
-        n.span.start_byte(),
-        n.span.end_byte()
-    );
+    json_name(out, &n.name);
+    out.push_str(",\"kind\":\"");
+    out.push_str(n.kind.as_str());
+    out.push_str("\",\"start\":");
+    push_u64(out, n.span.start_byte());
+    out.push_str(",\"end\":");
+    push_u64(out, n.span.end_byte());
     if let Some(v) = &n.value {
         out.push_str(",\"value\":");
         json_value(out, v);
@@ -164,11 +220,42 @@ pub fn to_json(d: &Decoded) -> String {
     out
 }
 
-fn fmt_pos(bits: u64, width: usize) -> String {
-    if bits.is_multiple_of(8) {
-        format!("{:0width$X}", bits / 8)
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Appends a position as the text dump writes it: the byte offset in upper-case
+/// hex, zero-padded to `width`, and `.b` for a bit inside the byte.
+fn push_pos(out: &mut String, bits: u64, width: usize) {
+    let byte = bits / 8;
+    let mut digits = [0u8; 16];
+    let mut n = 0;
+    let mut v = byte;
+    loop {
+        digits[n] = HEX[(v & 15) as usize];
+        n += 1;
+        v >>= 4;
+        if v == 0 {
+            break;
+        }
+    }
+    for _ in n..width {
+        out.push('0');
+    }
+    for &d in digits[..n].iter().rev() {
+        out.push(d as char);
+    }
+    if !bits.is_multiple_of(8) {
+        out.push('.');
+        out.push((b'0' + (bits % 8) as u8) as char);
+    }
+}
+
+/// Appends `s` as [`one_line`] renders it.
+fn push_one_line(out: &mut String, s: &str, max: usize) {
+    // Short text without control characters is common: copied as it is.
+    if s.len() <= max && !s.chars().any(char::is_control) {
+        out.push_str(s);
     } else {
-        format!("{:0width$X}.{}", bits / 8, bits % 8)
+        out.push_str(&one_line(s, max));
     }
 }
 
@@ -212,43 +299,54 @@ pub(crate) fn text_width(file_size: u64) -> usize {
 /// Appends node `id`'s line of the text dump (and its error line), indented for
 /// `depth`, offsets `width` hex digits wide.
 pub(crate) fn text_node(out: &mut String, tree: &Tree, id: NodeId, depth: usize, width: usize) {
-    {
-        let n = tree.node(id);
-        let indent = "  ".repeat(depth);
-        let _ = write!(
-            out,
-            "{}-{} {indent}{}",
-            fmt_pos(n.span.start, width),
-            fmt_pos(n.span.end, width),
-            n.name
-        );
-        match &n.value {
-            Some(Value::Str(s)) => {
-                let _ = write!(out, ": \"{}\"", one_line(s, 120));
-            }
-            Some(v) => {
-                let _ = write!(out, ": {v}");
-            }
-            None => {}
+    let n = tree.node(id);
+    push_pos(out, n.span.start, width);
+    out.push('-');
+    push_pos(out, n.span.end, width);
+    out.push(' ');
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+    push_name(out, &n.name);
+    match &n.value {
+        Some(Value::Str(s)) => {
+            out.push_str(": \"");
+            push_one_line(out, s, 120);
+            out.push('"');
         }
-        if let Some(disp) = &n.display {
-            let _ = write!(out, " ({})", one_line(disp, 160));
+        Some(Value::U(v)) => {
+            out.push_str(": ");
+            push_u64(out, *v);
         }
-        if n.kind.is_group() || matches!(n.kind, Kind::Unknown | Kind::Padding | Kind::Bytes) {
-            let _ = write!(out, " [{}]", n.kind);
+        Some(v) => {
+            let _ = write!(out, ": {v}");
         }
-        if n.lazy {
-            out.push_str(" [not decoded yet]");
+        None => {}
+    }
+    if let Some(disp) = &n.display {
+        out.push_str(" (");
+        push_one_line(out, disp, 160);
+        out.push(')');
+    }
+    if n.kind.is_group() || matches!(n.kind, Kind::Unknown | Kind::Padding | Kind::Bytes) {
+        out.push_str(" [");
+        out.push_str(n.kind.as_str());
+        out.push(']');
+    }
+    if n.lazy {
+        out.push_str(" [not decoded yet]");
+    }
+    out.push('\n');
+    if let Some(e) = &n.error {
+        for _ in 0..2 * width + 1 {
+            out.push(' ');
         }
+        out.push(' ');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+        out.push_str("  ! ");
+        push_one_line(out, e, 400);
         out.push('\n');
-        if let Some(e) = &n.error {
-            let _ = writeln!(
-                out,
-                "{:w$} {indent}  ! {}",
-                "",
-                one_line(e, 400),
-                w = 2 * width + 1
-            );
-        }
     }
 }

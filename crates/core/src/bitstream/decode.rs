@@ -143,12 +143,17 @@ impl Recipe for LazyBlock {
 
 /// Bytes of the stream kept in memory at a time.
 const WINDOW: u64 = 1 << 16;
+/// Bytes read the first time: a decoder that decodes one small block or page
+/// reads little; each later load doubles, up to [`WINDOW`].
+const FIRST_WINDOW: u64 = 1 << 10;
 
 /// A cached run of the stream's bytes.
 struct Window {
     /// Absolute byte of `buf[0]`.
     at: u64,
     buf: Vec<u8>,
+    /// Bytes the next load reads.
+    next: u64,
 }
 
 /// A bitstream decoder over bytes `[start, start + len)` of a source (see the
@@ -272,6 +277,7 @@ impl<'s> Decoder<'s> {
             window: RefCell::new(Window {
                 at: start,
                 buf: Vec::new(),
+                next: FIRST_WINDOW,
             }),
             align_base: stream_start.saturating_mul(8),
             info: Arc::new(BlockInfo::default()),
@@ -290,7 +296,8 @@ impl<'s> Decoder<'s> {
     /// Loads the window so it starts at byte `first` (or a little before).
     fn load(&self, w: &mut Window, first: u64) {
         let at = first.saturating_sub(256).max(self.start);
-        let n = WINDOW.min(self.end.saturating_sub(at));
+        let n = w.next.min(self.end.saturating_sub(at));
+        w.next = (w.next * 2).min(WINDOW);
         w.buf.resize(n as usize, 0);
         let got = if n == 0 {
             0
@@ -311,6 +318,16 @@ impl<'s> Decoder<'s> {
         let shift = abs % 8;
         let need = (shift + n.min(64)).div_ceil(8);
         let mut w = self.window.borrow_mut();
+        // The common case: every byte inside the stream and the window.
+        if first >= self.start && first.saturating_add(need) <= self.end && first >= w.at {
+            let i = (first - w.at) as usize;
+            if let Some(bytes) = w.buf.get(i..i + need as usize) {
+                let mut b = [0u8; 16];
+                b[..bytes.len()].copy_from_slice(bytes);
+                let v = (u128::from_le_bytes(b) >> shift) as u64;
+                return if n >= 64 { v } else { v & ((1u64 << n) - 1) };
+            }
+        }
         let w_end = w.at + w.buf.len() as u64;
         let last = first.saturating_add(need).min(self.end);
         if first < self.end && (first < w.at || last > w_end) {

@@ -49,6 +49,9 @@ pub fn by_name(name: &str) -> Option<&'static Format> {
 
 /// True if `src` starts with `magic`.
 pub fn has_magic(src: &dyn ByteSource, magic: &[u8]) -> bool {
+    if src.len() < magic.len() as u64 {
+        return false;
+    }
     let mut buf = vec![0u8; magic.len()];
     src.read_at(0, &mut buf) == magic.len() && buf == magic
 }

@@ -68,7 +68,8 @@ const MAX_NUM_MODULES: u64 = 100_000_000;
 
 fn probe(src: &dyn ByteSource) -> bool {
     let mut buf = [0u8; 8];
-    src.read_at(0, &mut buf) == 8
+    src.len() >= 8
+        && src.read_at(0, &mut buf) == 8
         && (buf == FILE_MAGIC.to_le_bytes() || buf == FILE_MAGIC.to_be_bytes())
 }
 
