@@ -413,7 +413,13 @@ pub fn bitcode(target: usize, big_functions: bool) -> Vec<u8> {
 /// bitcode) and a DXIL part holding about `bitcode_bytes` of bitcode (see
 /// [`bitcode`]). Peak memory while writing it is about three times its size.
 pub fn container(bitcode_bytes: usize, big_functions: bool) -> Vec<u8> {
-    let bc = bitcode(bitcode_bytes, big_functions);
+    container_of(bitcode(bitcode_bytes, big_functions))
+}
+
+/// A signed DirectX Container (compute shader, SM 6.0) whose DXIL part holds the
+/// bitcode `bc` (any LLVM bitcode, e.g. what clang makes), with SFI0 and a HASH
+/// part holding its MD5.
+pub fn container_of(bc: Vec<u8>) -> Vec<u8> {
     let sfi0 = [0u8; 8];
     let mut hash = [0u8; 20];
     hash[4..].copy_from_slice(&Md5::digest(&bc));

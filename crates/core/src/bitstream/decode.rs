@@ -14,6 +14,7 @@
 
 use super::abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding, MAX_FIXED_WIDTH, MAX_VBR_WIDTH};
 use super::names;
+use super::skim::PageIndex;
 use crate::builder::{Builder, DResult, Stop};
 use crate::source::ByteSource;
 use crate::tree::{BitSpan, Kind, Name, NodeId, Recipe, Tree, Value};
@@ -95,6 +96,8 @@ pub struct LazyBlock {
     outer_bound: Box<str>,
     /// Made in a stream the skim vouched for: its subtree holds no error.
     vouched: bool,
+    /// Where the pages of bodies start, when a skim of the whole stream found it.
+    page_index: Option<Arc<PageIndex>>,
 }
 
 /// A page of a block body's entries left undecoded (see
@@ -121,6 +124,8 @@ pub(crate) struct BodyPage {
     bound: Box<str>,
     /// Made in a stream the skim vouched for: its subtree holds no error.
     vouched: bool,
+    /// Where the pages of bodies start, when a skim of the whole stream found it.
+    page_index: Option<Arc<PageIndex>>,
 }
 
 impl Recipe for BodyPage {
@@ -177,6 +182,8 @@ pub struct Decoder<'s> {
     /// The whole stream was skimmed without finding anything the decoder would
     /// report (see [`crate::Options::exact_totals`]).
     pub(super) vouched: bool,
+    /// The pages of every body, when one skim of the whole stream found them.
+    pub(super) page_index: Option<Arc<PageIndex>>,
     /// The `VERSION` of the module being decoded (2 and later: names in STRTAB).
     module_version: u64,
     /// Module records whose names are in the STRTAB block still to come.
@@ -284,6 +291,7 @@ impl<'s> Decoder<'s> {
             lazy: b.lazy_threshold(),
             page_size: b.page_size(),
             vouched: false,
+            page_index: None,
             module_version: 0,
             strtab_refs: Vec::new(),
             stats: Stats::default(),
@@ -594,6 +602,7 @@ impl<'s> Decoder<'s> {
             outer_limit: limit,
             outer_bound: b.bound().into(),
             vouched: self.vouched,
+            page_index: self.page_index.clone(),
         };
         let id = b.lazy_node(name.clone(), Kind::Struct, end - start, Arc::new(recipe))?;
         b.set_display(
@@ -627,6 +636,7 @@ impl<'s> Decoder<'s> {
         d.align_base = r.align_base;
         d.info = Arc::clone(&r.info);
         d.vouched = r.vouched;
+        d.page_index = r.page_index.clone();
         b.seek_bits(r.header_bit);
         // A Stop here has already recorded its error on the node.
         let _ = d.block_contents(&mut b, r.outer_width, r.depth);
@@ -754,16 +764,24 @@ impl<'s> Decoder<'s> {
         if limit > self.end.saturating_mul(8) || limit > b.limit().saturating_mul(8) {
             return false;
         }
-        let Some(pages) = self.skim_pages(
-            r.block_id,
-            r.abbrev_width,
-            r.depth,
-            r.body_bit,
-            limit,
-            &r.info,
-            n,
-        ) else {
-            return false;
+        let pages = match &self.page_index {
+            // One skim of the whole stream found every body's pages.
+            Some(index) => match index.get(&r.body_bit) {
+                Some(p) => Arc::clone(p),
+                None => return false,
+            },
+            None => match self.skim_pages(
+                r.block_id,
+                r.abbrev_width,
+                r.depth,
+                r.body_bit,
+                limit,
+                &r.info,
+                n,
+            ) {
+                Some(p) => Arc::new(p),
+                None => return false,
+            },
         };
         if pages.end != limit || pages.entries <= n as u64 {
             return false;
@@ -795,6 +813,7 @@ impl<'s> Decoder<'s> {
                     body_limit: limit,
                     bound: b.bound().into(),
                     vouched: self.vouched,
+                    page_index: self.page_index.clone(),
                 };
                 let name = Name::from(format!("[{}…{}]", m.index, last_index));
                 let id = b.lazy_node(name, Kind::Array, to - m.bit, Arc::new(recipe))?;
@@ -823,6 +842,7 @@ impl<'s> Decoder<'s> {
         d.align_base = p.align_base;
         d.info = Arc::clone(&p.info);
         d.vouched = p.vouched;
+        d.page_index = p.page_index.clone();
         b.seek_bits(p.start_bit);
         let r = BlockResume {
             node: id,

@@ -127,7 +127,15 @@ fn decode_stream(b: &mut Builder, start: u64, len: u64) -> DResult<Summary> {
     if b.exact_totals() && d.lazy.is_some() {
         // Lazy parts only in a stream the skim vouches for, with its counts.
         if stream_end <= b.limit() {
-            totals = d.skim_stream(body.saturating_mul(8), stream_end.saturating_mul(8));
+            let skim = d.skim_stream(
+                body.saturating_mul(8),
+                stream_end.saturating_mul(8),
+                d.page_size,
+            );
+            if let Some((t, pages)) = skim {
+                totals = Some(t);
+                d.page_index = Some(std::sync::Arc::new(pages));
+            }
         }
         if totals.is_none() {
             d.lazy = None;

@@ -47,6 +47,7 @@ pub(crate) struct PageMark {
 }
 
 /// A body's pages, as [`Decoder::skim_pages`] found them.
+#[derive(Debug)]
 pub(crate) struct Pages {
     /// One mark per page, in order.
     pub marks: Vec<PageMark>,
@@ -66,6 +67,23 @@ struct State {
     /// The module's `VERSION` and the string-table names its records use.
     module_version: u64,
     strtab_refs: Vec<(u64, u64)>,
+    /// With a page size: the pages of every body below the top level that holds
+    /// more entries than a page, by the bit its body starts at.
+    pages: Option<(u32, PageIndex)>,
+}
+
+/// The pages of bodies, found by one skim of the whole stream, by the bit each
+/// body starts at; a body that is not there is not paged.
+pub(crate) type PageIndex = std::collections::HashMap<u64, Arc<Pages>>;
+
+/// Whether a body of this block may be paged: not BLOCKINFO (which later blocks
+/// depend on), the module (whose records the string table names) or the string
+/// table.
+fn pageable(block_id: u64) -> bool {
+    !matches!(
+        block_id,
+        names::BLOCKINFO_BLOCK | names::MODULE_BLOCK | names::STRTAB_BLOCK
+    )
 }
 
 impl Decoder<'_> {
@@ -73,7 +91,14 @@ impl Decoder<'_> {
     /// end of `Blocks`) and returns what an eager decode would count, or `None`
     /// where the decoder would record an error. The BLOCKINFO state is left as
     /// it was.
-    pub(crate) fn skim_stream(&mut self, pos: u64, limit: u64) -> Option<Stats> {
+    /// With `page_size`, it also returns the pages of every body that a page
+    /// does not hold (see [`PageIndex`]).
+    pub(crate) fn skim_stream(
+        &mut self,
+        pos: u64,
+        limit: u64,
+        page_size: Option<u32>,
+    ) -> Option<(Stats, PageIndex)> {
         let saved = Arc::clone(&self.info);
         let mut st = State {
             stats: Stats::default(),
@@ -81,16 +106,16 @@ impl Decoder<'_> {
             deep: true,
             module_version: 0,
             strtab_refs: Vec::new(),
+            pages: page_size.map(|n| (n.max(1), PageIndex::new())),
         };
         let r = self.skim_top(pos, limit, &mut st);
         self.info = saved;
         let bytes = limit.saturating_sub(pos) / 8;
-        (r.is_some()
-            && st.nodes
-                <= bytes
-                    .saturating_mul(MAX_NODES_PER_BYTE)
-                    .saturating_add(4096))
-        .then_some(st.stats)
+        let fits = st.nodes
+            <= bytes
+                .saturating_mul(MAX_NODES_PER_BYTE)
+                .saturating_add(4096);
+        (r.is_some() && fits).then(|| (st.stats, st.pages.map(|p| p.1).unwrap_or_default()))
     }
 
     fn skim_top(&mut self, mut pos: u64, limit: u64, st: &mut State) -> Option<()> {
@@ -125,10 +150,7 @@ impl Decoder<'_> {
         info: &Arc<BlockInfo>,
         page_size: u32,
     ) -> Option<Pages> {
-        if matches!(
-            block_id,
-            names::BLOCKINFO_BLOCK | names::MODULE_BLOCK | names::STRTAB_BLOCK
-        ) {
+        if !pageable(block_id) {
             return None;
         }
         let mut st = State {
@@ -137,6 +159,7 @@ impl Decoder<'_> {
             deep: false,
             module_version: 0,
             strtab_refs: Vec::new(),
+            pages: None,
         };
         let mut marks = Vec::new();
         let saved = Arc::clone(&self.info);
@@ -222,9 +245,35 @@ impl Decoder<'_> {
                 return None;
             }
             let info = Arc::clone(&self.info);
-            let (e, _) = self.skim_entries(bid, width, depth, p, end, &info, st, None)?;
+            let page = match st.pages {
+                Some((n, _)) if depth >= 2 && pageable(bid) => Some(n),
+                _ => None,
+            };
+            let mut marks = Vec::new();
+            let (e, entries) = self.skim_entries(
+                bid,
+                width,
+                depth,
+                p,
+                end,
+                &info,
+                st,
+                page.map(|n| (n, &mut marks)),
+            )?;
             if e != end {
                 return None;
+            }
+            if let (Some(n), Some((_, index))) = (page, st.pages.as_mut()) {
+                if entries > n as u64 {
+                    index.insert(
+                        p,
+                        Arc::new(Pages {
+                            marks,
+                            entries,
+                            end,
+                        }),
+                    );
+                }
             }
         }
         Some(end)
