@@ -329,6 +329,13 @@ impl<'s> Decoder<'s> {
         // The common case: every byte inside the stream and the window.
         if first >= self.start && first.saturating_add(need) <= self.end && first >= w.at {
             let i = (first - w.at) as usize;
+            // 16 bytes at once when the window has them (a copy of fixed size),
+            // only the bytes needed near its end.
+            if let Some(bytes) = w.buf.get(i..i.saturating_add(16)) {
+                let b: [u8; 16] = bytes.try_into().expect("16 bytes");
+                let v = (u128::from_le_bytes(b) >> shift) as u64;
+                return if n >= 64 { v } else { v & ((1u64 << n) - 1) };
+            }
             if let Some(bytes) = w.buf.get(i..i + need as usize) {
                 let mut b = [0u8; 16];
                 b[..bytes.len()].copy_from_slice(bytes);
