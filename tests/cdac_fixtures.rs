@@ -728,3 +728,292 @@ fn a_blob_that_runs_past_its_section_is_cut_at_the_section_end() {
     let sec = p.strip_suffix("/Blobs/[0]").unwrap();
     assert_eq!(node(&d, sec).span.end_byte(), 0x318);
 }
+
+// ----- decoding on demand ---------------------------------------------------------------
+
+/// The benchmarks' dense blob (types with 1 to 8 fields, a quarter as many
+/// literals, an eighth as many pointers, one names pool).
+#[allow(dead_code)]
+#[path = "../crates/core/benches/gen/cdac.rs"]
+mod dense;
+
+use hexlens_core::stream::{self, streaming_options, Limits};
+use hexlens_core::{decode_with, output, Options};
+
+fn paged(page: u32) -> Options {
+    Options {
+        page_size: Some(page),
+        ..streaming_options()
+    }
+}
+
+/// Expands every lazy node of `d`, one at a time, until none is left (nodes an
+/// expansion makes are appended, so one pass in arena order finds them all);
+/// returns how many were expanded.
+fn expand_all(bytes: &[u8], d: &mut Decoded) -> usize {
+    let (mut done, mut next) = (0, 0usize);
+    while let Some(off) = d.tree.nodes()[next..].iter().position(|n| n.lazy) {
+        next += off;
+        hexlens_core::expand(&bytes, &mut d.tree, next as u32)
+            .unwrap_or_else(|e| panic!("expanding {}: {e}", d.tree.path(next as u32)));
+        done += 1;
+    }
+    done
+}
+
+/// Where two dumps first differ, with some context from each.
+fn first_difference(a: &str, b: &str) -> String {
+    let at = a
+        .bytes()
+        .zip(b.bytes())
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let from = a[..at].rfind('\n').unwrap_or(0);
+    let take = |s: &str| {
+        s.get(from..(at + 300).min(s.len()))
+            .unwrap_or("")
+            .to_string()
+    };
+    format!(
+        "at byte {at}:\n--- on demand\n{}\n--- eager\n{}",
+        take(a),
+        take(b)
+    )
+}
+
+/// Decoding on demand with pages of `page` entries and expanding everything
+/// gives the eager tree, and so does the streaming dump (with the survey the CLI
+/// runs when lazy parts may hide damage): the same JSON and text bytes.
+fn same_as_eager(what: &str, bytes: &[u8], page: u32) {
+    let eager = decode_bytes(bytes);
+    let (json, txt) = (output::to_json(&eager), output::to_text(&eager));
+    let mut lazy = decode_with(&bytes, &paged(page));
+    expand_all(bytes, &mut lazy);
+    let (a, b) = (output::to_json(&lazy), json.clone());
+    assert!(
+        a == b,
+        "{what} (pages of {page}): JSON {}",
+        first_difference(&a, &b)
+    );
+    let (a, b) = (output::to_text(&lazy), txt.clone());
+    assert!(
+        a == b,
+        "{what} (pages of {page}): text {}",
+        first_difference(&a, &b)
+    );
+    assert_eq!(lazy.is_clean(), eager.is_clean(), "{what}: cleanliness");
+    for as_json in [true, false] {
+        let mut d = decode_with(&bytes, &paged(page));
+        let damage;
+        let mut limits = Limits::default();
+        if d.tree.may_hide_damage() {
+            damage = stream::survey(&bytes, &mut d.tree);
+            limits.damage = Some(&damage);
+        }
+        let root = d.tree.root();
+        let mut out = Vec::new();
+        if as_json {
+            stream::write_json(&bytes, &mut d, root, limits, &mut out).unwrap();
+        } else {
+            stream::write_text(&bytes, &mut d, root, limits, &mut out).unwrap();
+        }
+        let got = String::from_utf8(out).unwrap();
+        let want = if as_json {
+            json.clone() + "\n"
+        } else {
+            txt.clone()
+        };
+        assert!(
+            got == want,
+            "{what} (streamed, pages of {page}, json {as_json}): {}",
+            first_difference(&got, &want)
+        );
+    }
+}
+
+fn le32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
+fn set32(bytes: &mut [u8], at: usize, v: u32) {
+    bytes[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+/// Absolute offset of the table whose start is directory word `word` of the
+/// dense blob (offsets count from the end of the 8-byte magic).
+fn table_at(bytes: &[u8], word: usize) -> usize {
+    8 + le32(bytes, 8 + 4 * word) as usize
+}
+
+/// Damaged copies of a dense blob of `types` types: each holds its error deep in
+/// one table (or cuts the blob), where an eager decode reports it.
+fn damaged_dense(types: usize) -> Vec<(String, Vec<u8>)> {
+    let good = dense::blob(types);
+    let (ty, fp, lit, names) = (
+        table_at(&good, 1),
+        table_at(&good, 2),
+        table_at(&good, 3),
+        table_at(&good, 5),
+    );
+    let mut out = Vec::new();
+    let mut v = good.clone();
+    set32(&mut v, ty + 12 * (types * 2 / 3), 0x00FF_FFFF);
+    out.push(("a type name past the names pool".to_string(), v));
+    let mut v = good.clone();
+    let next = le32(&v, ty + 12 * (types / 2 + 1) + 4);
+    set32(&mut v, ty + 12 * (types / 2) + 4, next);
+    out.push(("two types sharing a field run".to_string(), v));
+    let mut v = good.clone();
+    set32(&mut v, fp + 12 * 1500 + 4, 0xFFFF_FF00);
+    out.push(("a field type name past the pool".to_string(), v));
+    let mut v = good.clone();
+    set32(&mut v, lit + 16 * (types / 8), 0);
+    out.push(("a literal without a name".to_string(), v));
+    let mut v = good.clone();
+    v[names] = b'X';
+    out.push(("a names pool that starts with a name".to_string(), v));
+    let mut v = good.clone();
+    v.truncate(fp + 12 * 700 + 5);
+    out.push(("a blob cut inside its field pool".to_string(), v));
+    let mut v = good.clone();
+    let end = v.len() - 4;
+    v.truncate(end - 2);
+    out.push(("a blob cut inside its last name".to_string(), v));
+    out.push(("the dense blob".to_string(), good));
+    out
+}
+
+#[test]
+fn a_dense_blob_opens_with_its_tables_undecoded_and_expands_to_the_eager_tree() {
+    let bytes = dense::blob(3000);
+    let mut d = decode_with(&bytes.as_slice(), &streaming_options());
+    // Root, Blobs and the lazy blob, which a skim found clean: a streaming dump
+    // needs no survey.
+    assert!(d.tree.len() < 10, "{} nodes", d.tree.len());
+    assert!(!d.tree.may_hide_damage());
+    let blob = d.tree.find("Blobs/[0]").unwrap();
+    assert!(d.tree.node(blob).lazy);
+    assert!(
+        d.tree
+            .node(blob)
+            .display
+            .as_deref()
+            .is_some_and(|s| s.contains("3000 types")),
+        "the lazy blob shows its summary"
+    );
+    hexlens_core::expand(&bytes.as_slice(), &mut d.tree, blob).unwrap();
+    // The directory and the header are decoded; the tables are not.
+    assert!(d.tree.len() < 60, "{} nodes", d.tree.len());
+    for table in [
+        "Types",
+        "FieldPool",
+        "GlobalLiteralValues",
+        "GlobalPointerValues",
+        "NamesPool",
+    ] {
+        let id = d.tree.find(&format!("Blobs/[0]/{table}")).unwrap();
+        assert!(d.tree.node(id).lazy, "{table}");
+    }
+    // The type list opens as three pages of at most 1000 entries.
+    let types = d.tree.find("Blobs/[0]/Types").unwrap();
+    let before = d.tree.len();
+    hexlens_core::expand(&bytes.as_slice(), &mut d.tree, types).unwrap();
+    let pages: Vec<_> = d.tree.node(types).children.clone();
+    assert_eq!(pages.len(), 3);
+    assert!(pages
+        .iter()
+        .all(|&p| d.tree.node(p).lazy && d.tree.node(p).page));
+    assert_eq!(d.tree.node(pages[2]).name.to_string(), "[2000…2999]");
+    assert_eq!(d.tree.len(), before + 3);
+    // Expanding everything gives the eager tree.
+    let expanded = expand_all(&bytes, &mut d);
+    assert!(expanded > 20, "{expanded}");
+    let eager = decode_bytes(&bytes);
+    assert!(eager.tree.len() > 50_000);
+    let (a, b) = (output::to_json(&d), output::to_json(&eager));
+    assert!(a == b, "{}", first_difference(&a, &b));
+}
+
+#[test]
+fn fixtures_and_damaged_dense_blobs_decoded_on_demand_equal_their_eager_decode() {
+    let mut files: Vec<(String, Vec<u8>)> = gen::COMPILED
+        .iter()
+        .map(|n| (n.to_string(), gen::compiled(n)))
+        .collect();
+    files.extend(gen::all().into_iter().map(|(n, b)| (n.to_string(), b)));
+    for (name, bytes) in &files {
+        for page in [1, 2, 3, 1000] {
+            same_as_eager(name, bytes, page);
+        }
+    }
+    for (name, bytes) in damaged_dense(2500) {
+        let eager = decode_bytes(&bytes);
+        assert_eq!(
+            eager.is_clean(),
+            name == "the dense blob",
+            "{name}: {:?}",
+            eager.tree.errors().first().map(|&e| eager.tree.path(e))
+        );
+        for page in [7, 1000] {
+            same_as_eager(&name, &bytes, page);
+        }
+    }
+}
+
+#[test]
+fn with_exact_totals_a_lazy_part_never_hides_an_error() {
+    // Lazy parts must be clean: a damaged table (or page) is decoded at once, so
+    // every node on the way to an error knows it is damaged before it is opened.
+    for (name, bytes) in damaged_dense(2500) {
+        let mut d = decode_with(&bytes.as_slice(), &paged(100));
+        let mut next = 0usize;
+        while let Some(off) = d.tree.nodes()[next..].iter().position(|n| n.lazy) {
+            next += off;
+            let id = next as u32;
+            let was = d.tree.node(id).damaged;
+            hexlens_core::expand(&bytes.as_slice(), &mut d.tree, id).unwrap();
+            assert!(
+                was || !d.tree.node(id).damaged,
+                "{name}: {} was lazy and clean but holds an error",
+                d.tree.path(id)
+            );
+        }
+    }
+}
+
+/// Time to open a large file on demand (`HEXLENS_CDAC_FILE`, e.g. the bench
+/// generator's `cdac.bin`): the decode with streaming options (root and its
+/// children), then each lazy group of the first blob and the first page of each.
+#[test]
+#[ignore]
+fn timing_of_opening_a_dense_file() {
+    use std::time::Instant;
+    let Some(p) = std::env::var_os("HEXLENS_CDAC_FILE") else {
+        return;
+    };
+    let bytes = std::fs::read(p).unwrap();
+    let src = bytes.as_slice();
+    let t = Instant::now();
+    let mut d = decode_with(&src, &streaming_options());
+    println!("open: {:?}, {} nodes", t.elapsed(), d.tree.len());
+    let mut next = 0usize;
+    let mut opened = 0;
+    while let Some(off) = d.tree.nodes()[next..].iter().position(|n| n.lazy) {
+        next += off;
+        let id = next as u32;
+        let before = d.tree.len();
+        let t = Instant::now();
+        hexlens_core::expand(&src, &mut d.tree, id).unwrap();
+        println!(
+            "expand {}{}: {:?}, {} nodes",
+            d.tree.path(id),
+            if d.tree.node(id).page { " (page)" } else { "" },
+            t.elapsed(),
+            d.tree.len() - before
+        );
+        opened += 1;
+        if opened > 20 {
+            break;
+        }
+    }
+}

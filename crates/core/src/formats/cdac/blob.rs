@@ -17,9 +17,11 @@
 //! that would overlap one already shown is reported instead of decoded twice.
 
 use super::scan::{Hit, MagicBytes};
-use crate::builder::{hex_preview, Builder, DResult, Endian};
+use super::vouch;
+use crate::builder::{hex_preview, Builder, DResult, Endian, MAX_REF_STRING};
 use crate::tree::{BitSpan, Kind, Name, Value};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 /// Size of the magic before the blob.
 pub(super) const MAGIC_SIZE: u64 = 8;
@@ -230,41 +232,17 @@ pub(super) fn plan(b: &Builder, hit: Hit, container_end: u64) -> Plan {
     }
 }
 
-// ----- peeked model ---------------------------------------------------------------
+// ----- skimmed model ----------------------------------------------------------------
 
-#[derive(Clone, Copy, Default)]
-struct TypeRec {
-    name: u64,
-    fields: u64,
-}
-
-#[derive(Clone, Copy, Default)]
-struct FieldRec {
-    name: u64,
-    type_name: u64,
-}
-
-/// A type's field run, as far as it could be followed.
+/// Where a type's field run stops, as far as it could be followed.
 #[derive(Clone, Default)]
 struct Run {
-    /// Field pool indices of the type's fields.
+    /// Field pool indices of the type's fields (consecutive).
     entries: Vec<usize>,
     /// Index of the end marker, if one was reached.
     end: Option<usize>,
     /// The type whose run this one ran into, and where.
     overlaps: Option<(usize, usize)>,
-}
-
-/// Everything the tables hold that other tables need.
-#[derive(Default)]
-struct Model {
-    types: Vec<TypeRec>,
-    fields: Vec<FieldRec>,
-    runs: Vec<Run>,
-    /// For each field pool entry: the type that owns it (field or end marker).
-    owner: Vec<Option<usize>>,
-    /// How often each names-pool offset is used.
-    uses: BTreeMap<u64, u32>,
 }
 
 /// Where a table starts (absolute) and how many of its entries lie before `end`.
@@ -276,6 +254,7 @@ fn fitting(start: u64, count: u64, stride: u64, end: u64) -> u64 {
 }
 
 /// The decoding context of one blob.
+#[derive(Clone)]
 struct Ctx {
     endian: Endian,
     layout: Layout,
@@ -294,91 +273,388 @@ impl Ctx {
     fn abs(&self, rel: u64) -> u64 {
         self.h.saturating_add(rel)
     }
+
+    /// Type specs whose records lie inside the blob and can be read (none if
+    /// `TypeSpecSize` is too small for the fields).
+    fn types_in(&self) -> u64 {
+        let d = &self.dir;
+        if d.type_size < TYPE_SPEC_FIELDS {
+            return 0;
+        }
+        fitting(self.abs(d.types), d.type_count, d.type_size, self.end)
+    }
+
+    /// Field specs whose records lie inside the blob and can be read.
+    fn fields_in(&self) -> u64 {
+        let d = &self.dir;
+        if d.field_size < FIELD_SPEC_FIELDS {
+            return 0;
+        }
+        fitting(self.abs(d.fields), d.field_count, d.field_size, self.end)
+    }
+
+    /// `Name` of field spec `j` (0 if it cannot be read).
+    fn field_name(&self, b: &Builder, j: usize) -> u64 {
+        let at = self
+            .abs(self.dir.fields)
+            .saturating_add((j as u64).saturating_mul(self.dir.field_size));
+        peek(b, at, 4, self.endian).unwrap_or(0)
+    }
+
+    /// `Name` of type spec `t` (0 if it cannot be read).
+    fn type_name(&self, b: &Builder, t: usize) -> u64 {
+        let at = self
+            .abs(self.dir.types)
+            .saturating_add((t as u64).saturating_mul(self.dir.type_size));
+        peek(b, at, 4, self.endian).unwrap_or(0)
+    }
 }
 
-fn build_model(b: &Builder, c: &Ctx) -> Model {
-    let d = &c.dir;
-    let mut m = Model::default();
-    let e = c.endian;
-    let name_use = |m: &mut Model, off: u64| {
-        if off != 0 {
-            *m.uses.entry(off).or_insert(0) += 1;
+/// "No type owns this field pool entry" in [`Shared::owners`].
+const NO_OWNER: u32 = u32::MAX;
+
+/// Records read per step of a skim: bounded, so a skim holds little memory.
+const SKIM_CHUNK: u64 = 1 << 16;
+
+/// What the tables of one blob share. The facts that need a look at every
+/// record (which type owns each field pool entry; how often each names-pool
+/// offset is used; which offsets do not resolve) are skimmed once, without
+/// making nodes, when a table first needs them, so a lazy table or page costs
+/// only its own entries afterwards.
+struct Shared {
+    c: Ctx,
+    /// A trial decode (see [`trial`]) found no error: every table is clean.
+    clean: bool,
+    /// This is a trial decode: a table that is not clean is only marked damaged.
+    trial: bool,
+    owners: OnceLock<Owners>,
+    uses: OnceLock<Uses>,
+    nuls: OnceLock<Vec<u64>>,
+}
+
+/// Who owns each field pool entry (see [`owners`]).
+struct Owners {
+    /// For each field pool entry inside the blob: the type that owns it (a field
+    /// of its run, or the end marker it reached first), or [`NO_OWNER`].
+    of: Vec<u32>,
+    /// For each type spec inside the blob: its run ends at an end marker (it
+    /// does not run into another run, off the pool, or start past it).
+    ended: Vec<bool>,
+}
+
+impl Shared {
+    fn new(c: Ctx, trial: bool) -> Self {
+        Shared {
+            c,
+            clean: false,
+            trial,
+            owners: OnceLock::new(),
+            uses: OnceLock::new(),
+            nuls: OnceLock::new(),
         }
-    };
-    if let Some(off) = peek(b, c.abs(d.first) + header_name_offset(c.layout), 4, e) {
-        name_use(&mut m, off);
     }
-    if d.type_size >= TYPE_SPEC_FIELDS {
-        let start = c.abs(d.types);
-        for i in 0..fitting(start, d.type_count, d.type_size, c.end) {
-            let at = start + i * d.type_size;
-            let t = TypeRec {
-                name: peek(b, at, 4, e).unwrap_or(0),
-                fields: peek(b, at + 4, 4, e).unwrap_or(0),
-            };
-            name_use(&mut m, t.name);
-            m.types.push(t);
+
+    fn owners(&self, b: &Builder) -> &Owners {
+        self.owners.get_or_init(|| owners(b, &self.c))
+    }
+
+    /// How many name fields of the blob hold names-pool offset `rel`.
+    fn uses(&self, b: &Builder, rel: u64) -> u32 {
+        let u = self.uses.get_or_init(|| uses(b, &self.c));
+        match usize::try_from(rel).ok().and_then(|r| u.low.get(r)) {
+            Some(&n) if n < u8::MAX => n as u32,
+            Some(_) => u.high.get(&(rel as u32)).copied().unwrap_or(0),
+            None => 0,
         }
     }
-    if d.field_size >= FIELD_SPEC_FIELDS {
-        let start = c.abs(d.fields);
-        for i in 0..fitting(start, d.field_count, d.field_size, c.end) {
-            let at = start + i * d.field_size;
-            let f = FieldRec {
-                name: peek(b, at, 4, e).unwrap_or(0),
-                type_name: peek(b, at + 4, 4, e).unwrap_or(0),
-            };
-            if f.name != 0 {
-                name_use(&mut m, f.name);
-                name_use(&mut m, f.type_name);
+
+    /// True if the non-zero names-pool offset `off` does not resolve to a string
+    /// (as [`Builder::peek_cstr`] reads it): it lies past the pool, or no NUL
+    /// follows within [`MAX_REF_STRING`] bytes before the pool's end.
+    fn bad(&self, b: &Builder, off: u64) -> bool {
+        let (p0, p1) = self.c.pool;
+        let len = p1.saturating_sub(p0);
+        if off >= len {
+            return true;
+        }
+        let nuls = self.nuls.get_or_init(|| nul_bits(b, p0, p1));
+        let end = off.saturating_add(MAX_REF_STRING).min(len);
+        // The first NUL at or after `off`, looked up a 64-bit word at a time.
+        let mut i = off;
+        while i < end {
+            let word = nuls.get((i / 64) as usize).copied().unwrap_or(0) >> (i % 64);
+            if word != 0 {
+                return i + u64::from(word.trailing_zeros()) >= end;
             }
-            m.fields.push(f);
+            i = (i / 64 + 1) * 64;
         }
+        true
     }
-    if d.literal_size >= LITERAL_SPEC_FIELDS {
-        let start = c.abs(d.literals);
-        for i in 0..fitting(start, d.literal_count, d.literal_size, c.end) {
-            let at = start + i * d.literal_size;
-            name_use(&mut m, peek(b, at, 4, e).unwrap_or(0));
-            name_use(&mut m, peek(b, at + 4, 4, e).unwrap_or(0));
-        }
-    }
-    if d.pointer_size >= POINTER_SPEC_FIELDS {
-        let start = c.abs(d.pointers);
-        for i in 0..fitting(start, d.pointer_count, d.pointer_size, c.end) {
-            name_use(
-                &mut m,
-                peek(b, start + i * d.pointer_size, 4, e).unwrap_or(0),
-            );
-        }
-    }
-    // Field runs. Each pool entry is walked at most once: a run that reaches an
-    // entry another type already owns stops there (runs must not overlap).
-    m.owner = vec![None; m.fields.len()];
-    for (t, ty) in m.types.iter().enumerate() {
+
+    /// Type `t`'s field run starting at field pool entry `fields`. Runs do not
+    /// overlap: each entry is owned by the first type whose walk reached it, so a
+    /// run is the owned entries from its start up to an end marker (`Name` 0) or
+    /// an entry another type owns.
+    fn run(&self, b: &Builder, t: usize, fields: u64) -> Run {
         let mut run = Run::default();
-        let mut j = usize::try_from(ty.fields).unwrap_or(usize::MAX);
-        while let Some(f) = m.fields.get(j) {
-            if f.name == 0 {
-                // A type without fields may point at any end marker; the first type
-                // to reach one owns it. Entry 0 is the placeholder: no one owns it.
-                if j != 0 && m.owner[j].is_none() {
-                    m.owner[j] = Some(t);
-                }
+        if t as u64 >= self.c.types_in() {
+            return run;
+        }
+        let owner = &self.owners(b).of;
+        let mut j = usize::try_from(fields).unwrap_or(usize::MAX);
+        while let Some(&o) = owner.get(j) {
+            if self.c.field_name(b, j) == 0 {
                 run.end = Some(j);
                 break;
             }
-            if let Some(k) = m.owner.get(j).copied().flatten() {
-                run.overlaps = Some((k, j));
+            if o as usize != t {
+                run.overlaps = Some((o as usize, j));
                 break;
             }
-            m.owner[j] = Some(t);
             run.entries.push(j);
             j += 1;
         }
-        m.runs.push(run);
+        run
     }
-    m
+
+    /// True if spec table `part` at `[start, start + len)` decodes without an
+    /// error: it lies inside the blob and its entries are clean.
+    fn table_clean(&self, b: &Builder, part: Part, start: u64, len: u64) -> bool {
+        let count = match part {
+            Part::Types => self.c.dir.type_count,
+            Part::FieldPool => self.c.dir.field_count,
+            Part::Literals => self.c.dir.literal_count,
+            _ => self.c.dir.pointer_count,
+        };
+        start.saturating_add(len) <= self.c.end
+            && (count == 0 || self.entries_clean(b, part, start, 0, count - 1))
+    }
+
+    /// True if entries `first..=last` of spec table `part` (which starts at
+    /// `start`) decode without an error: every name resolves, every required name
+    /// is there, and every type's field run ends at an end marker.
+    fn entries_clean(&self, b: &Builder, part: Part, start: u64, first: u64, last: u64) -> bool {
+        let c = &self.c;
+        let d = &c.dir;
+        let e = c.endian;
+        let n = last - first + 1;
+        let mut ok = true;
+        match part {
+            Part::Types if d.type_size >= TYPE_SPEC_FIELDS => {
+                let runs = d.field_size >= FIELD_SPEC_FIELDS;
+                let ended = &self.owners(b).ended;
+                let at = start + first * d.type_size;
+                each_record(b, at, n, d.type_size, |k, r| {
+                    let name = word(r, 0, e);
+                    let i = (first + k) as usize;
+                    ok &= name != 0
+                        && !self.bad(b, name)
+                        && (!runs || ended.get(i).copied().unwrap_or(false));
+                });
+            }
+            Part::FieldPool if d.field_size >= FIELD_SPEC_FIELDS => {
+                let at = start + first * d.field_size;
+                each_record(b, at, n, d.field_size, |_, r| {
+                    let (name, ty) = (word(r, 0, e), word(r, 4, e));
+                    ok &= !(name != 0 && self.bad(b, name) || ty != 0 && self.bad(b, ty));
+                });
+            }
+            Part::Literals if d.literal_size >= LITERAL_SPEC_FIELDS => {
+                let at = start + first * d.literal_size;
+                each_record(b, at, n, d.literal_size, |_, r| {
+                    let (name, ty) = (word(r, 0, e), word(r, 4, e));
+                    ok &= name != 0 && !self.bad(b, name) && !(ty != 0 && self.bad(b, ty));
+                });
+            }
+            Part::Pointers if d.pointer_size >= POINTER_SPEC_FIELDS => {
+                let at = start + first * d.pointer_size;
+                each_record(b, at, n, d.pointer_size, |_, r| {
+                    let name = word(r, 0, e);
+                    ok &= name != 0 && !self.bad(b, name);
+                });
+            }
+            // Too small a spec size: the table is one raw run.
+            _ => {}
+        }
+        ok
+    }
+
+    /// True if entries may be left lazy without hiding an error: without exact
+    /// totals (a survey finds damage), in a blob known clean, or if `clean` says
+    /// so.
+    fn may_defer(&self, b: &Builder, clean: impl FnOnce(&Builder) -> bool) -> bool {
+        !b.exact_totals() || self.clean || clean(b)
+    }
+
+    /// True if the names pool at `[start, start + len)` decodes without an error:
+    /// it lies inside the blob, starts with the empty name and ends its last name
+    /// before its end.
+    fn names_clean(&self, b: &Builder, start: u64, len: u64) -> bool {
+        let end = start.saturating_add(len);
+        end <= self.c.end
+            && b.peek_bytes(start, 1) == [0]
+            && !names_skim(b, self, start, end, u64::MAX).unterminated
+    }
+}
+
+/// Reads the `u32` at `at` of a record (0 if the record is short).
+fn word(rec: &[u8], at: usize, endian: Endian) -> u64 {
+    let Some(&[a, b, c, d]) = rec.get(at..at + 4) else {
+        return 0;
+    };
+    u64::from(match endian {
+        Endian::Little => u32::from_le_bytes([a, b, c, d]),
+        Endian::Big => u32::from_be_bytes([a, b, c, d]),
+    })
+}
+
+/// Calls `f(i, record)` for the first `n` records of `stride` bytes from `start`,
+/// reading the file a chunk at a time (a record past the end of the file is
+/// empty).
+fn each_record(b: &Builder, start: u64, n: u64, stride: u64, mut f: impl FnMut(u64, &[u8])) {
+    if stride == 0 {
+        return;
+    }
+    let per = (SKIM_CHUNK / stride).max(1);
+    let mut i = 0u64;
+    while i < n {
+        let k = per.min(n - i);
+        let at = start.saturating_add(i.saturating_mul(stride));
+        let bytes = b.peek_bytes(at, k.saturating_mul(stride));
+        for j in 0..k {
+            let from = ((j * stride) as usize).min(bytes.len());
+            let to = (((j + 1) * stride) as usize).min(bytes.len());
+            f(i + j, &bytes[from..to]);
+        }
+        i += k;
+    }
+}
+
+/// The owner of each field pool entry: types in order walk their runs from their
+/// `Fields` index; each entry is walked at most once (a run that reaches an entry
+/// another type already owns stops there). A type without fields may point at any
+/// end marker; the first type to reach one owns it. Entry 0 is the placeholder:
+/// no one owns it.
+fn owners(b: &Builder, c: &Ctx) -> Owners {
+    let d = &c.dir;
+    let e = c.endian;
+    let mut marker = Vec::with_capacity(usize::try_from(c.fields_in()).unwrap_or(0));
+    each_record(b, c.abs(d.fields), c.fields_in(), d.field_size, |_, r| {
+        marker.push(word(r, 0, e) == 0)
+    });
+    let mut owner = vec![NO_OWNER; marker.len()];
+    let mut ended_at = Vec::with_capacity(usize::try_from(c.types_in()).unwrap_or(0));
+    each_record(b, c.abs(d.types), c.types_in(), d.type_size, |t, r| {
+        let t = t as u32;
+        let mut j = usize::try_from(word(r, 4, e)).unwrap_or(usize::MAX);
+        let mut ended = false;
+        while let Some(&end) = marker.get(j) {
+            if end {
+                if j != 0 && owner[j] == NO_OWNER {
+                    owner[j] = t;
+                }
+                ended = true;
+                break;
+            }
+            if owner[j] != NO_OWNER {
+                break;
+            }
+            owner[j] = t;
+            j += 1;
+        }
+        ended_at.push(ended);
+    });
+    Owners {
+        of: owner,
+        ended: ended_at,
+    }
+}
+
+/// Where the NULs of the names pool `[p0, p1)` are: bit `i` of the set is on if
+/// byte `p0 + i` is a NUL.
+fn nul_bits(b: &Builder, p0: u64, p1: u64) -> Vec<u64> {
+    let len = p1.saturating_sub(p0);
+    let mut bits = vec![0u64; usize::try_from(len.div_ceil(64)).unwrap_or(0)];
+    let mut at = 0u64;
+    while at < len {
+        let chunk = b.peek_bytes(p0 + at, (len - at).min(SKIM_CHUNK));
+        if chunk.is_empty() {
+            break;
+        }
+        for (k, _) in chunk.iter().enumerate().filter(|&(_, &c)| c == 0) {
+            let i = at + k as u64;
+            bits[(i / 64) as usize] |= 1 << (i % 64);
+        }
+        at += chunk.len() as u64;
+    }
+    bits
+}
+
+/// How often each names-pool offset is used (see [`uses`]).
+struct Uses {
+    /// Uses of each offset inside the pool, `u8::MAX` for that many or more.
+    low: Vec<u8>,
+    /// Uses of the offsets used `u8::MAX` times or more.
+    high: HashMap<u32, u32>,
+}
+
+/// Counts the names-pool offsets that name fields of the blob hold (0, "none",
+/// left out): the baseline name, type names, field names and type names of
+/// fields (not of end markers), global literal names and type names, global
+/// pointer names.
+fn uses(b: &Builder, c: &Ctx) -> Uses {
+    let d = &c.dir;
+    let e = c.endian;
+    let len = c.pool.1.saturating_sub(c.pool.0);
+    let mut u = Uses {
+        low: vec![0; usize::try_from(len).unwrap_or(0)],
+        high: HashMap::new(),
+    };
+    let add = |u: &mut Uses, off: u64| {
+        if off == 0 {
+            return;
+        }
+        let Some(n) = usize::try_from(off).ok().and_then(|o| u.low.get_mut(o)) else {
+            return;
+        };
+        if *n < u8::MAX - 1 {
+            *n += 1;
+        } else if *n == u8::MAX - 1 {
+            *n = u8::MAX;
+            u.high.insert(off as u32, u8::MAX as u32);
+        } else {
+            *u.high.entry(off as u32).or_insert(0) += 1;
+        }
+    };
+    if let Some(off) = peek(b, c.abs(d.first) + header_name_offset(c.layout), 4, e) {
+        add(&mut u, off);
+    }
+    each_record(b, c.abs(d.types), c.types_in(), d.type_size, |_, r| {
+        add(&mut u, word(r, 0, e))
+    });
+    each_record(b, c.abs(d.fields), c.fields_in(), d.field_size, |_, r| {
+        let name = word(r, 0, e);
+        if name != 0 {
+            add(&mut u, name);
+            add(&mut u, word(r, 4, e));
+        }
+    });
+    if d.literal_size >= LITERAL_SPEC_FIELDS {
+        let start = c.abs(d.literals);
+        let n = fitting(start, d.literal_count, d.literal_size, c.end);
+        each_record(b, start, n, d.literal_size, |_, r| {
+            add(&mut u, word(r, 0, e));
+            add(&mut u, word(r, 4, e));
+        });
+    }
+    if d.pointer_size >= POINTER_SPEC_FIELDS {
+        let start = c.abs(d.pointers);
+        let n = fitting(start, d.pointer_count, d.pointer_size, c.end);
+        each_record(b, start, n, d.pointer_size, |_, r| {
+            add(&mut u, word(r, 0, e))
+        });
+    }
+    u
 }
 
 /// Offset of `BaselineName` from the first directory word's target.
@@ -391,42 +667,66 @@ fn header_name_offset(layout: Layout) -> u64 {
 
 // ----- tree -------------------------------------------------------------------------
 
-/// Decodes the blob planned in `plan` into the current region (which spans the
-/// magic and everything the plan says the blob reaches, cut at `end`).
-/// `container` names what bounds the blob in messages.
-pub(super) fn decode(b: &mut Builder, plan: &Plan, end: u64, container: &str) -> DResult<()> {
-    let saved = b.endian();
-    b.set_endian(plan.endian);
-    let r = decode_inner(b, plan, end, container);
-    b.set_endian(saved);
-    r
+/// Blob `plan`, cut at `end` (the end of `container`, named so in messages), as
+/// region `name` of the current list. When the builder leaves parts lazy the blob
+/// is decoded on demand; with exact totals only if a trial decode that leaves its
+/// tables lazy (each checked by a skim that makes no nodes) finds no error, so a
+/// lazy blob never hides one. Otherwise it is decoded now (its clean tables still
+/// on demand).
+pub(super) fn region(b: &mut Builder, name: Name, plan: &Plan, end: u64, container: &str) {
+    let start = plan.hit.offset;
+    let len = end.saturating_sub(start);
+    let exact = b.exact_totals();
+    let mut known = None;
+    if exact && b.lazy_threshold().is_some() {
+        match trial(b, plan, end, container) {
+            Some(sh) => known = Some(sh),
+            None => {
+                b.region(name, Kind::Struct, start, len, |b| {
+                    decode(b, plan, end, container, None)
+                });
+                return;
+            }
+        }
+    }
+    let label = label(plan, end);
+    let (plan, container) = (plan.clone(), container.to_string());
+    vouch::region(b, exact, name, Kind::Struct, start, len, label, move |b| {
+        b.set_exact_totals(exact);
+        decode(b, &plan, end, &container, known.clone())
+    });
 }
 
-fn decode_inner(b: &mut Builder, plan: &Plan, end: u64, container: &str) -> DResult<()> {
-    let blob = b.current();
-    let m = plan.hit.offset;
-    let h = m.saturating_add(MAGIC_SIZE);
-    let wanted_end = m.saturating_add(plan.extent);
-    if wanted_end > end {
-        b.set_error(
-            blob,
-            format!(
-                "the directory places blob contents up to 0x{wanted_end:X}, but {container} ends at 0x{end:X}"
-            ),
-        );
+/// Decodes the blob in a builder of its own, with every table that a skim finds
+/// clean left lazy and every other one marked damaged without decoding it.
+/// Returns the blob's shared state (its skims done, known clean) if nothing in
+/// the trial is damaged.
+fn trial(b: &Builder, plan: &Plan, end: u64, container: &str) -> Option<Arc<Shared>> {
+    let sh = Arc::new(Shared::new(ctx(b, plan, end, container)?, true));
+    let mut t = Builder::new(b.source(), "Trial");
+    t.set_lazy_threshold(Some(0));
+    t.set_exact_totals(true);
+    let start = plan.hit.offset;
+    t.region(Name::Index(0), Kind::Struct, start, end - start, |t| {
+        decode(t, plan, end, container, Some(Arc::clone(&sh)))
+    });
+    if t.tree().node(t.tree().root()).damaged {
+        return None;
     }
-    magic(b, plan)?;
-    byte_order(b, plan)?;
-    let Some(dir) = plan.dir else {
-        // Fewer than 48 bytes follow: reading the directory records where it stops.
-        b.group("Directory", |b| {
-            b.u32("FlagsAndBaselineStart")?;
-            b.bytes("Rest", DIRECTORY_SIZE - 4).map(|_| ())
-        })?;
-        return Ok(());
-    };
+    drop(t);
+    let mut sh = Arc::try_unwrap(sh).ok()?;
+    sh.clean = true;
+    sh.trial = false;
+    Some(Arc::new(sh))
+}
+
+/// The decoding context of the blob planned in `plan` (`None` without a
+/// directory).
+fn ctx(b: &Builder, plan: &Plan, end: u64, container: &str) -> Option<Ctx> {
+    let dir = plan.dir?;
+    let h = plan.hit.offset.saturating_add(MAGIC_SIZE);
     let pool_start = h.saturating_add(dir.names);
-    let c = Ctx {
+    Some(Ctx {
         endian: plan.endian,
         layout: plan.layout,
         dir,
@@ -441,24 +741,99 @@ fn decode_inner(b: &mut Builder, plan: &Plan, end: u64, container: &str) -> DRes
                 .min(b.file_len()),
         ),
         container: container.to_string(),
+    })
+}
+
+/// Decodes the blob planned in `plan` into the current region (which spans the
+/// magic and everything the plan says the blob reaches, cut at `end`).
+/// `container` names what bounds the blob in messages. `known` is the blob's
+/// shared state when a trial made it already.
+fn decode(
+    b: &mut Builder,
+    plan: &Plan,
+    end: u64,
+    container: &str,
+    known: Option<Arc<Shared>>,
+) -> DResult<()> {
+    let saved = b.endian();
+    b.set_endian(plan.endian);
+    let r = decode_inner(b, plan, end, container, known);
+    b.set_endian(saved);
+    r
+}
+
+fn decode_inner(
+    b: &mut Builder,
+    plan: &Plan,
+    end: u64,
+    container: &str,
+    known: Option<Arc<Shared>>,
+) -> DResult<()> {
+    let blob = b.current();
+    if let Some(msg) = overrun(plan, end, container) {
+        // A lazy blob decoded anew after a release keeps the error it had.
+        let there = b.tree().node(blob).error.as_deref();
+        if !there.is_some_and(|e| e.contains(msg.as_str())) {
+            b.set_error(blob, msg);
+        }
+    }
+    magic(b, plan)?;
+    byte_order(b, plan)?;
+    let Some(c) = ctx(b, plan, end, container) else {
+        // Fewer than 48 bytes follow: reading the directory records where it stops.
+        b.group("Directory", |b| {
+            b.u32("FlagsAndBaselineStart")?;
+            b.bytes("Rest", DIRECTORY_SIZE - 4).map(|_| ())
+        })?;
+        return Ok(());
     };
     directory(b, &c)?;
     layout_node(b, &c)?;
-    let model = build_model(b, &c);
-    let summary =
-        format!(
+    b.set_display(blob, summary(plan.endian, plan.layout, &c.dir));
+    let shared = known.unwrap_or_else(|| Arc::new(Shared::new(c, false)));
+    tables(b, &shared);
+    Ok(())
+}
+
+/// The blob's display: byte order, layout and the directory's counts.
+fn summary(endian: Endian, layout: Layout, dir: &Directory) -> String {
+    format!(
         "{}-endian, {} layout: {} types, {} field specs, {} literals, {} pointers, {} name bytes",
-        if c.endian == Endian::Little { "little" } else { "big" },
-        if c.layout == Layout::Runtime { "runtime" } else { "sample" },
+        if endian == Endian::Little {
+            "little"
+        } else {
+            "big"
+        },
+        if layout == Layout::Runtime {
+            "runtime"
+        } else {
+            "sample"
+        },
         dir.type_count,
         dir.field_count,
         dir.literal_count,
         dir.pointer_count,
         dir.names_count
-    );
-    b.set_display(blob, summary);
-    tables(b, &c, &model);
-    Ok(())
+    )
+}
+
+/// What a blob that ends at `end` shows before it is decoded: the display the
+/// decode gives it, when the decode is sure to set it (the directory fits).
+fn label(plan: &Plan, end: u64) -> Option<String> {
+    let dir = plan.dir.as_ref()?;
+    let h = plan.hit.offset.saturating_add(MAGIC_SIZE);
+    (end >= h.saturating_add(DIRECTORY_SIZE)).then(|| summary(plan.endian, plan.layout, dir))
+}
+
+/// The error of a blob whose directory places contents past `end`, the end of
+/// the container (named `container`) that cuts it.
+fn overrun(plan: &Plan, end: u64, container: &str) -> Option<String> {
+    let wanted_end = plan.hit.offset.saturating_add(plan.extent);
+    (wanted_end > end).then(|| {
+        format!(
+            "the directory places blob contents up to 0x{wanted_end:X}, but {container} ends at 0x{end:X}"
+        )
+    })
 }
 
 fn magic(b: &mut Builder, plan: &Plan) -> DResult<()> {
@@ -720,7 +1095,8 @@ impl Part {
     }
 }
 
-fn tables(b: &mut Builder, c: &Ctx, m: &Model) {
+fn tables(b: &mut Builder, sh: &Arc<Shared>) {
+    let c = &sh.c;
     let d = c.dir;
     let head = 4 + header_name_offset(c.layout);
     let pool_end = d.names.saturating_add(d.names_count);
@@ -787,24 +1163,12 @@ fn tables(b: &mut Builder, c: &Ctx, m: &Model) {
         }
         let _ = match part {
             Part::Header => header(b, c, start),
-            Part::Types => {
-                table(b, c, m, name, start, len, Part::Types);
-                Ok(())
-            }
-            Part::FieldPool => {
-                table(b, c, m, name, start, len, Part::FieldPool);
-                Ok(())
-            }
-            Part::Literals => {
-                table(b, c, m, name, start, len, Part::Literals);
-                Ok(())
-            }
-            Part::Pointers => {
-                table(b, c, m, name, start, len, Part::Pointers);
+            Part::Types | Part::FieldPool | Part::Literals | Part::Pointers => {
+                table(b, sh, name, start, len, part);
                 Ok(())
             }
             Part::Names => {
-                names_pool(b, m, start, len);
+                names_pool(b, sh, start, len);
                 Ok(())
             }
             Part::EndMagic => end_magic(b, start),
@@ -913,16 +1277,8 @@ fn spec_padding(b: &mut Builder, n: u64) -> DResult<()> {
     Ok(())
 }
 
-fn table(
-    b: &mut Builder,
-    c: &Ctx,
-    m: &Model,
-    name: &'static str,
-    start: u64,
-    len: u64,
-    part: Part,
-) {
-    let d = c.dir;
+fn table(b: &mut Builder, sh: &Arc<Shared>, name: &'static str, start: u64, len: u64, part: Part) {
+    let d = sh.c.dir;
     let (count, stride, known, what) = match part {
         Part::Types => (d.type_count, d.type_size, TYPE_SPEC_FIELDS, "TypeSpecSize"),
         Part::FieldPool => (
@@ -944,7 +1300,15 @@ fn table(
             "GlobalPointerSpecSize",
         ),
     };
-    b.region(name, Kind::Array, start, len, |b| {
+    let exact = b.exact_totals();
+    let lazy = match mode(b, sh, |b| sh.table_clean(b, part, start, len)) {
+        Mode::Lazy => true,
+        Mode::Now => false,
+        Mode::Skip => return,
+    };
+    let sh = Arc::clone(sh);
+    let body = move |b: &mut Builder| {
+        b.set_exact_totals(exact);
         if stride < known {
             let n = b.remaining();
             b.bytes("Bytes", n)?;
@@ -953,21 +1317,82 @@ fn table(
             ));
             return Ok(());
         }
-        // Reads stop at the region's end, which the count cannot move.
-        for i in 0..count {
-            b.seek(start.saturating_add(i * stride));
-            b.item(i, |b| match part {
-                Part::Types => type_spec(b, c, m, i as usize, stride),
-                Part::FieldPool => field_spec(b, c, m, i as usize, stride),
-                Part::Literals => literal_spec(b, c, stride),
-                _ => pointer_spec(b, c, stride),
-            })?;
+        // Entries wholly inside the region go in pages (fixed-size records: each
+        // page's place is known); reads stop at the region's end, which the count
+        // cannot move, so the rest is read here and stops at the first entry cut
+        // by that end.
+        let whole = count.min(b.limit().saturating_sub(start) / stride);
+        let per = b.page_size().map_or(u64::MAX, u64::from);
+        let mut first = 0u64;
+        while first < whole {
+            let last = first.saturating_add(per - 1).min(whole - 1);
+            let at = start + first * stride;
+            if sh.may_defer(b, |b| sh.entries_clean(b, part, start, first, last)) {
+                let sh = Arc::clone(&sh);
+                let len = (last - first + 1) * stride;
+                vouch::page(b, exact, first, last, at, len, move |b| {
+                    for i in first..=last {
+                        spec(b, &sh, part, start, i, stride)?;
+                    }
+                    Ok(())
+                })?;
+            } else {
+                for i in first..=last {
+                    spec(b, &sh, part, start, i, stride)?;
+                }
+            }
+            first = last + 1;
+        }
+        for i in whole..count {
+            spec(b, &sh, part, start, i, stride)?;
         }
         Ok(())
-    });
+    };
+    if lazy {
+        vouch::region(b, exact, name, Kind::Array, start, len, None, body);
+    } else {
+        b.region(name, Kind::Array, start, len, body);
+    }
 }
 
-fn type_spec(b: &mut Builder, c: &Ctx, m: &Model, i: usize, stride: u64) -> DResult<()> {
+/// How a table is decoded.
+enum Mode {
+    /// On demand, if the builder leaves parts lazy.
+    Lazy,
+    /// Now: with exact totals, a table that may hold an error is not left lazy.
+    Now,
+    /// Not at all: in a trial, such a table only marks the blob damaged.
+    Skip,
+}
+
+/// Decides how a table is decoded; `clean` tells (by a skim) whether it decodes
+/// without an error, asked only when exact totals need it.
+fn mode(b: &mut Builder, sh: &Shared, clean: impl FnOnce(&Builder) -> bool) -> Mode {
+    if sh.may_defer(b, clean) {
+        return Mode::Lazy;
+    }
+    if sh.trial {
+        let id = b.current();
+        b.set_error(id, "a table holds an error (trial decode)");
+        return Mode::Skip;
+    }
+    Mode::Now
+}
+
+/// Entry `i` of a spec table that starts at `start`.
+fn spec(b: &mut Builder, sh: &Shared, part: Part, start: u64, i: u64, stride: u64) -> DResult<()> {
+    let c = &sh.c;
+    b.seek(start.saturating_add(i * stride));
+    b.item(i, |b| match part {
+        Part::Types => type_spec(b, sh, i as usize, stride),
+        Part::FieldPool => field_spec(b, sh, i as usize, stride),
+        Part::Literals => literal_spec(b, c, stride),
+        _ => pointer_spec(b, c, stride),
+    })
+}
+
+fn type_spec(b: &mut Builder, sh: &Shared, i: usize, stride: u64) -> DResult<()> {
+    let c = &sh.c;
     let item = b.current();
     let name = name_field(b, c, "Name", true)?;
     let fields = b.u32("Fields")? as u64;
@@ -982,8 +1407,8 @@ fn type_spec(b: &mut Builder, c: &Ctx, m: &Model, i: usize, stride: u64) -> DRes
     if let Some(n) = &name {
         b.set_display(item, n.clone());
     }
-    let run = m.runs.get(i).cloned().unwrap_or_default();
-    let pool_len = m.fields.len() as u64;
+    let run = sh.run(b, i, fields);
+    let pool_len = c.fields_in();
     if c.dir.field_size < FIELD_SPEC_FIELDS {
         b.set_display(
             fields_id,
@@ -1038,9 +1463,10 @@ fn type_spec(b: &mut Builder, c: &Ctx, m: &Model, i: usize, stride: u64) -> DRes
     let spans: Vec<BitSpan> = run.entries.iter().map(|&j| field_span(j)).collect();
     b.derived_group("FieldRun", None, |b| {
         for (k, (&j, &span)) in run.entries.iter().zip(&spans).enumerate() {
-            let name = peek_name(b, c, m.fields.get(j).map_or(0, |f| f.name));
-            let ty = peek_name(b, c, m.fields.get(j).map_or(0, |f| f.type_name));
-            let off = peek(b, span.start_byte() + 8, 2, c.endian).unwrap_or(0);
+            let at = span.start_byte();
+            let name = peek_name(b, c, peek(b, at, 4, c.endian).unwrap_or(0));
+            let ty = peek_name(b, c, peek(b, at + 4, 4, c.endian).unwrap_or(0));
+            let off = peek(b, at + 8, 2, c.endian).unwrap_or(0);
             b.derived_group(Name::Index(k as u32), Some(span), |b| {
                 b.derived("Name", Value::Str(name.clone()), span, None)?;
                 b.derived("TypeName", Value::Str(ty.clone()), span, None)?;
@@ -1078,12 +1504,18 @@ fn peek_name(b: &Builder, c: &Ctx, off: u64) -> String {
         .unwrap_or_default()
 }
 
-fn field_spec(b: &mut Builder, c: &Ctx, m: &Model, i: usize, stride: u64) -> DResult<()> {
+fn field_spec(b: &mut Builder, sh: &Shared, i: usize, stride: u64) -> DResult<()> {
+    let c = &sh.c;
     let item = b.current();
-    let owner = m.owner.get(i).copied().flatten();
+    let owner = sh
+        .owners(b)
+        .of
+        .get(i)
+        .copied()
+        .filter(|&o| o != NO_OWNER)
+        .map(|o| o as usize);
     let owner_name = owner
-        .and_then(|t| m.types.get(t))
-        .map(|t| peek_name(b, c, t.name))
+        .map(|t| peek_name(b, c, c.type_name(b, t)))
         .unwrap_or_default();
     let raw = peek(b, b.pos(), 4, c.endian).unwrap_or(0);
     let name = if raw == 0 {
@@ -1177,42 +1609,169 @@ fn last_nonzero(b: &Builder, start: u64, end: u64) -> Option<u64> {
     None
 }
 
-fn names_pool(b: &mut Builder, m: &Model, start: u64, len: u64) {
-    b.region("NamesPool", Kind::Array, start, len, |b| {
+fn names_pool(b: &mut Builder, sh: &Arc<Shared>, start: u64, len: u64) {
+    let exact = b.exact_totals();
+    let lazy = match mode(b, sh, |b| sh.names_clean(b, start, len)) {
+        Mode::Lazy => true,
+        Mode::Now => false,
+        Mode::Skip => return,
+    };
+    let sh = Arc::clone(sh);
+    let body = move |b: &mut Builder| {
+        b.set_exact_totals(exact);
         let end = b.limit();
-        let last = last_nonzero(b, start, end);
-        let mut i = 0u32;
+        let per = b.page_size().map_or(u64::MAX, u64::from);
+        let skim = names_skim(b, &sh, start, end, per);
+        let (marks, n, at) = (&skim.marks, skim.count, skim.stop);
+        for (k, &(first, from)) in marks.iter().enumerate() {
+            let (last_i, to) = match marks.get(k + 1) {
+                Some(&(f, o)) => (f - 1, o),
+                None => (n - 1, at),
+            };
+            // Only the first name can be wrong (it must be the empty name).
+            if sh.may_defer(b, |b| first > 0 || b.peek_bytes(start, 1) == [0]) {
+                let sh = Arc::clone(&sh);
+                vouch::page(b, exact, first, last_i, from, to - from, move |b| {
+                    for i in first..=last_i {
+                        name_entry(b, &sh, start, i as u32)?;
+                    }
+                    Ok(())
+                })?;
+            } else {
+                b.seek(from);
+                for i in first..=last_i {
+                    name_entry(b, &sh, start, i as u32)?;
+                }
+            }
+        }
+        // What the skim stopped at: the trailing NULs, or a name cut by the end.
+        b.seek(at);
+        let mut i = n as u32;
         while b.pos() < end {
             let at = b.pos();
-            let rel = at - start;
-            let used = m.uses.get(&rel).copied().unwrap_or(0);
-            let tail = last.is_none_or(|l| at > l);
-            if tail && rel > 0 && used == 0 {
+            if trailing(b, &sh, start, at, skim.last) {
                 b.padding("TrailingNul", end - at)?;
-                b.display("NUL bytes after the last name (the runtime ends its pool with an extra NUL)");
+                b.display(
+                    "NUL bytes after the last name (the runtime ends its pool with an extra NUL)",
+                );
                 break;
             }
-            let s = b.cstr(Name::Index(i))?;
-            let id = b.last().expect("node");
-            let uses = match used {
-                _ if rel == 0 => "the reserved empty name".to_string(),
-                0 => "not referenced".to_string(),
-                1 => "referenced once".to_string(),
-                n => format!("referenced {n} times"),
-            };
-            b.set_display(id, format!("offset 0x{rel:X}; {uses}"));
-            if rel == 0 && !s.is_empty() {
-                b.set_error(
-                    id,
-                    format!(
-                        "the names pool must start with the reserved empty name (a NUL at offset 0, 0x{start:X}), found \"{s}\""
-                    ),
-                );
-            }
+            name_entry(b, &sh, start, i)?;
             i += 1;
         }
         Ok(())
-    });
+    };
+    if lazy {
+        vouch::region(b, exact, "NamesPool", Kind::Array, start, len, None, body);
+    } else {
+        b.region("NamesPool", Kind::Array, start, len, body);
+    }
+}
+
+/// Where the names of a names pool start, found without making nodes.
+struct NamesSkim {
+    /// Index and offset of the first name of each page.
+    marks: Vec<(u64, u64)>,
+    /// Names found (each ends with a NUL before the pool's end).
+    count: u64,
+    /// Where the skim stopped: the pool's end, its trailing NULs, or a name
+    /// without a terminator.
+    stop: u64,
+    /// The skim stopped at a name without a terminator.
+    unterminated: bool,
+    /// The pool's last non-zero byte.
+    last: Option<u64>,
+}
+
+/// Skims the names pool `[start, end)` as [`names_pool`] reads it, marking the
+/// first name of every page of `per` names.
+fn names_skim(b: &Builder, sh: &Shared, start: u64, end: u64, per: u64) -> NamesSkim {
+    let last = last_nonzero(b, start, end);
+    let mut marks: Vec<(u64, u64)> = Vec::new();
+    let mut chunk = Chunk::default();
+    let mut at = start;
+    let mut n = 0u64;
+    let mut unterminated = false;
+    while at < end && !trailing(b, sh, start, at, last) {
+        let Some(nul) = chunk.next_nul(b, at, end) else {
+            unterminated = true;
+            break;
+        };
+        if n.is_multiple_of(per) {
+            marks.push((n, at));
+        }
+        n += 1;
+        at = nul + 1;
+    }
+    NamesSkim {
+        marks,
+        count: n,
+        stop: at,
+        unterminated,
+        last,
+    }
+}
+
+/// True if the names pool (from `start`) ends in NULs from `at` on: `at` lies past
+/// the last non-zero byte and no name field uses it.
+fn trailing(b: &Builder, sh: &Shared, start: u64, at: u64, last: Option<u64>) -> bool {
+    let rel = at - start;
+    last.is_none_or(|l| at > l) && rel > 0 && sh.uses(b, rel) == 0
+}
+
+/// The name at the cursor, entry `i` of the names pool that starts at `start`.
+fn name_entry(b: &mut Builder, sh: &Shared, start: u64, i: u32) -> DResult<()> {
+    let at = b.pos();
+    let rel = at - start;
+    let used = sh.uses(b, rel);
+    let s = b.cstr(Name::Index(i))?;
+    let id = b.last().expect("node");
+    let uses = match used {
+        _ if rel == 0 => "the reserved empty name".to_string(),
+        0 => "not referenced".to_string(),
+        1 => "referenced once".to_string(),
+        n => format!("referenced {n} times"),
+    };
+    b.set_display(id, format!("offset 0x{rel:X}; {uses}"));
+    if rel == 0 && !s.is_empty() {
+        b.set_error(
+            id,
+            format!(
+                "the names pool must start with the reserved empty name (a NUL at offset 0, 0x{start:X}), found \"{s}\""
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// A window of file bytes for finding NULs without reading byte by byte.
+#[derive(Default)]
+struct Chunk {
+    at: u64,
+    data: Vec<u8>,
+}
+
+impl Chunk {
+    /// The first NUL at or after `from` and before `end`.
+    fn next_nul(&mut self, b: &Builder, from: u64, end: u64) -> Option<u64> {
+        let mut p = from;
+        while p < end {
+            let held = self.at <= p && p < self.at.saturating_add(self.data.len() as u64);
+            if !held {
+                self.data = b.peek_bytes(p, (end - p).min(SKIM_CHUNK));
+                self.at = p;
+                if self.data.is_empty() {
+                    return None;
+                }
+            }
+            let off = (p - self.at) as usize;
+            if let Some(k) = self.data[off..].iter().position(|&x| x == 0) {
+                return Some(p + k as u64);
+            }
+            p = self.at + self.data.len() as u64;
+        }
+        None
+    }
 }
 
 fn end_magic(b: &mut Builder, start: u64) -> DResult<()> {

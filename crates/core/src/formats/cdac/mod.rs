@@ -18,6 +18,7 @@
 mod blob;
 mod container;
 mod scan;
+mod vouch;
 
 use super::Format;
 use crate::builder::{Builder, DResult};
@@ -136,13 +137,7 @@ fn blobs(b: &mut Builder, hits: &[Hit], container: &dyn Fn(u64) -> (u64, String)
         for (i, (plan, stop, what)) in plans.iter().enumerate() {
             let start = plan.hit.offset;
             let blob_end = start.saturating_add(plan.extent).min(*stop);
-            b.region(
-                Name::Index(i as u32),
-                Kind::Struct,
-                start,
-                blob_end - start,
-                |b| blob::decode(b, plan, blob_end, what),
-            );
+            blob::region(b, Name::Index(i as u32), plan, blob_end, what);
         }
         Ok(())
     });
@@ -305,6 +300,7 @@ fn sections(
                     let end = start.saturating_add(*n).min(len);
                     let what = format!("section {label}");
                     let hits = &inside[i];
+                    // Sections are few; the blobs inside are decoded on demand.
                     b.region(name, Kind::Struct, start, *n, |b| {
                         let id = b.current();
                         b.set_display(id, label.clone());

@@ -67,14 +67,24 @@ pub(super) fn scan(
         let got = read(start, window).min(want);
         let data = window.get(..got).unwrap_or_default();
         let starts_before = (end - start).min(chunk) as usize;
-        for (p, w) in data.windows(8).enumerate().take(starts_before) {
-            let bytes = if w == MAGIC_LE {
-                MagicBytes::Ascending
-            } else if w == MAGIC_BE {
-                MagicBytes::Reversed
-            } else {
-                continue;
-            };
+        // Both byte sequences hold an 'L' (at 4 ascending, 3 reversed): only
+        // windows around one are compared.
+        let mut found: Vec<(usize, MagicBytes)> = Vec::new();
+        for (q, _) in data.iter().enumerate().filter(|&(_, &c)| c == b'L') {
+            for (p, want, bytes) in [
+                (q.checked_sub(4), MAGIC_LE, MagicBytes::Ascending),
+                (q.checked_sub(3), MAGIC_BE, MagicBytes::Reversed),
+            ] {
+                let Some(p) = p.filter(|&p| p < starts_before) else {
+                    continue;
+                };
+                if data.get(p..p + 8) == Some(&want[..]) {
+                    found.push((p, bytes));
+                }
+            }
+        }
+        found.sort_unstable_by_key(|&(p, _)| p);
+        for (p, bytes) in found {
             if out.hits.len() >= max_hits {
                 out.truncated = true;
                 return out;
