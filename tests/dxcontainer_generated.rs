@@ -371,3 +371,419 @@ fn a_container_with_a_dxil_part_and_a_digest_that_is_not_its_own_keeps_the_error
         "MD5 shader hash: matches the MD5 of the DXIL part's bitcode"
     );
 }
+
+// ----- decoding on demand ---------------------------------------------------------
+
+use hexlens_core::stream::streaming_options;
+use hexlens_core::{decode_with, output, Options};
+
+/// Decodes `bytes` with `opts` and expands every lazy node, one at a time
+/// (those the expansions make too), until none is left.
+fn expanded(bytes: &[u8], opts: &Options) -> Decoded {
+    let mut d = decode_with(&bytes, opts);
+    // An expansion appends its nodes: nothing before the node expanded is lazy.
+    let mut from = 0;
+    while let Some(id) = (from..d.tree.len() as u32).find(|&id| d.tree.node(id).lazy) {
+        hexlens_core::expand(&bytes, &mut d.tree, id).unwrap();
+        from = id + 1;
+    }
+    d
+}
+
+/// Where two dumps first differ, with some context from each.
+fn first_difference(a: &str, b: &str) -> String {
+    let at = a
+        .bytes()
+        .zip(b.bytes())
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let from = a[..at].rfind('\n').unwrap_or(0);
+    let take = |s: &str| {
+        s.get(from..(at + 300).min(s.len()))
+            .unwrap_or("")
+            .to_string()
+    };
+    format!(
+        "at byte {at}:\n--- expanded\n{}\n--- eager\n{}",
+        take(a),
+        take(b)
+    )
+}
+
+/// Decoding on demand with pages of `page` entries and expanding everything gives
+/// the eager tree (the JSON contract and the text dump look through pages).
+fn same_as_eager(what: &str, bytes: &[u8], page: u32) {
+    let eager = decode_bytes(bytes);
+    let opts = Options {
+        page_size: Some(page),
+        ..streaming_options()
+    };
+    let lazy = expanded(bytes, &opts);
+    let (a, b) = (output::to_json(&lazy), output::to_json(&eager));
+    assert!(
+        a == b,
+        "{what} (pages of {page}): JSON {}",
+        first_difference(&a, &b)
+    );
+    let (a, b) = (output::to_text(&lazy), output::to_text(&eager));
+    assert!(
+        a == b,
+        "{what} (pages of {page}): text {}",
+        first_difference(&a, &b)
+    );
+    assert_eq!(lazy.is_clean(), eager.is_clean(), "{what}: cleanliness");
+}
+
+#[test]
+fn every_generated_and_curated_container_expanded_on_demand_equals_its_eager_decode() {
+    let mut files: Vec<(String, Vec<u8>)> = gen::all()
+        .into_iter()
+        .map(|(n, b)| (n.to_string(), b))
+        .collect();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dxcontainer/curated");
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        files.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+    }
+    if let Some(extra) = std::env::var_os("HEXLENS_DXC_FILE") {
+        let p = PathBuf::from(extra);
+        files.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+    }
+    for (name, bytes) in &files {
+        for page in [1, 3, 1000] {
+            same_as_eager(name, bytes, page);
+        }
+    }
+}
+
+/// The streaming JSON dump of `bytes` (a survey first when lazy parts may hide
+/// damage, as the CLI does) with pages of `page` entries.
+fn streamed_json(bytes: &[u8], page: u32) -> String {
+    use hexlens_core::stream;
+    let opts = Options {
+        page_size: Some(page),
+        ..streaming_options()
+    };
+    let mut d = decode_with(&bytes, &opts);
+    let damage;
+    let mut limits = stream::Limits::default();
+    if d.tree.may_hide_damage() {
+        damage = stream::survey(&bytes, &mut d.tree);
+        limits.damage = Some(&damage);
+    }
+    let root = d.tree.root();
+    let mut out = Vec::new();
+    stream::write_json(&bytes, &mut d, root, limits, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn damaged_generated_containers_stream_to_their_eager_json() {
+    for (name, bytes) in gen::all() {
+        let want = output::to_json(&decode_bytes(&bytes)) + "\n";
+        for page in [1, 2, 1000] {
+            let got = streamed_json(&bytes, page);
+            assert!(
+                got == want,
+                "{name} (pages of {page}): {}",
+                first_difference(&got, &want)
+            );
+        }
+    }
+}
+
+/// How many entries each long list of [`dense_container`] holds.
+struct Dense {
+    /// SYM0 symbols, as many STR0 strings; one name in `suffix_every` shares
+    /// the tail of the string before it.
+    symbols: u32,
+    suffix_every: u32,
+    /// SHDR instructions.
+    instructions: u32,
+    /// ISG1 parameters.
+    parameters: u32,
+    /// RDAT resource records and PSV0 resource bindings.
+    resources: u32,
+}
+
+fn le(v: &mut Vec<u8>, words: &[u32]) {
+    for w in words {
+        v.extend_from_slice(&w.to_le_bytes());
+    }
+}
+
+/// A container whose parts hold long lists: a symbol table (SYM0) with its
+/// string table (STR0), an SM4 instruction stream (SHDR), an input signature
+/// (ISG1), runtime data with a resource table (RDAT) and PSV0 resource
+/// bindings. Every list is valid: an eager decode reports no error.
+fn dense_container(n: &Dense) -> Vec<u8> {
+    // STR0: one long name per symbol.
+    let names: Vec<String> = (0..n.symbols)
+        .map(|k| format!("symbol_name_{k:08}"))
+        .collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (str0, offs) = gen::str0_part(&refs);
+    let mut sym = Vec::with_capacity(20 * n.symbols as usize);
+    for k in 0..n.symbols {
+        let name = if k % 5 == 0 {
+            gen::SymName::Short("short")
+        } else if n.suffix_every > 0 && k % n.suffix_every == 1 {
+            // "name_000000NN": the tail of the previous symbol's string.
+            gen::SymName::Long(offs[k as usize - 1] + 7)
+        } else {
+            gen::SymName::Long(offs[k as usize])
+        };
+        sym.extend(gen::symbol(name, k, 0, 0, 2, 2, 0));
+    }
+    // SHDR: ps_5_0, `mov` instructions of 5 dwords, then `ret`.
+    let mut shdr = Vec::new();
+    le(&mut shdr, &[0x0000_0050, 2 + 5 * n.instructions + 1]);
+    for k in 0..n.instructions {
+        le(&mut shdr, &[0x0500_0036, 0x0010_2012, k, 0x0010_0E46, k]);
+    }
+    le(&mut shdr, &[0x0100_003E]);
+    // ISG1: 32-byte parameters all named TEXCOORD.
+    let mut isg1 = Vec::new();
+    let strings_at = 8 + 32 * n.parameters;
+    le(&mut isg1, &[n.parameters, 8]);
+    for k in 0..n.parameters {
+        le(&mut isg1, &[0, strings_at, k, 0, 3, k]);
+        isg1.extend_from_slice(&[0x0F, 0x0F, 0, 0]);
+        le(&mut isg1, &[0]);
+    }
+    isg1.extend_from_slice(b"TEXCOORD\0\0\0\0");
+    // RDAT: a string buffer and a resource table.
+    let mut rdat = Vec::new();
+    let strbuf = b"\0res_a\0\0";
+    le(&mut rdat, &[0x10, 2, 16, 16 + 8 + strbuf.len() as u32]);
+    le(&mut rdat, &[1, strbuf.len() as u32]);
+    rdat.extend_from_slice(strbuf);
+    le(&mut rdat, &[3, 8 + 32 * n.resources, n.resources, 32]);
+    for k in 0..n.resources {
+        le(&mut rdat, &[1, 12, k, 0, k, k, 1, 0]);
+    }
+    // PSV0 v0 of a compute shader: resource bindings of 16 bytes.
+    let mut psv = Vec::new();
+    le(&mut psv, &[24]);
+    psv.extend_from_slice(&[0u8; 16]);
+    le(&mut psv, &[0, u32::MAX, n.resources, 16]);
+    for k in 0..n.resources {
+        le(&mut psv, &[2, 0, k, k]);
+    }
+    gen::container(&[
+        gen::dxil_part(6, 0, 5),
+        gen::part(b"SYM0", sym),
+        str0,
+        gen::part(b"SHDR", shdr),
+        gen::part(b"ISG1", isg1),
+        gen::part(b"RDAT", rdat),
+        gen::part(b"PSV0", psv),
+    ])
+}
+
+#[test]
+fn a_dense_container_opens_small_and_expands_to_its_eager_tree() {
+    let bytes = dense_container(&Dense {
+        symbols: 2500,
+        suffix_every: 7,
+        instructions: 2100,
+        parameters: 1500,
+        resources: 1200,
+    });
+    let eager = decode_bytes(&bytes);
+    assert!(
+        eager.is_clean(),
+        "{:?}",
+        eager.tree.errors().first().map(|&e| eager.tree.path(e))
+    );
+    // With a lazy threshold alone (no pages), parts are decoded at once.
+    let only_threshold = Options {
+        lazy_threshold: Some(0),
+        ..Options::default()
+    };
+    assert_eq!(
+        decode_with(&bytes.as_slice(), &only_threshold)
+            .tree
+            .lazy_count(),
+        0
+    );
+    // Opening it decodes the header and the part table, not the parts.
+    let d = decode_with(&bytes.as_slice(), &streaming_options());
+    assert!(
+        d.tree.len() < 60,
+        "{} nodes right after decoding",
+        d.tree.len()
+    );
+    assert_eq!(d.tree.lazy_count(), 7, "every part's body is lazy");
+    let body = d.tree.node(d.tree.find("Parts/[1]/SymbolTable").unwrap());
+    assert_eq!(
+        body.display.as_deref(),
+        Some("50000 bytes, not decoded yet")
+    );
+    // Opening a part shows its long list as pages of 1000 entries.
+    let mut d = d;
+    // (The strings that share another's tail follow the pages, one node each.)
+    let suffixes = 2500 / 7 + 1;
+    for (body, list, pages, most) in [
+        (
+            "Parts/[1]/SymbolTable",
+            "Parts/[1]/SymbolTable/Symbols",
+            3,
+            10,
+        ),
+        (
+            "Parts/[2]/StringTable",
+            "Parts/[2]/StringTable/Strings",
+            3,
+            10 + suffixes,
+        ),
+        ("Parts/[3]/Shader", "Parts/[3]/Shader/Instructions", 3, 10),
+        (
+            "Parts/[4]/Signature",
+            "Parts/[4]/Signature/Parameters",
+            2,
+            10,
+        ),
+        ("Parts/[6]/PSVInfo", "Parts/[6]/PSVInfo/Resources", 2, 30),
+    ] {
+        let id = d.tree.find(body).unwrap();
+        let before = d.tree.len();
+        hexlens_core::expand(&bytes.as_slice(), &mut d.tree, id).unwrap();
+        let made = d.tree.len() - before;
+        assert!(made <= most, "{body}: {made} nodes");
+        let l = d.tree.node(d.tree.find(list).unwrap());
+        let paged = l.children.iter().filter(|&&c| d.tree.node(c).page).count();
+        assert_eq!(paged, pages, "{list}");
+        assert!(
+            l.children.iter().take(pages).all(|&c| d.tree.node(c).lazy),
+            "{list}"
+        );
+    }
+    // RDAT's sub-parts are lazy, and the record table is paged.
+    let id = d.tree.find("Parts/[5]/RuntimeData").unwrap();
+    hexlens_core::expand(&bytes.as_slice(), &mut d.tree, id).unwrap();
+    let id = d.tree.find("Parts/[5]/RuntimeData/Parts/[1]").unwrap();
+    assert!(d.tree.node(id).lazy);
+    assert_eq!(
+        d.tree.node(id).display.as_deref(),
+        Some("ResourceTable, not decoded yet")
+    );
+    hexlens_core::expand(&bytes.as_slice(), &mut d.tree, id).unwrap();
+    assert_eq!(d.tree.node(id).display.as_deref(), Some("ResourceTable"));
+    let l = d
+        .tree
+        .find("Parts/[5]/RuntimeData/Parts/[1]/Records")
+        .unwrap();
+    assert_eq!(d.tree.node(l).children.len(), 2);
+    // A path into a page finds the entry the eager tree has there.
+    let mut s = decode_with(&bytes.as_slice(), &streaming_options());
+    let p = "Parts/[1]/SymbolTable/Symbols/[2222]/Name";
+    let id = hexlens_core::stream::select(&bytes.as_slice(), &mut s.tree, p).unwrap();
+    assert_eq!(s.tree.node(id).value, node(&eager, p).value);
+    // Expanded node by node, and streamed, it is the eager tree.
+    same_as_eager("dense container", &bytes, 1000);
+    same_as_eager("dense container", &bytes, 333);
+    let want = output::to_json(&eager) + "\n";
+    assert!(
+        streamed_json(&bytes, 1000) == want,
+        "streamed dense container"
+    );
+}
+
+/// Expands lazy node `id`, then every lazy node that made, depth first, and
+/// releases it again; notes the slowest expansion (time, path, nodes made).
+fn open_everything(
+    src: &[u8],
+    d: &mut Decoded,
+    id: u32,
+    slowest: &mut (std::time::Duration, String, usize),
+    opened: &mut usize,
+) {
+    let t = std::time::Instant::now();
+    let made = hexlens_core::expand(&src, &mut d.tree, id).unwrap();
+    let took = t.elapsed();
+    *opened += 1;
+    if took > slowest.0 {
+        *slowest = (took, d.tree.path(id), made.len());
+    }
+    let lazy: Vec<u32> = made.filter(|&k| d.tree.node(k).lazy).collect();
+    for k in lazy {
+        open_everything(src, d, k, slowest, opened);
+    }
+    hexlens_core::release(&mut d.tree, id).unwrap();
+}
+
+/// Not a check: figures for dense inputs. `HEXLENS_DXC_WRITE=DIR` writes
+/// `DIR/dense.dxbc` (1,000,000 symbols and strings, 100,000 instructions,
+/// 5,000 signature parameters, 50,000 RDAT and PSV0 resources) and a signed
+/// copy, `DIR/dense-signed.dxbc`;
+/// `HEXLENS_DXC_TIME=FILE` times opening FILE as a streaming dump does (root
+/// and its children) and every lazy node in it, one at a time.
+#[test]
+#[ignore = "measures; run with HEXLENS_DXC_WRITE or HEXLENS_DXC_TIME in a release build"]
+fn measure_dense_containers() {
+    if let Some(dir) = std::env::var_os("HEXLENS_DXC_WRITE") {
+        let bytes = dense_container(&Dense {
+            symbols: 1_000_000,
+            suffix_every: 1000,
+            instructions: 100_000,
+            parameters: 5000,
+            resources: 50_000,
+        });
+        let path = PathBuf::from(&dir).join("dense.dxbc");
+        std::fs::write(&path, &bytes).unwrap();
+        eprintln!("wrote {} ({} bytes)", path.display(), bytes.len());
+        // The same, signed: opening it checks the digest over every byte.
+        let mut signed = bytes;
+        gen::sign(&mut signed);
+        std::fs::write(PathBuf::from(&dir).join("dense-signed.dxbc"), &signed).unwrap();
+    }
+    if let Some(file) = std::env::var_os("HEXLENS_DXC_TIME") {
+        let bytes = std::fs::read(&file).unwrap();
+        let t = std::time::Instant::now();
+        let mut d = decode_with(&bytes.as_slice(), &streaming_options());
+        let took = t.elapsed();
+        eprintln!(
+            "open: {took:.2?}, {} nodes, {} lazy",
+            d.tree.len(),
+            d.tree.lazy_count()
+        );
+        let mut slowest = (std::time::Duration::ZERO, String::new(), 0);
+        let mut opened = 0;
+        let t = std::time::Instant::now();
+        let lazy: Vec<u32> = (0..d.tree.len() as u32)
+            .filter(|&k| d.tree.node(k).lazy)
+            .collect();
+        for k in lazy {
+            open_everything(&bytes, &mut d, k, &mut slowest, &mut opened);
+        }
+        eprintln!(
+            "opened {opened} lazy nodes one at a time in {:.2?}; slowest: {} in {:.2?} ({} nodes)",
+            t.elapsed(),
+            slowest.1,
+            slowest.0,
+            slowest.2
+        );
+    }
+}
+
+#[test]
+fn a_part_released_and_opened_again_reads_as_it_did() {
+    // SYM0's error sits on the lazy node itself; it is said once, however
+    // often the table is opened.
+    let bytes = gen::bad_symbols();
+    let want = output::to_json(&decode_bytes(&bytes));
+    let mut d = decode_with(&bytes.as_slice(), &streaming_options());
+    let id = d.tree.find("Parts/[1]/SymbolTable").unwrap();
+    for _ in 0..3 {
+        hexlens_core::expand(&bytes.as_slice(), &mut d.tree, id).unwrap();
+        hexlens_core::release(&mut d.tree, id).unwrap();
+    }
+    let mut from = 0;
+    while let Some(k) = (from..d.tree.len() as u32).find(|&k| d.tree.node(k).lazy) {
+        hexlens_core::expand(&bytes.as_slice(), &mut d.tree, k).unwrap();
+        from = k + 1;
+    }
+    let got = output::to_json(&d);
+    assert!(got == want, "{}", first_difference(&got, &want));
+}

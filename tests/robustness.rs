@@ -87,6 +87,47 @@ fn random_byte_flips_never_break_the_tree_or_the_json() {
     );
 }
 
+/// `bytes` decoded on demand (as a streaming dump decodes, with pages of two
+/// entries) and then expanded node by node until nothing is lazy.
+fn expanded_on_demand(bytes: &[u8]) -> hexlens_core::Decoded {
+    let opts = hexlens_core::Options {
+        page_size: Some(2),
+        ..hexlens_core::stream::streaming_options()
+    };
+    let mut d = hexlens_core::decode_with(&bytes, &opts);
+    let mut from = 0;
+    while let Some(id) = (from..d.tree.len() as u32).find(|&id| d.tree.node(id).lazy) {
+        hexlens_core::expand(&bytes, &mut d.tree, id).unwrap();
+        from = id + 1;
+    }
+    d
+}
+
+#[test]
+fn damaged_samples_decoded_on_demand_and_expanded_equal_their_eager_decode() {
+    use hexlens_core::output::to_json;
+    let mut rng = Rng(0x0DDC_0FFE_E15B_AD5E);
+    let mut runs = 0;
+    for (name, bytes) in samples() {
+        let mut inputs: Vec<(String, Vec<u8>)> = (0..bytes.len())
+            .step_by(7)
+            .map(|cut| (format!("cut at {cut}"), bytes[..cut].to_vec()))
+            .collect();
+        for round in 0..40 {
+            inputs.push((format!("round {round}"), rng.corrupt(&bytes)));
+        }
+        for (what, m) in inputs {
+            let (lazy, eager) = (expanded_on_demand(&m), decode_bytes(&m));
+            runs += 1;
+            assert!(
+                to_json(&lazy) == to_json(&eager),
+                "{name} {what}: decoded on demand and expanded, it differs from the eager decode"
+            );
+        }
+    }
+    println!("{runs} damaged files decoded on demand");
+}
+
 #[test]
 fn a_file_no_decoder_knows_is_shown_as_plain_bytes_with_a_notice() {
     let bytes = b"\x7fELF this is not a container".to_vec();

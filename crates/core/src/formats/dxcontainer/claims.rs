@@ -9,6 +9,7 @@
 //! what the part holds. Offsets here are absolute.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, Name, NodeId};
@@ -120,6 +121,42 @@ pub(super) fn place<'a>(
     blocks: &'a [Block],
     mut f: impl FnMut(&mut Builder, &Block) -> DResult<()>,
 ) -> Vec<(&'a Block, Clash)> {
+    place_with(b, claims, name, blocks, |b, n, blk| {
+        b.region(n, Kind::Struct, blk.start, blk.len, |b| f(b, blk));
+    })
+}
+
+/// [`place`], with each block decoded when it is opened (see
+/// [`super::lazy_part`]) by `f(builder, block index)`; `label(block)` is what
+/// the block shows until then.
+pub(super) fn place_lazy<'a, F>(
+    b: &mut Builder,
+    claims: &mut Claims,
+    name: &'static str,
+    blocks: &'a [Block],
+    label: impl Fn(&Builder, &Block) -> String,
+    f: F,
+) -> Vec<(&'a Block, Clash)>
+where
+    F: Fn(&mut Builder, u64) -> DResult<()> + Send + Sync + 'static,
+{
+    let f = Arc::new(f);
+    place_with(b, claims, name, blocks, |b, n, blk| {
+        let f = Arc::clone(&f);
+        let index = blk.index;
+        let shown = label(b, blk);
+        super::lazy_part(b, n, blk.start, blk.len, shown, move |b| f(b, index));
+    })
+}
+
+/// [`place`], with `region(builder, name, block)` making each block's region.
+fn place_with<'a>(
+    b: &mut Builder,
+    claims: &mut Claims,
+    name: &'static str,
+    blocks: &'a [Block],
+    mut region: impl FnMut(&mut Builder, Name, &Block),
+) -> Vec<(&'a Block, Clash)> {
     let mut local = Claims::default();
     let mut ok: Vec<&Block> = Vec::new();
     let mut rejected = Vec::new();
@@ -149,13 +186,7 @@ pub(super) fn place<'a>(
     if claims.clash(lo, hi).is_none() && !claims.foreign_start(lo, hi, &own) {
         b.region(name, Kind::Array, lo, hi - lo, |b| {
             for blk in &ok {
-                b.region(
-                    index_name(blk.index),
-                    Kind::Struct,
-                    blk.start,
-                    blk.len,
-                    |b| f(b, blk),
-                );
+                region(b, index_name(blk.index), blk);
             }
             Ok(())
         });
@@ -163,7 +194,7 @@ pub(super) fn place<'a>(
     } else {
         for blk in &ok {
             let n = format!("{name}[{}]", blk.index);
-            b.region(n, Kind::Struct, blk.start, blk.len, |b| f(b, blk));
+            region(b, n.into(), blk);
             claims.add(blk.start, blk.start + blk.len, blk.what.clone());
         }
     }

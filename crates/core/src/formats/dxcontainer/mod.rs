@@ -7,10 +7,16 @@
 //!
 //! Each part is decoded inside its own region: a damaged part carries its error and
 //! the next part is still decoded. Nothing assumes 4-byte alignment.
+//!
+//! With a lazy threshold a part's body is decoded when it is opened, and long
+//! lists (symbols, strings, instructions, signature parameters, resource
+//! bindings, RDAT records) come in pages (`lazy.rs`); the header and the part
+//! table are decoded at once.
 
 pub mod checksum;
 mod claims;
 mod ildn;
+mod lazy;
 pub mod names;
 mod padding;
 mod program;
@@ -31,6 +37,7 @@ use super::{has_magic, Format};
 use crate::builder::{Builder, DResult};
 use crate::source::ByteSource;
 use crate::tree::{Kind, Name, Value};
+pub(crate) use lazy::{contiguous_pages, fixed_pages, lazy_part, page_size, pages, SKIM_CHUNK};
 
 /// The registry entry.
 pub const FORMAT: Format = Format {
@@ -231,7 +238,17 @@ fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
     };
     let (name, f) = body;
     let avail = size.min(file_len.saturating_sub(data));
-    b.region(name, Kind::Struct, data, avail, |b| f(b, avail, ctx));
+    // The body is decoded when it is opened (see `lazy.rs`): nothing outside it
+    // depends on what it holds (what parts need of each other, `prescan` peeks
+    // without nodes). A program's bitcode summary counts every block when the
+    // decode asks for exact totals, whenever the body is decoded.
+    let ctx = *ctx;
+    let exact = b.exact_totals();
+    let label = format!("{}, not decoded yet", claims::plural(avail, "byte"));
+    lazy_part(b, name, data, avail, label, move |b| {
+        b.set_exact_totals(exact);
+        f(b, avail, &ctx)
+    });
     Ok(())
 }
 
@@ -305,27 +322,132 @@ pub(crate) fn string_table(
 
 /// Reads NUL-terminated strings from the cursor up to `end` as `[i]` nodes
 /// (display: their offset from `base`); a trailing run of zero bytes after the
-/// first string is padding. Returns each string's `(start, end, index)`.
-pub(crate) fn string_entries(
+/// first string is padding. A table of more strings than a page holds is shown
+/// as pages, which a skim over its bytes finds.
+pub(crate) fn string_entries(b: &mut Builder, end: u64, base: u64) -> DResult<()> {
+    let skim = match page_size(b) {
+        Some(n) if end <= b.limit() => Some(skim_strings(b, b.pos(), end, n, |_, _, _| {})),
+        _ => None,
+    };
+    string_entries_after(b, end, base, skim.as_ref())
+}
+
+/// [`string_entries`], with the strings `skim` found (if any) shown as pages.
+pub(crate) fn string_entries_after(
     b: &mut Builder,
     end: u64,
     base: u64,
-) -> DResult<Vec<(u64, u64, u32)>> {
-    let mut entries = Vec::new();
-    let mut i = 0u32;
+    skim: Option<&StrSkim>,
+) -> DResult<()> {
+    // Where the strings end and zero padding may begin.
+    let z = nonzero_end(b, b.pos(), end);
+    let mut i = 0u64;
+    if let Some(s) = skim.filter(|s| s.marks.len() > 1) {
+        let marks = contiguous_pages(&s.marks, s.count, s.pos);
+        pages(b, &marks, move |b, first, next| {
+            for k in first..next {
+                let at = b.pos();
+                b.cstr(claims::index_name(k))?;
+                b.display(format!("offset 0x{:X}", at - base));
+            }
+            Ok(())
+        })?;
+        b.seek(s.pos);
+        i = s.count;
+    }
     while b.pos() < end {
-        let rest = b.peek_bytes(b.pos(), end - b.pos());
-        if i > 0 && rest.iter().all(|&c| c == 0) {
-            b.padding("Padding", rest.len() as u64)?;
+        // The rest is all zero bytes (as far as the file goes).
+        if i > 0 && b.pos() >= z {
+            let rest = end.min(b.file_len()).saturating_sub(b.pos());
+            b.padding("Padding", rest)?;
             break;
         }
         let at = b.pos();
-        b.cstr(Name::Index(i))?;
+        b.cstr(claims::index_name(i))?;
         b.display(format!("offset 0x{:X}", at - base));
-        entries.push((at, b.pos(), i));
         i += 1;
     }
-    Ok(entries)
+    Ok(())
+}
+
+/// What [`skim_strings`] found, without making nodes.
+pub(crate) struct StrSkim {
+    /// Where every `n`-th string starts: its index and offset.
+    pub marks: Vec<(u64, u64)>,
+    /// Strings read, each ending with a NUL before the table's end.
+    pub count: u64,
+    /// Where they end: at the table's end, at zero padding, or at a string
+    /// with no NUL before the end.
+    pub pos: u64,
+}
+
+/// Walks the strings of `[start, end)` as [`string_entries`] reads them,
+/// making no nodes: `visit(start, end, index)` sees each string (its span,
+/// terminator included); every `n`-th one is a page mark. `end` must not lie
+/// past the file.
+pub(crate) fn skim_strings(
+    b: &Builder,
+    start: u64,
+    end: u64,
+    n: u64,
+    mut visit: impl FnMut(u64, u64, u64),
+) -> StrSkim {
+    let z = nonzero_end(b, start, end);
+    let mut marks = Vec::new();
+    let mut pos = start;
+    let mut i = 0u64;
+    let mut win: Vec<u8> = Vec::new();
+    let mut win_at = start;
+    loop {
+        if pos >= end || (i > 0 && pos >= z) {
+            break;
+        }
+        // The NUL ending the string at `pos`.
+        let mut from = pos;
+        let nul = loop {
+            if from < win_at || from >= win_at + win.len() as u64 {
+                win_at = from;
+                win = b.peek_bytes(from, (end - from).min(SKIM_CHUNK));
+                if win.is_empty() {
+                    break None;
+                }
+            }
+            let k = (from - win_at) as usize;
+            match win[k..].iter().position(|&c| c == 0) {
+                Some(p) => break Some(from + p as u64),
+                None => from = win_at + win.len() as u64,
+            }
+        };
+        let Some(nul) = nul else {
+            break;
+        };
+        if i.is_multiple_of(n.max(1)) {
+            marks.push((i, pos));
+        }
+        visit(pos, nul + 1, i);
+        pos = nul + 1;
+        i += 1;
+    }
+    StrSkim {
+        marks,
+        count: i,
+        pos,
+    }
+}
+
+/// The offset just past the last non-zero byte of `[start, end)` (clipped to
+/// the file), or `start` if there is none.
+fn nonzero_end(b: &Builder, start: u64, end: u64) -> u64 {
+    let mut to = end.min(b.file_len());
+    while to > start {
+        let from = to.saturating_sub(SKIM_CHUNK).max(start);
+        let bytes = b.peek_bytes(from, to - from);
+        if let Some(k) = bytes.iter().rposition(|&c| c != 0) {
+            return from + k as u64 + 1;
+        }
+        to = from;
+    }
+    start
 }
 
 /// Adds a derived value node.

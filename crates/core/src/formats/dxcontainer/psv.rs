@@ -8,7 +8,7 @@
 //! output masks, and the input→output, input→patch and patch→output dependency maps.
 //! Fields sit flat under `PSVInfo`, named as LLVM's `obj2yaml` names them.
 
-use super::{derived_u, names, string_table, u32_array, Context};
+use super::{derived_u, fixed_pages, names, page_size, pages, string_table, u32_array, Context};
 use crate::builder::{Builder, DResult};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 
@@ -357,29 +357,45 @@ fn resources(b: &mut Builder, version: u32) -> DResult<()> {
     if version >= 2 && stride < 24 {
         b.display("v0 bindings (no Kind/Flags) in a v2+ PSV");
     }
-    b.array("Resources", |b| {
-        for i in 0..count {
-            let at = b.pos();
-            let done = b.region(Name::Index(i as u32), Kind::Struct, at, stride, |b| {
-                b.uint_enum("Type", 4, names::resource_type)?;
-                b.u32("Space")?;
-                b.u32("LowerBound")?;
-                b.u32("UpperBound")?;
-                if val(b) == u32::MAX as u64 {
-                    b.display("unbounded");
-                }
-                if stride >= 24 {
-                    b.uint_enum("Kind", 4, names::resource_kind)?;
-                    b.uint_flags("Flags", 4, names::RESOURCE_FLAGS)?;
-                }
-                Ok(())
-            });
-            if done.is_none() {
-                return Err(crate::builder::Stop);
-            }
+    let start = b.pos();
+    // The bindings that lie inside the part; pages hold only those.
+    let fit = count.min(b.limit().saturating_sub(start) / stride);
+    b.array("Resources", |b| match page_size(b) {
+        Some(n) if fit > n => {
+            pages(
+                b,
+                &fixed_pages(start, stride, fit, n),
+                move |b, first, next| bindings(b, first, next, stride),
+            )?;
+            bindings(b, fit, count, stride)
         }
-        Ok(())
+        _ => bindings(b, 0, count, stride),
     })
+}
+
+/// Resource bindings `first..next` of `stride` bytes each, from the cursor on.
+fn bindings(b: &mut Builder, first: u64, next: u64, stride: u64) -> DResult<()> {
+    for i in first..next {
+        let at = b.pos();
+        let done = b.region(Name::Index(i as u32), Kind::Struct, at, stride, |b| {
+            b.uint_enum("Type", 4, names::resource_type)?;
+            b.u32("Space")?;
+            b.u32("LowerBound")?;
+            b.u32("UpperBound")?;
+            if val(b) == u32::MAX as u64 {
+                b.display("unbounded");
+            }
+            if stride >= 24 {
+                b.uint_enum("Kind", 4, names::resource_kind)?;
+                b.uint_flags("Flags", 4, names::RESOURCE_FLAGS)?;
+            }
+            Ok(())
+        });
+        if done.is_none() {
+            return Err(crate::builder::Stop);
+        }
+    }
+    Ok(())
 }
 
 struct IndexTable<'a> {

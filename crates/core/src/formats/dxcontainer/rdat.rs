@@ -7,9 +7,11 @@
 //! [`super::claims::place`]. `specs/dxcontainer.md` lists the part but does not lay it
 //! out.
 
-use super::claims::{fit, index_name, place, Block, Claims};
+use std::sync::Arc;
+
+use super::claims::{fit, index_name, place, place_lazy, Block, Claims};
 use super::padding::zero_padding;
-use super::{names, string_table, u32_array, Context};
+use super::{fixed_pages, names, page_size, pages, string_table, u32_array, Context};
 use crate::builder::{flag_names, Builder, DResult};
 use crate::tree::Kind;
 
@@ -51,7 +53,7 @@ pub(super) fn rdat(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
     let mut claims = Claims::default();
     claims.add(base, b.pos(), "the RDAT header");
 
-    let info = rdat_scan(b, base, size, &offsets);
+    let info = Arc::new(rdat_scan(b, base, size, &offsets));
     let mut blocks = Vec::new();
     for (i, &off) in offsets.iter().enumerate() {
         let off = off as u64;
@@ -72,9 +74,20 @@ pub(super) fn rdat(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
             what: format!("RDAT part {i}"),
         });
     }
-    let rejected = place(b, &mut claims, "Parts", &blocks, |b, _blk| {
-        rdat_part(b, &info, ctx)
-    });
+    // Each sub-part is decoded when it is opened: what records need of the
+    // others (strings, index arrays, root signatures) was peeked above.
+    let ctx = *ctx;
+    let rejected = place_lazy(
+        b,
+        &mut claims,
+        "Parts",
+        &blocks,
+        |b, blk| match b.peek_uint(blk.start, 4) {
+            Some(ty) => format!("{}, not decoded yet", part_label(ty)),
+            None => "not decoded yet".to_string(),
+        },
+        move |b, _| rdat_part(b, &info, &ctx),
+    );
     for (blk, c) in rejected {
         b.set_error(offset_ids[blk.index as usize], blk.clash_msg(&c));
     }
@@ -119,13 +132,15 @@ fn rdat_scan(b: &Builder, base: u64, size: u64, offsets: &[u32]) -> RdatInfo {
     info
 }
 
-fn rdat_part(b: &mut Builder, info: &RdatInfo, ctx: &Context) -> DResult<()> {
+/// What an RDAT sub-part of type `ty` is called.
+fn part_label(ty: u64) -> String {
+    names::rdat_part_type(ty).map_or_else(|| format!("part type {ty}"), str::to_string)
+}
+
+fn rdat_part(b: &mut Builder, info: &Arc<RdatInfo>, ctx: &Context) -> DResult<()> {
     let item = b.current();
     let ty = b.uint_enum("Type", 4, names::rdat_part_type)?;
-    b.set_display(
-        item,
-        names::rdat_part_type(ty).map_or_else(|| format!("part type {ty}"), str::to_string),
-    );
+    b.set_display(item, part_label(ty));
     let sz = b.u32("Size")? as u64;
     let avail = b.remaining();
     if sz > avail {
@@ -275,7 +290,7 @@ const NODE_SHADER_INFO: &[(&str, F)] = &[
 ];
 
 /// A record table part: `RecordCount`, `RecordStride`, records.
-fn record_table(b: &mut Builder, ty: u64, n: u64, info: &RdatInfo) -> DResult<()> {
+fn record_table(b: &mut Builder, ty: u64, n: u64, info: &Arc<RdatInfo>) -> DResult<()> {
     let count = b.u32("RecordCount")? as u64;
     let count_id = b.last().expect("node");
     let stride = b.u32("RecordStride")? as u64;
@@ -297,22 +312,47 @@ fn record_table(b: &mut Builder, ty: u64, n: u64, info: &RdatInfo) -> DResult<()
     }
     let count = count.min(fits);
     let start = b.pos();
-    b.region("Records", Kind::Array, start, count * stride, |b| {
-        for r in 0..count {
-            b.region(
-                index_name(r),
-                Kind::Struct,
-                start + r * stride,
-                stride,
-                |b| record(b, ty, info),
-            );
-        }
-        Ok(())
-    });
+    let info = Arc::clone(info);
+    b.region(
+        "Records",
+        Kind::Array,
+        start,
+        count * stride,
+        |b| match page_size(b) {
+            Some(n) if count > n => pages(
+                b,
+                &fixed_pages(start, stride, count, n),
+                move |b, first, next| records(b, ty, start, stride, first, next, &info),
+            ),
+            _ => records(b, ty, start, stride, 0, count, &info),
+        },
+    );
     let rest = room.saturating_sub(count * stride);
     if rest > 0 {
         b.seek(start + count * stride);
         b.bytes("Unused", rest)?;
+    }
+    Ok(())
+}
+
+/// Records `first..next` of a table of `stride`-byte records at `start`.
+fn records(
+    b: &mut Builder,
+    ty: u64,
+    start: u64,
+    stride: u64,
+    first: u64,
+    next: u64,
+    info: &RdatInfo,
+) -> DResult<()> {
+    for r in first..next {
+        b.region(
+            index_name(r),
+            Kind::Struct,
+            start + r * stride,
+            stride,
+            |b| record(b, ty, info),
+        );
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 //! out.
 
 use super::claims::{index_name, plural};
-use super::{names, Context};
+use super::{contiguous_pages, names, page_size, pages, Context, SKIM_CHUNK};
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, Value};
 
@@ -49,24 +49,18 @@ pub(super) fn shex(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     b.array("Instructions", |b| {
         let mut p = base + 8;
         let mut i = 0u64;
-        while p + 4 <= end {
-            let tok = b.peek_uint(p, 4).unwrap_or(0);
-            let op = tok & 0x7FF;
-            let dwords = if op == OP_CUSTOMDATA {
-                b.peek_uint(p + 4, 4).unwrap_or(0)
-            } else {
-                (tok >> 24) & 0x7F
-            };
-            let n = dwords.saturating_mul(4).max(4);
-            b.region(index_name(i), Kind::Struct, p, n, |b| {
-                instruction(b, op, dwords)
-            });
-            if dwords == 0 || p + n > end {
-                break;
+        if let Some(n) = page_size(b) {
+            // Pages hold the instructions the stream can be walked past.
+            let (marks, count, to) = skim(b, p, end, n);
+            if marks.len() > 1 {
+                pages(b, &contiguous_pages(&marks, count, to), |b, first, next| {
+                    instructions(b, b.pos(), b.limit(), first, Some(next)).map(|_| ())
+                })?;
+                p = to;
+                i = count;
             }
-            p += n;
-            i += 1;
         }
+        let p = instructions(b, p, end, i, None)?;
         if p < end && p + 4 > end {
             b.seek(p);
             b.bytes("Extra", end - p)?;
@@ -77,6 +71,86 @@ pub(super) fn shex(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
         }
         Ok(())
     })
+}
+
+/// The opcode and length in dwords of the instruction whose opcode token is at
+/// `p`.
+fn opcode_and_length(b: &Builder, p: u64) -> (u64, u64) {
+    let tok = b.peek_uint(p, 4).unwrap_or(0);
+    let op = tok & 0x7FF;
+    let dwords = if op == OP_CUSTOMDATA {
+        b.peek_uint(p + 4, 4).unwrap_or(0)
+    } else {
+        (tok >> 24) & 0x7F
+    };
+    (op, dwords)
+}
+
+/// Instructions `i`, `i + 1`, … from `p`, up to `end` or (if given) up to
+/// instruction `next`; returns where the walk stopped.
+fn instructions(
+    b: &mut Builder,
+    mut p: u64,
+    end: u64,
+    mut i: u64,
+    next: Option<u64>,
+) -> DResult<u64> {
+    while p + 4 <= end && next.is_none_or(|k| i < k) {
+        let (op, dwords) = opcode_and_length(b, p);
+        let n = dwords.saturating_mul(4).max(4);
+        b.region(index_name(i), Kind::Struct, p, n, |b| {
+            instruction(b, op, dwords)
+        });
+        if dwords == 0 || p + n > end {
+            break;
+        }
+        p += n;
+        i += 1;
+    }
+    Ok(p)
+}
+
+/// Walks the instructions from `p` by their lengths, making no nodes: where
+/// every `n`-th one starts (index, offset), how many can be walked past (a
+/// non-zero length that ends inside the stream), and where they end.
+fn skim(b: &Builder, mut p: u64, end: u64, n: u64) -> (Vec<(u64, u64)>, u64, u64) {
+    let mut marks = Vec::new();
+    let mut i = 0u64;
+    let mut win: Vec<u8> = Vec::new();
+    let mut win_at = p;
+    let word = |win: &mut Vec<u8>, win_at: &mut u64, at: u64| -> u64 {
+        if at < *win_at || at + 4 > *win_at + win.len() as u64 {
+            *win_at = at;
+            *win = b.peek_bytes(at, (end - at).min(SKIM_CHUNK));
+        }
+        let k = (at - *win_at) as usize;
+        match win.get(k..k + 4) {
+            Some(w) => u32::from_le_bytes([w[0], w[1], w[2], w[3]]) as u64,
+            None => 0,
+        }
+    };
+    while p + 4 <= end {
+        let tok = word(&mut win, &mut win_at, p);
+        let op = tok & 0x7FF;
+        let dwords = if op == OP_CUSTOMDATA {
+            if p + 8 > end {
+                break;
+            }
+            word(&mut win, &mut win_at, p + 4)
+        } else {
+            (tok >> 24) & 0x7F
+        };
+        let len = dwords.saturating_mul(4);
+        if dwords == 0 || p.saturating_add(len) > end {
+            break;
+        }
+        if i.is_multiple_of(n.max(1)) {
+            marks.push((i, p));
+        }
+        p += len;
+        i += 1;
+    }
+    (marks, i, p)
 }
 
 fn instruction(b: &mut Builder, op: u64, dwords: u64) -> DResult<()> {

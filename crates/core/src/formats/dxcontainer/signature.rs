@@ -5,7 +5,7 @@
 //! names are offsets from the same base into the string area after the elements;
 //! FXC pads that area with 0xAB bytes, LLVM with zeros.
 
-use super::{names, Context};
+use super::{fixed_pages, names, page_size, pages, Context};
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, Name};
 
@@ -57,61 +57,94 @@ fn signature(b: &mut Builder, size: u64, layout: Layout) -> DResult<()> {
             format!("{count} parameters of {elem} bytes from offset {first} need {need} bytes, but the part has {size}"),
         );
     }
-    let mut name_offsets = Vec::new();
     let params_start = base.saturating_add(first.max(8));
     b.seek(params_start);
-    let r = b.array("Parameters", |b| {
-        for i in 0..count {
-            b.item(i, |b| {
-                if layout == Layout::Sig1 || layout == Layout::Osg5 {
-                    b.u32("Stream")?;
-                }
-                let name = b.u32("Name")? as u64;
-                let id = b.last().expect("node");
-                if name == 0 {
-                    b.set_value(id, crate::tree::Value::Str(String::new()));
-                    b.display("offset 0 (no name)");
-                } else {
-                    b.resolve_strref(id, name, base, end);
-                    name_offsets.push(name);
-                }
-                b.u32("Index")?;
-                b.uint_enum("SystemValue", 4, names::system_value)?;
-                b.uint_enum("CompType", 4, names::comp_type)?;
-                let reg = b.u32("Register")?;
-                if reg == u32::MAX {
-                    b.display("unallocated");
-                }
-                b.u8("Mask")?;
-                b.display(mask_text(
-                    b.tree()
-                        .node(b.last().unwrap())
-                        .value
-                        .as_ref()
-                        .and_then(|v| v.as_u64())
-                        .unwrap_or(0),
-                ));
-                match layout {
-                    Layout::Sig1 => {
-                        b.u8("ExclusiveMask")?;
-                        b.padding("Unused", 2)?;
-                        b.uint_enum("MinPrecision", 4, names::min_precision)?;
-                    }
-                    Layout::Sm4 | Layout::Osg5 => {
-                        b.u8("ReadWriteMask")?;
-                        b.padding("Unused", 2)?;
-                    }
-                }
-                Ok(())
-            })?;
+    // The parameters that lie inside the part; pages hold only those.
+    let fit = count.min(end.saturating_sub(params_start) / elem);
+    let r = b.array("Parameters", |b| match page_size(b) {
+        Some(n) if fit > n => {
+            pages(
+                b,
+                &fixed_pages(params_start, elem, fit, n),
+                move |b, first, next| parameters(b, first, next, layout, base, end),
+            )?;
+            parameters(b, fit, count, layout, base, end)
         }
-        Ok(())
+        _ => parameters(b, 0, count, layout, base, end),
     });
     let strings_start = b.pos();
     if r.is_ok() && strings_start < end {
+        // Every parameter was read: the names they point at, peeked.
+        let name_at = if layout == Layout::Sm4 { 0 } else { 4 };
+        let bytes = b.peek_bytes(params_start, count.saturating_mul(elem));
+        let name_offsets = bytes
+            .chunks_exact(elem as usize)
+            .map(|p| {
+                let o = &p[name_at..name_at + 4];
+                u32::from_le_bytes([o[0], o[1], o[2], o[3]]) as u64
+            })
+            .filter(|&o| o != 0)
+            .collect();
         strings_area(b, base, strings_start, end, name_offsets)?;
     }
     r
+}
+
+/// Parameters `first..next`, from the cursor on.
+fn parameters(
+    b: &mut Builder,
+    first: u64,
+    next: u64,
+    layout: Layout,
+    base: u64,
+    end: u64,
+) -> DResult<()> {
+    for i in first..next {
+        b.item(i, |b| parameter(b, layout, base, end))?;
+    }
+    Ok(())
+}
+
+fn parameter(b: &mut Builder, layout: Layout, base: u64, end: u64) -> DResult<()> {
+    if layout == Layout::Sig1 || layout == Layout::Osg5 {
+        b.u32("Stream")?;
+    }
+    let name = b.u32("Name")? as u64;
+    let id = b.last().expect("node");
+    if name == 0 {
+        b.set_value(id, crate::tree::Value::Str(String::new()));
+        b.display("offset 0 (no name)");
+    } else {
+        b.resolve_strref(id, name, base, end);
+    }
+    b.u32("Index")?;
+    b.uint_enum("SystemValue", 4, names::system_value)?;
+    b.uint_enum("CompType", 4, names::comp_type)?;
+    let reg = b.u32("Register")?;
+    if reg == u32::MAX {
+        b.display("unallocated");
+    }
+    b.u8("Mask")?;
+    b.display(mask_text(
+        b.tree()
+            .node(b.last().unwrap())
+            .value
+            .as_ref()
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0),
+    ));
+    match layout {
+        Layout::Sig1 => {
+            b.u8("ExclusiveMask")?;
+            b.padding("Unused", 2)?;
+            b.uint_enum("MinPrecision", 4, names::min_precision)?;
+        }
+        Layout::Sm4 | Layout::Osg5 => {
+            b.u8("ReadWriteMask")?;
+            b.padding("Unused", 2)?;
+        }
+    }
+    Ok(())
 }
 
 fn mask_text(m: u64) -> String {

@@ -11,9 +11,12 @@
 //! tail ("bar" inside "foobar"): such an entry overlaps the string it is a suffix of,
 //! and says so in its display.
 
-use super::{names, Context};
+use super::claims::index_name;
+use super::{
+    fixed_pages, names, page_size, pages, skim_strings, string_entries_after, Context, SKIM_CHUNK,
+};
 use crate::builder::{Builder, DResult};
-use crate::tree::{Kind, Name, Value};
+use crate::tree::{Kind, Value};
 
 /// Size of one symbol.
 pub(crate) const SYMBOL_SIZE: u64 = 20;
@@ -27,12 +30,24 @@ pub(super) fn sym0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
             format!("SYM0 size {size} is not a multiple of the {SYMBOL_SIZE}-byte symbol size; {} bytes left over", size % SYMBOL_SIZE),
         );
     }
-    b.array("Symbols", |b| {
-        for i in 0..count {
-            b.item(i, |b| symbol(b, ctx))?;
-        }
-        Ok(())
+    let start = b.pos();
+    let ctx = *ctx;
+    b.array("Symbols", |b| match page_size(b) {
+        Some(n) if count > n => pages(
+            b,
+            &fixed_pages(start, SYMBOL_SIZE, count, n),
+            move |b, first, next| symbols(b, first, next, &ctx),
+        ),
+        _ => symbols(b, 0, count, &ctx),
     })
+}
+
+/// Symbols `first..next`, from the cursor on.
+fn symbols(b: &mut Builder, first: u64, next: u64, ctx: &Context) -> DResult<()> {
+    for i in first..next {
+        b.item(i, |b| symbol(b, ctx))?;
+    }
+    Ok(())
 }
 
 fn symbol(b: &mut Builder, ctx: &Context) -> DResult<()> {
@@ -120,37 +135,45 @@ pub(super) fn str0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
         base + declared
     };
     // Offsets the symbols use, to show strings that share another string's tail.
-    let mut refs: Vec<u64> = Vec::new();
-    if let Some((sym_at, sym_len)) = ctx.sym0 {
-        let n = (sym_len / SYMBOL_SIZE).min(b.file_len() / SYMBOL_SIZE);
-        for i in 0..n {
-            let at = sym_at + i * SYMBOL_SIZE;
-            if b.peek_uint(at, 4) == Some(0) {
-                if let Some(off) = b.peek_uint(at + 4, 4) {
-                    refs.push(off);
-                }
+    let refs = long_name_offsets(b, ctx.sym0);
+    let start = base + 4;
+    b.region(
+        "Strings",
+        Kind::Array,
+        start,
+        end.saturating_sub(start),
+        |b| {
+            // Suffix-shared entries: offsets that land inside a string (found by a
+            // skim, which also says where pages start when the table is paged).
+            let n = page_size(b);
+            let mut hits: Vec<(u64, u64, u64)> = Vec::new();
+            let mut r = 0;
+            let skim = (end <= b.limit()).then(|| {
+                skim_strings(b, start, end, n.unwrap_or(u64::MAX), |s, e, k| {
+                    while r < refs.len() && base.saturating_add(refs[r]) <= s {
+                        r += 1;
+                    }
+                    while r < refs.len() && base.saturating_add(refs[r]) < e {
+                        hits.push((refs[r], s, k));
+                        r += 1;
+                    }
+                })
+            });
+            let paged = skim.as_ref().filter(|_| n.is_some());
+            string_entries_after(b, end, base, paged)?;
+            // They follow the strings, numbered on from them.
+            let first = skim.map_or(0, |s| s.count);
+            for (i, (off, s, k)) in (first..).zip(hits) {
+                b.seek(base.saturating_add(off));
+                b.cstr(index_name(i))?;
+                b.display(format!(
+                    "offset 0x{off:X}: shares the tail of [{k}] at offset 0x{:X} (suffix-packed)",
+                    s - base
+                ));
             }
-        }
-    }
-    refs.sort_unstable();
-    refs.dedup();
-    b.region("Strings", Kind::Array, base + 4, end.saturating_sub(base + 4), |b| {
-        let starts = super::string_entries(b, end, base)?;
-        let mut i = starts.len() as u32;
-        // Suffix-shared entries: offsets that land inside a string.
-        for off in refs {
-            let at = base.saturating_add(off);
-            if let Some(&(s, _, k)) = starts.iter().find(|&&(s, e, _)| at > s && at < e) {
-                let keep = b.pos();
-                b.seek(at);
-                b.cstr(Name::Index(i))?;
-                b.display(format!("offset 0x{off:X}: shares the tail of [{k}] at offset 0x{:X} (suffix-packed)", s - base));
-                b.seek(keep);
-                i += 1;
-            }
-        }
-        Ok(())
-    });
+            Ok(())
+        },
+    );
     b.seek(end);
     if end < base + size {
         let rest = b.peek_bytes(end, base + size - end);
@@ -159,4 +182,32 @@ pub(super) fn str0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
         }
     }
     Ok(())
+}
+
+/// The STR0 offsets of the symbols' long names, sorted, each once (peeked in
+/// chunks, without nodes).
+fn long_name_offsets(b: &Builder, sym0: Option<(u64, u64)>) -> Vec<u64> {
+    let Some((at, len)) = sym0 else {
+        return Vec::new();
+    };
+    let n = (len / SYMBOL_SIZE).min(b.file_len() / SYMBOL_SIZE);
+    let per_chunk = (SKIM_CHUNK / SYMBOL_SIZE).max(1);
+    let mut refs = Vec::new();
+    let mut i = 0;
+    while i < n {
+        let k = (n - i).min(per_chunk);
+        let bytes = b.peek_bytes(at.saturating_add(i * SYMBOL_SIZE), k * SYMBOL_SIZE);
+        for j in 0..k as usize {
+            let o = j * SYMBOL_SIZE as usize;
+            if let Some(rec) = bytes.get(o..o + 8) {
+                if rec[..4] == [0; 4] {
+                    refs.push(u32::from_le_bytes([rec[4], rec[5], rec[6], rec[7]]) as u64);
+                }
+            }
+        }
+        i += k;
+    }
+    refs.sort_unstable();
+    refs.dedup();
+    refs
 }
