@@ -516,3 +516,267 @@ fn bad_offsets_are_errors_at_the_offsets() {
     assert_eq!(value(&d, "Modules/[1]/Header/ModuleSymbolId"), s("Util"));
     assert!(!node(&d, "Modules/[1]").damaged);
 }
+
+// ----- decoding on demand --------------------------------------------------------
+
+/// A node of the dense module below.
+fn dense_node(tag: u8, fields: Vec<gen::F>, children: Vec<gen::Node>, l: gen::Loc) -> gen::Node {
+    gen::Node {
+        tag,
+        attr: -1,
+        fields,
+        children,
+        loc: l,
+        sym: None,
+        gens: Vec::new(),
+    }
+}
+
+/// `Decl` fields and the name.
+fn dense_named(name: &str) -> Vec<gen::F> {
+    use gen::F;
+    vec![
+        F::U8(0),
+        F::U8(0),
+        F::Vi(-1),
+        F::Vi(-1),
+        F::Ustr(name.to_string()),
+    ]
+}
+
+/// A module of about `symbols` symbols (like the benchmark's): every fourth
+/// statement a record with three fields, the others constants initialised by
+/// literals, every third of them with a name long enough for the long strings
+/// table; a function whose body holds `body` statements (one location group of
+/// as many entries).
+fn dense(symbols: usize, body: usize) -> Vec<u8> {
+    use gen::{ident, loc, F};
+    let variable = |name: &str, kind: u8, typed: bool, child: gen::Node, l: gen::Loc| {
+        let mut f = dense_named(name);
+        f.extend([
+            F::U8(kind),
+            F::I8(if typed { 0 } else { -1 }),
+            F::I8(if typed { -1 } else { 0 }),
+            F::U8(0),
+            F::U8(typed as u8),
+        ]);
+        dense_node(gen::T_VARIABLE, f, vec![child], l)
+    };
+    let int_lit = |v: i64, l: gen::Loc| {
+        dense_node(
+            gen::T_INT_LITERAL,
+            vec![F::U8(3), F::I64(v), F::Ustr(v.to_string())],
+            vec![],
+            l,
+        )
+    };
+    let mut stmts = Vec::new();
+    let (mut made, mut line, mut i) = (1, 2i64, 0usize);
+    while made < symbols {
+        if i.is_multiple_of(4) {
+            let rec = format!("Rec{i}");
+            let fields: Vec<gen::Node> = ["alpha", "beta", "gamma"]
+                .iter()
+                .enumerate()
+                .map(|(k, f)| {
+                    let l = line + 1 + k as i64;
+                    let mut v = variable(
+                        f,
+                        4,
+                        true,
+                        ident("int", loc(l, 12, l, 14)),
+                        loc(l, 5, l, 15),
+                    );
+                    v.sym = Some(format!("{rec}.{f}"));
+                    v
+                })
+                .collect();
+            let mut f = dense_named(&rec);
+            f.extend([F::Vi(-1), F::Vi(0), F::Vi(0), F::Vi(3)]);
+            let mut r = dense_node(gen::T_RECORD, f, fields, loc(line, 3, line + 4, 3));
+            r.sym = Some(rec.clone());
+            r.gens.push((false, format!("{rec}_chpl")));
+            stmts.push(r);
+            made += 4;
+            line += 5;
+        } else {
+            let name = if i.is_multiple_of(3) {
+                format!("configuration_constant_number_{i}")
+            } else {
+                format!("c{i}")
+            };
+            let end = 9 + name.len() as u64;
+            let mut v = variable(
+                &name,
+                5,
+                false,
+                int_lit(i as i64, loc(line, end + 3, line, end + 8)),
+                loc(line, 3, line, end + 9).with(2, line, 9, line, end),
+            );
+            v.sym = Some(name);
+            stmts.push(v);
+            made += 1;
+            line += 1;
+        }
+        i += 1;
+    }
+    // A function with a long body: one group of many location entries.
+    let body: Vec<gen::Node> = (0..body)
+        .map(|k| ident("x", loc(line + 1 + k as i64, 5, line + 1 + k as i64, 6)))
+        .collect();
+    let mut f = dense_named("run");
+    f.extend([
+        F::U8(0),
+        F::U8(0),
+        F::U8(0),
+        F::U8(1),
+        F::U8(0),
+        F::U8(0),
+        F::U8(0),
+    ]);
+    f.extend([
+        F::Vi(-1),
+        F::Vi(-1),
+        F::Vi(0),
+        F::Vi(-1),
+        F::Vi(-1),
+        F::Vi(-1),
+        F::Vi(0),
+        F::Vi(0),
+    ]);
+    let block = dense_node(
+        gen::T_BLOCK,
+        vec![F::U8(0), F::Vi(0), F::Vi(body.len() as i64)],
+        body,
+        loc(line, 10, line + 2 + 1000, 1),
+    );
+    let mut func = dense_node(
+        gen::T_FUNCTION,
+        f,
+        vec![block],
+        loc(line, 1, line + 2 + 1000, 1),
+    );
+    func.sym = Some("run".into());
+    stmts.push(func);
+    let mut f = dense_named("Big");
+    f.push(F::U8(0));
+    let mut module = dense_node(gen::T_MODULE, f, stmts, loc(1, 1, line + 3000, 1));
+    module.sym = Some(String::new());
+    gen::file(&[(module, "big.chpl")], L::Writer, false).0
+}
+
+/// Expands every lazy node of `d`, one at a time, depth first.
+fn expand_all(data: &[u8], d: &mut Decoded) -> usize {
+    let mut stack: Vec<u32> = (0..d.tree.len() as u32)
+        .filter(|&id| d.tree.node(id).lazy)
+        .collect();
+    let mut n = 0;
+    while let Some(id) = stack.pop() {
+        let made = hexlens_core::expand(&data, &mut d.tree, id).unwrap();
+        n += 1;
+        stack.extend(made.filter(|&k| d.tree.node(k).lazy));
+    }
+    n
+}
+
+#[test]
+fn a_dense_file_opens_with_its_modules_sections_and_long_lists_left_for_later() {
+    let data = dense(8_000, 2_500);
+    let eager = clean(&data);
+    assert!(eager.tree.len() > 300_000, "{} nodes", eager.tree.len());
+    let mut d = hexlens_core::decode_with(&data, &hexlens_core::stream::streaming_options());
+    assert!(
+        d.tree.len() < 40,
+        "{} nodes right after decode",
+        d.tree.len()
+    );
+    let lazy = |d: &Decoded| {
+        (0..d.tree.len() as u32)
+            .filter(|&i| d.tree.node(i).lazy)
+            .count()
+    };
+    assert!(
+        lazy(&d) >= 2,
+        "the module and the hash check are left for later"
+    );
+    // The module shows its sections, not decoded yet.
+    let m = d.tree.find("Modules/[0]").unwrap();
+    assert!(d.tree.node(m).lazy);
+    hexlens_core::expand(&data.as_slice(), &mut d.tree, m).unwrap();
+    for s in [
+        "Uast",
+        "LongStrings",
+        "Locations",
+        "SymbolTable",
+        "GeneratedCode",
+    ] {
+        let id = d.tree.find(&format!("Modules/[0]/{s}")).unwrap();
+        assert!(d.tree.node(id).lazy, "{s}");
+    }
+    // Each long list is a list of pages, each decoded when opened.
+    for (s, list, entries) in [
+        ("SymbolTable", "Entries", 8_001),
+        ("Uast", "Entries/[0]/Children", 4_500),
+        ("Locations", "Groups", 8_001),
+        ("LongStrings", "Offsets", 1_100),
+    ] {
+        let id = d.tree.find(&format!("Modules/[0]/{s}")).unwrap();
+        let before = d.tree.len();
+        hexlens_core::expand(&data.as_slice(), &mut d.tree, id).unwrap();
+        assert!(
+            d.tree.len() - before < 1_000,
+            "{s}: {}",
+            d.tree.len() - before
+        );
+        let l = d.tree.find(&format!("Modules/[0]/{s}/{list}")).unwrap();
+        let pages = &d.tree.node(l).children;
+        assert!(pages.len() > 1, "{s}/{list}");
+        assert!(pages
+            .iter()
+            .all(|&p| d.tree.node(p).page && d.tree.node(p).lazy));
+        assert!(
+            hexlens_core::stream::child_count(&d.tree, l) >= entries,
+            "{s}/{list}: {}",
+            hexlens_core::stream::child_count(&d.tree, l)
+        );
+        assert_eq!(d.tree.node(pages[0]).name.to_string(), "[0…999]");
+    }
+    // The function's body: one location group holding more entries than a page.
+    let groups = eager.tree.find("Modules/[0]/Locations/Groups").unwrap();
+    let group = *eager.tree.node(groups).children.last().unwrap();
+    let shown = eager.tree.node(group).display.as_deref().unwrap();
+    assert!(shown.ends_with(": 2502 entries"), "{shown}");
+
+    // Opened one node at a time, the tree is the eager one.
+    let mut d = hexlens_core::decode_with(&data, &hexlens_core::stream::streaming_options());
+    assert!(expand_all(&data, &mut d) > 20);
+    assert!(
+        hexlens_core::output::to_json(&d) == hexlens_core::output::to_json(&eager),
+        "the expanded tree differs from the eager one"
+    );
+}
+
+#[test]
+fn pages_of_a_few_entries_expand_to_the_eager_tree_in_every_layout() {
+    let mut files: Vec<(String, Vec<u8>)> = gen::all()
+        .into_iter()
+        .map(|(n, b)| (n.to_string(), b))
+        .collect();
+    files.push(("dense".into(), dense(300, 40)));
+    for (name, data) in &files {
+        let eager = hexlens_core::output::to_json(&decode_bytes(data));
+        for page in [1, 2, 7] {
+            let opts = hexlens_core::Options {
+                lazy_threshold: Some(0),
+                page_size: Some(page),
+                exact_totals: true,
+            };
+            let mut d = hexlens_core::decode_with(&data.as_slice(), &opts);
+            expand_all(data, &mut d);
+            assert!(
+                hexlens_core::output::to_json(&d) == eager,
+                "{name}, pages of {page}: the expanded tree differs from the eager one"
+            );
+        }
+    }
+}

@@ -12,15 +12,26 @@
 //! (`writeVInt`); each layout is read its own way.
 
 use super::layout::Layout;
-use super::module::{Ctx, LocGroup};
+use super::module::{check_group, group_order, label_entry, Shared};
 use super::prim::{string, varint_of, vint, vuint};
+use super::skim::{self, LocIndex};
 use super::{magic, tags, LOCATION_MAGIC};
 use crate::builder::{Builder, DResult};
-use crate::tree::{Kind, Name, Value};
+use crate::tree::{Kind, Name, NodeId, Value};
+use std::sync::Arc;
 
-/// Decodes the section (cursor at its start, region bounded by its end).
-pub fn decode(b: &mut Builder, ctx: &mut Ctx) -> DResult<()> {
-    let signed_tags = ctx.layout != Layout::Spec;
+/// The page size when lists are paged.
+fn paging(b: &Builder) -> Option<u64> {
+    b.page_size()
+        .filter(|_| b.lazy_threshold().is_some())
+        .map(u64::from)
+}
+
+/// Decodes the section (cursor at its start, region bounded by its end). Long
+/// lists of file paths, groups and entries of a group are shown in pages; a skim
+/// of the section finds where they start.
+pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
+    let signed_tags = sh.layout != Layout::Spec;
     let (mut npaths, mut ngroups, mut groups_node) = (0u64, 0u64, None);
     b.group("Header", |b| {
         magic(b, 8, LOCATION_MAGIC, "location section")?;
@@ -30,34 +41,62 @@ pub fn decode(b: &mut Builder, ctx: &mut Ctx) -> DResult<()> {
         b.display("the module's group first, then one per symbol-table entry, in uAST order");
         Ok(())
     })?;
+    let page = paging(b);
+    let locs: Option<Arc<Option<LocIndex>>> = page.map(|_| sh.locs(b));
+    let ix: Option<&LocIndex> = locs.as_ref().and_then(|l| l.as_ref().as_ref());
     let mut paths = Vec::new();
     b.array("FilePaths", |b| {
-        for i in 0..npaths {
-            b.item(i, |b| {
-                let p = string(b, "Path")?;
-                let at = b.pos();
-                b.bytes("Sha256", 32)?;
-                let h = b.peek_bytes(at, 32);
-                let hex: String = h.iter().map(|x| format!("{x:02x}")).collect();
-                b.display(if h.iter().all(|&x| x == 0) {
-                    "all zero: the writer could not read the source file".to_string()
-                } else {
-                    format!("SHA-256 of the source file as parsed: {hex}")
-                });
-                let it = b.current();
-                b.set_display(it, format!("\"{p}\""));
-                paths.push(p);
-                Ok(())
-            })?;
+        let mut i = 0;
+        if let (Some(p), Some(ix)) = (page, ix.filter(|_| npaths > page.unwrap_or(0))) {
+            let ok = (ix.paths.len() as u64).min(npaths);
+            while i < ok {
+                let last = (i + p).min(ok) - 1;
+                let (s, e) = (
+                    ix.path_starts[i as usize],
+                    ix.path_starts[last as usize + 1],
+                );
+                let first = i;
+                b.page(first, last, s, e - s, move |b| {
+                    for i in first..=last {
+                        path(b, i)?;
+                    }
+                    Ok(())
+                })?;
+                i = last + 1;
+            }
+            paths = ix.paths.clone();
+        }
+        for i in i..npaths {
+            paths.push(path(b, i)?);
         }
         Ok(())
     })?;
-    ctx.paths = paths;
+    let paths = Arc::new(paths);
     let end = b.limit();
-    let starts = ctx.loc_starts.clone();
-    let mut groups: Vec<LocGroup> = Vec::new();
-    let r = b.array("Groups", |b| {
-        for k in 0..ngroups {
+    b.array("Groups", |b| {
+        let mut k = 0u64;
+        if let (Some(p), Some(ix)) = (
+            page,
+            ix.filter(|x| x.starts.len() as u64 > page.unwrap_or(0) + 1),
+        ) {
+            let n = ix.starts.len() as u64 - 1;
+            while k < n {
+                let last = (k + p).min(n) - 1;
+                let (s, e) = (ix.starts[k as usize], ix.starts[last as usize + 1]);
+                let bounds: Vec<u64> = ix.starts[k as usize..=last as usize + 1].to_vec();
+                let (first, sh, paths) = (k, sh.clone(), paths.clone());
+                b.page(first, last, s, e - s, move |b| {
+                    for (j, w) in bounds.windows(2).enumerate() {
+                        group_region(b, &sh, &paths, signed_tags, first + j as u64, w[0], w[1]);
+                    }
+                    Ok(())
+                })?;
+                k = last + 1;
+            }
+        }
+        let syms = sh.syms(b);
+        let starts = &syms.loc_starts;
+        while k < ngroups {
             let at = b.pos();
             if at >= end {
                 if let Some(id) = groups_node {
@@ -69,34 +108,82 @@ pub fn decode(b: &mut Builder, ctx: &mut Ctx) -> DResult<()> {
                 break;
             }
             let bound = starts
-                .range(at + 1..)
-                .next()
+                .get(starts.partition_point(|&x| x <= at))
                 .copied()
                 .filter(|&x| x <= end)
                 .unwrap_or(end);
-            let mut g = LocGroup {
-                start: at,
-                ..Default::default()
-            };
-            b.region(
-                Name::Index(k.min(u32::MAX as u64) as u32),
-                Kind::Struct,
-                at,
-                bound - at,
-                |b| group(b, &ctx.paths, signed_tags, &mut g),
-            );
-            g.node = b.last().expect("group node");
-            groups.push(g);
+            group_region(b, sh, &paths, signed_tags, k, at, bound);
+            k += 1;
         }
         Ok(())
-    });
-    ctx.groups = groups;
-    r
+    })
 }
 
-/// One location group, bounded by the next group's start.
-fn group(b: &mut Builder, paths: &[String], signed_tags: bool, g: &mut LocGroup) -> DResult<()> {
+/// File path `i`: its text and the SHA-256 of the source.
+fn path(b: &mut Builder, i: u64) -> DResult<String> {
+    b.item(i, |b| {
+        let p = string(b, "Path")?;
+        let at = b.pos();
+        b.bytes("Sha256", 32)?;
+        let h = b.peek_bytes(at, 32);
+        let hex: String = h.iter().map(|x| format!("{x:02x}")).collect();
+        b.display(if h.iter().all(|&x| x == 0) {
+            "all zero: the writer could not read the source file".to_string()
+        } else {
+            format!("SHA-256 of the source file as parsed: {hex}")
+        });
+        let it = b.current();
+        b.set_display(it, format!("\"{p}\""));
+        Ok(p)
+    })
+}
+
+/// Group `k`, `[at, bound)`, and the check of its entries against its uAST
+/// subtree.
+fn group_region(
+    b: &mut Builder,
+    sh: &Arc<Shared>,
+    paths: &[String],
+    signed_tags: bool,
+    k: u64,
+    at: u64,
+    bound: u64,
+) {
+    b.region(
+        Name::Index(k.min(u32::MAX as u64) as u32),
+        Kind::Struct,
+        at,
+        bound - at,
+        |b| {
+            let gid = b.current();
+            let mut entries: Vec<NodeId> = Vec::new();
+            let mut count = 0u64;
+            let r = group(b, sh, paths, signed_tags, k, &mut entries, &mut count);
+            if let Some(order) = check_group(b, sh, k, at, gid, count) {
+                let from = count - entries.len() as u64;
+                for (j, &id) in entries.iter().enumerate() {
+                    label_entry(b, sh, id, order[from as usize + j]);
+                }
+            }
+            r
+        },
+    );
+}
+
+/// One location group, bounded by the next group's start. `entries` gets the
+/// entry nodes decoded here (the last ones; those before are in pages), `count`
+/// the number of entries.
+fn group(
+    b: &mut Builder,
+    sh: &Arc<Shared>,
+    paths: &[String],
+    signed_tags: bool,
+    k: u64,
+    entries: &mut Vec<NodeId>,
+    count: &mut u64,
+) -> DResult<()> {
     let gid = b.current();
+    let gstart = b.pos();
     let fi = vuint(b, "FilePathIndex")?;
     let file = match paths.get(fi as usize) {
         Some(p) => {
@@ -118,17 +205,58 @@ fn group(b: &mut Builder, paths: &[String], signed_tags: bool, g: &mut LocGroup)
         b.set_display(gid, format!("{file}, from line {start_line}: no entries"));
         return Ok(());
     }
+    // Every entry takes at least 5 bytes: fewer bytes than 5 a page's worth
+    // hold no more than a page.
+    let page = paging(b).filter(|&p| b.remaining() > 5 * p);
     b.array("Entries", |b| {
         let mut i = 0u64;
+        if let Some(p) = page {
+            let (s, e) = (b.pos(), b.limit());
+            let d = skim::bytes_of(b, s, e);
+            let plan = skim::loc_plan(&d, s, s, e, b.endian(), last, p);
+            drop(d);
+            let total = plan.ok + u64::from(plan.cut);
+            for (j, w) in plan.marks.windows(2).enumerate() {
+                let first = j as u64 * p;
+                if first >= plan.ok {
+                    break;
+                }
+                let lastk = (first + p).min(plan.ok) - 1;
+                let (at, l0) = w[0];
+                let sh = sh.clone();
+                b.page(first, lastk, at, w[1].0 - at, move |b| {
+                    let mut l = l0;
+                    let mut ids = Vec::new();
+                    for i in first..=lastk {
+                        b.item(i, |b| loc_entry(b, &mut l, signed_tags))?;
+                        ids.push(b.last().expect("entry node"));
+                    }
+                    if let Some((_, order)) =
+                        group_order(b, &sh, k, gstart).filter(|(_, o)| o.len() as u64 == total)
+                    {
+                        for (j, id) in ids.into_iter().enumerate() {
+                            label_entry(b, &sh, id, order[first as usize + j]);
+                        }
+                    }
+                    Ok(())
+                })?;
+            }
+            let (at, l) = plan.marks.last().copied().unwrap_or((s, last));
+            b.seek(at);
+            last = l;
+            i = plan.ok;
+            *count = plan.ok;
+        }
         while b.remaining() > 0 {
             let r = b.item(i, |b| loc_entry(b, &mut last, signed_tags));
-            g.entries.push(b.last().expect("entry node"));
+            entries.push(b.last().expect("entry node"));
+            *count += 1;
             r?;
             i += 1;
         }
         Ok(())
     })?;
-    let n = g.entries.len();
+    let n = *count;
     b.set_display(
         gid,
         format!(

@@ -19,6 +19,7 @@ mod layout;
 mod locations;
 mod module;
 mod prim;
+mod skim;
 mod strings;
 mod symtab;
 pub mod tags;
@@ -128,36 +129,16 @@ fn decode(b: &mut Builder) -> DResult<()> {
         )),
     )?;
 
-    let mut n_modules = 0u64;
-    let mut hash_id = None;
-    let header = b.group("Header", |b| {
-        magic(b, 8, FILE_MAGIC, "\\x7FLIBCHPL file")?;
-        let major = b.u32("FormatVersionMajor")?;
-        let minor = b.u32("FormatVersionMinor")?;
-        if (major, minor) != (0, 1) {
-            b.display(format!(
-                "format version {major}.{minor}; hexlens knows the layouts of 0.1"
-            ));
-        }
-        b.group("ChapelVersion", |b| {
-            b.u32("Major")?;
-            b.u32("Minor")?;
-            b.u32("Update")?;
-            Ok(())
-        })?;
-        n_modules = b.u32("ModuleCount")? as u64;
-        if n_modules >= MAX_NUM_MODULES {
-            b.error(format!(
-                "{n_modules} modules: Chapel's reader rejects {MAX_NUM_MODULES} or more"
-            ));
-        }
-        hash_id = Some(b.bytes("Sha256", HASH_SIZE)?);
-        Ok(())
-    });
-    if let Some(id) = hash_id {
-        check_hash(b, id);
-    }
-    header?;
+    let n_modules = if b.lazy_threshold().is_some() && b.file_len() >= FILE_HEADER_SIZE {
+        // Checking the hash reads the whole file: the header is decoded when it
+        // is opened.
+        b.lazy_region("Header", Kind::Struct, 0, FILE_HEADER_SIZE, None, |b| {
+            header(b).map(|_| ())
+        });
+        b.peek_uint(28, 4).unwrap_or(0)
+    } else {
+        b.group("Header", header)?
+    };
 
     // The table's first entries, peeked, tell the layout.
     let peeked: Vec<u64> = (0..n_modules.min(64))
@@ -185,21 +166,49 @@ fn decode(b: &mut Builder) -> DResult<()> {
         n_modules
     };
     let file_len = b.file_len();
-    let mut table: Vec<u64> = Vec::new();
-    let table_read = b.array("ModuleTable", |b| {
-        for i in 0..entries {
-            let off = b.u64(Name::Index(i.min(u32::MAX as u64) as u32))?;
-            table.push(off);
-            if i == n_modules {
-                b.display(format!("end of the last module (0x{off:X})"));
-                if off > file_len {
-                    b.error(format!(
-                        "the last module ends at 0x{off:X}, past the end of the file (0x{file_len:X})"
-                    ));
-                }
-            } else {
-                b.display(format!("module [{i}] at 0x{off:X}"));
+    // The offsets, read without making nodes (as many as the file holds).
+    let at = b.pos();
+    let avail = b.remaining() / 8;
+    let raw = b.peek_bytes(at, 8 * entries.min(avail));
+    let table: Vec<u64> = raw
+        .chunks_exact(8)
+        .map(|c| {
+            let a: [u8; 8] = c.try_into().expect("8 bytes");
+            match endian {
+                Endian::Little => u64::from_le_bytes(a),
+                Endian::Big => u64::from_be_bytes(a),
             }
+        })
+        .collect();
+    drop(raw);
+    let page = b
+        .page_size()
+        .filter(|_| b.lazy_threshold().is_some())
+        .map(u64::from);
+    let table_read = b.array("ModuleTable", |b| {
+        let mut i = 0u64;
+        let ok = table.len() as u64;
+        if let Some(p) = page.filter(|&p| ok > p) {
+            while i < ok {
+                let last = (i + p).min(ok) - 1;
+                let first = i;
+                b.page(
+                    first,
+                    last,
+                    at + 8 * first,
+                    8 * (last - first + 1),
+                    move |b| {
+                        for i in first..=last {
+                            table_entry(b, i, n_modules, file_len)?;
+                        }
+                        Ok(())
+                    },
+                )?;
+                i = last + 1;
+            }
+        }
+        for i in i..entries {
+            table_entry(b, i, n_modules, file_len)?;
         }
         Ok(())
     });
@@ -218,12 +227,85 @@ fn decode(b: &mut Builder) -> DResult<()> {
         pad(b, prev_end, first, lay.align(), "before the first module");
         prev_end = b.pos();
     }
+    let places = module_places(b, &table, n_listed, lay, table_end);
     b.array("Modules", |b| {
-        for i in 0..n_listed {
-            let off = table[i as usize];
-            let name = Name::Index(i as u32);
+        // Modules placed one after another are shown in pages.
+        let tidy = places.iter().enumerate().all(|(i, p)| {
+            p.misplaced.is_none()
+                && p.next.is_some_and(|n| n >= p.off)
+                && (i == 0 || p.off >= places[i - 1].end)
+        });
+        let mut i = 0usize;
+        let n = places.len();
+        if let Some(p) = page
+            .map(|p| p as usize)
+            .filter(|&p| n > p && tidy && prev_end <= places[0].off)
+        {
+            while i < n {
+                let last = (i + p).min(n) - 1;
+                let chunk: Vec<Place> = places[i..=last].to_vec();
+                let (s, e) = (chunk[0].off, chunk[chunk.len() - 1].end);
+                let first = i as u64;
+                if i > 0 && s > prev_end {
+                    pad(b, prev_end, s, lay.align(), "before the module");
+                }
+                prev_end = e.min(b.file_len());
+                let exact = b.exact_totals();
+                b.page(first, last as u64, s, e - s, move |b| {
+                    b.set_exact_totals(exact);
+                    let mut prev_end = s;
+                    for (j, m) in chunk.iter().enumerate() {
+                        module_at(b, first + j as u64, m, &mut prev_end, lay);
+                    }
+                    Ok(())
+                })?;
+                i = last + 1;
+            }
+            return Ok(());
+        }
+        for (i, m) in places.iter().enumerate() {
+            module_at(b, i as u64, m, &mut prev_end, lay);
+        }
+        Ok(())
+    })
+}
+
+/// Module-table entry `i` (the one after the modules, `n_modules`, is the end of
+/// the last module).
+fn table_entry(b: &mut Builder, i: u64, n_modules: u64, file_len: u64) -> DResult<()> {
+    let off = b.u64(Name::Index(i.min(u32::MAX as u64) as u32))?;
+    if i == n_modules {
+        b.display(format!("end of the last module (0x{off:X})"));
+        if off > file_len {
+            b.error(format!(
+                "the last module ends at 0x{off:X}, past the end of the file (0x{file_len:X})"
+            ));
+        }
+    } else {
+        b.display(format!("module [{i}] at 0x{off:X}"));
+    }
+    Ok(())
+}
+
+/// Where a module is, as the module table gives it.
+#[derive(Clone, Debug)]
+struct Place {
+    off: u64,
+    /// Where the table (or the module's length) says it ends, if it says.
+    next: Option<u64>,
+    /// Where it is read up to.
+    end: u64,
+    /// Why its offset cannot be followed.
+    misplaced: Option<String>,
+}
+
+fn module_places(b: &Builder, table: &[u64], n: u64, lay: Layout, table_end: u64) -> Vec<Place> {
+    let file_len = b.file_len();
+    (0..n as usize)
+        .map(|i| {
+            let off = table[i];
             let next = if lay.table_has_end() {
-                table.get(i as usize + 1).copied()
+                table.get(i + 1).copied()
             } else {
                 // The 2023 header stores the module length at +16.
                 peek_u64(b, off.saturating_add(16)).map(|len| off.saturating_add(len))
@@ -239,41 +321,92 @@ fn decode(b: &mut Builder) -> DResult<()> {
             } else {
                 None
             };
-            if let Some(msg) = misplaced {
-                b.error_node(name, prev_end, msg);
-                continue;
-            }
-            if i > 0 && off > prev_end {
-                pad(b, prev_end, off, lay.align(), "before the module");
-            }
             // An end before the start proves nothing: read up to the end of the file.
             let end = next.filter(|&n| n >= off).unwrap_or(file_len);
-            let overlap = off < prev_end;
-            let what = if lay.table_has_end() {
-                "the next module-table entry"
-            } else {
-                "the module's length field"
-            };
-            b.region(name, Kind::Struct, off, end - off, |b| {
-                let id = b.current();
-                if overlap {
-                    b.set_error(
-                        id,
-                        format!("module starts at 0x{off:X}, inside the previous module (which ends at 0x{prev_end:X})"),
-                    );
-                }
-                if next.is_some_and(|n| n < off) {
-                    b.set_error(
-                        id,
-                        format!("{what} puts the module's end before its start (0x{off:X}); read up to the end of the file"),
-                    );
-                }
-                module::decode(b, off, lay)
-            });
-            prev_end = prev_end.max(end.min(file_len));
+            Place {
+                off,
+                next,
+                end,
+                misplaced,
+            }
+        })
+        .collect()
+}
+
+/// Module `i`, a region decoded when opened; `prev_end` is where the module
+/// before it ends.
+fn module_at(b: &mut Builder, i: u64, p: &Place, prev_end: &mut u64, lay: Layout) {
+    let name = Name::Index(i as u32);
+    let (off, next, end) = (p.off, p.next, p.end);
+    if let Some(msg) = &p.misplaced {
+        b.error_node(name, *prev_end, msg.clone());
+        return;
+    }
+    if i > 0 && off > *prev_end {
+        pad(b, *prev_end, off, lay.align(), "before the module");
+    }
+    let overlap = off < *prev_end;
+    let pe = *prev_end;
+    let what = if lay.table_has_end() {
+        "the next module-table entry"
+    } else {
+        "the module's length field"
+    };
+    // The generated code's bitcode summary needs exact totals when the dump does.
+    let exact = b.exact_totals();
+    b.lazy_region(name, Kind::Struct, off, end - off, None, move |b| {
+        b.set_exact_totals(exact);
+        let id = b.current();
+        if overlap {
+            set_error_once(
+                b,
+                id,
+                format!("module starts at 0x{off:X}, inside the previous module (which ends at 0x{pe:X})"),
+            );
         }
-        Ok(())
-    })
+        if next.is_some_and(|n| n < off) {
+            set_error_once(
+                b,
+                id,
+                format!("{what} puts the module's end before its start (0x{off:X}); read up to the end of the file"),
+            );
+        }
+        module::decode(b, off, lay)
+    });
+    *prev_end = (*prev_end).max(end.min(b.file_len()));
+}
+
+/// The file header's fields and the check of its hash; returns the module count.
+fn header(b: &mut Builder) -> DResult<u64> {
+    let mut hash_id = None;
+    let r = (|| {
+        magic(b, 8, FILE_MAGIC, "\\x7FLIBCHPL file")?;
+        let major = b.u32("FormatVersionMajor")?;
+        let minor = b.u32("FormatVersionMinor")?;
+        if (major, minor) != (0, 1) {
+            b.display(format!(
+                "format version {major}.{minor}; hexlens knows the layouts of 0.1"
+            ));
+        }
+        b.group("ChapelVersion", |b| {
+            b.u32("Major")?;
+            b.u32("Minor")?;
+            b.u32("Update")?;
+            Ok(())
+        })?;
+        let n_modules = b.u32("ModuleCount")? as u64;
+        if n_modules >= MAX_NUM_MODULES {
+            b.error(format!(
+                "{n_modules} modules: Chapel's reader rejects {MAX_NUM_MODULES} or more"
+            ));
+        }
+        hash_id = Some(b.bytes("Sha256", HASH_SIZE)?);
+        Ok(n_modules)
+    })();
+    if let Some(id) = hash_id {
+        check_hash(b, id);
+    }
+    r
 }
 
 /// Adds a derived text node that no particular bytes give (no reference).
@@ -301,6 +434,21 @@ fn pad(b: &mut Builder, from: u64, to: u64, align: u64, why: &str) {
             "zero bytes {why}, to {article} {align}-byte boundary"
         ));
     }
+}
+
+/// Records `msg` on node `id` unless it carries it already: a lazy region that
+/// marks itself (its error stays when it is released) does so again each time it
+/// is decoded anew.
+fn set_error_once(b: &mut Builder, id: crate::tree::NodeId, msg: String) {
+    if b.tree()
+        .node(id)
+        .error
+        .as_deref()
+        .is_some_and(|e| e.contains(&msg))
+    {
+        return;
+    }
+    b.set_error(id, msg);
 }
 
 /// SHA-256 of the whole file with the hash field zeroed, read in 64 KiB chunks.
@@ -350,7 +498,8 @@ fn check_hash(b: &mut Builder, id: crate::tree::NodeId) {
                 hex(&stored)
             ),
         );
-        b.set_error(
+        set_error_once(
+            b,
             id,
             format!(
                 "SHA-256 of the file (with this field zeroed) is {}, but the header stores {}",

@@ -5,11 +5,12 @@
 
 use super::layout::{Layout, Sect};
 use super::prim::{string, LongStrings};
-use super::uast::AstIndex;
-use super::{locations, magic, pad, strings, symtab, uast, MODULE_MAGIC};
+use super::skim::{self, AstE, AstIndex, LocIndex};
+use super::{locations, magic, pad, strings, symtab, tags, uast, MODULE_MAGIC};
 use crate::builder::{Builder, DResult};
 use crate::tree::{BitSpan, Kind, Name, NodeId};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 /// A section as the module header gives it.
 #[derive(Clone, Debug)]
@@ -24,15 +25,6 @@ pub struct SectionRef {
     pub node: NodeId,
 }
 
-/// What a symbol-table entry points at (from the scan before decoding).
-#[derive(Clone, Copy, Debug)]
-pub struct SymTarget {
-    /// uAST entry, relative to the uAST section (module header in the 2023 layout).
-    pub ast: u64,
-    /// Location group, relative to the location section (module header in 2023).
-    pub loc: u64,
-}
-
 /// Nodes of one decoded symbol-table entry the cross-checks annotate.
 #[derive(Clone, Copy, Debug)]
 pub struct SymNodes {
@@ -44,36 +36,36 @@ pub struct SymNodes {
     pub loc: u64,
 }
 
-/// One decoded location group.
-#[derive(Clone, Debug, Default)]
-pub struct LocGroup {
-    pub start: u64,
-    pub node: NodeId,
-    pub entries: Vec<NodeId>,
+/// Where the symbol table points, as the other sections need it.
+#[derive(Debug, Default)]
+pub struct Syms {
+    /// Absolute starts of the uAST entries the symbol table points at (sorted).
+    pub anchors: Vec<u64>,
+    /// Absolute starts of the location groups it points at (sorted).
+    pub loc_starts: Vec<u64>,
+    /// Location group start → uAST entry start (the last entry naming a group
+    /// wins), sorted.
+    pub root_of: Vec<(u64, u64)>,
 }
 
-/// Everything the sections of one module share.
-pub struct Ctx {
+/// What the sections of one module share: their places, and what each needs from
+/// the others, found (without making nodes) the first time a section asks. The
+/// sections are decoded on demand, each with this context, so they give what an
+/// eager decode gives.
+pub struct Shared {
     pub layout: Layout,
     /// Absolute offset of the module header.
     pub m: u64,
     /// Absolute spans of the sections present.
     pub spans: BTreeMap<&'static str, (u64, u64)>,
-    pub long: LongStrings,
-    pub syms: Vec<SymTarget>,
-    /// Absolute starts of the uAST entries the symbol table points at.
-    pub anchors: BTreeSet<u64>,
-    /// Absolute starts of the location groups the symbol table points at.
-    pub loc_starts: BTreeSet<u64>,
-    pub ast: AstIndex,
-    pub sym_nodes: Vec<SymNodes>,
-    pub groups: Vec<LocGroup>,
-    /// File paths of the location section (index → path).
-    pub paths: Vec<String>,
+    long: OnceLock<Arc<LongStrings>>,
+    syms: OnceLock<Arc<Syms>>,
+    ast: OnceLock<Arc<AstIndex>>,
+    locs: OnceLock<Arc<Option<LocIndex>>>,
 }
 
-impl Ctx {
-    fn span(&self, s: Sect) -> Option<(u64, u64)> {
+impl Shared {
+    pub fn span(&self, s: Sect) -> Option<(u64, u64)> {
         self.spans.get(s.name()).copied()
     }
     /// What symbol-table uAST offsets are relative to.
@@ -88,6 +80,119 @@ impl Ctx {
         match self.layout {
             Layout::Writer2023 => Some(self.m),
             _ => self.span(Sect::Locations).map(|s| s.0),
+        }
+    }
+
+    /// The long strings table's strings.
+    pub fn long(&self, b: &Builder) -> Arc<LongStrings> {
+        self.long
+            .get_or_init(|| {
+                Arc::new(match self.span(Sect::LongStrings) {
+                    Some((s, e)) => {
+                        let base = if self.layout == Layout::Writer2023 {
+                            self.m
+                        } else {
+                            s
+                        };
+                        skim::long_strings(b, s, e, base)
+                    }
+                    None => LongStrings::default(),
+                })
+            })
+            .clone()
+    }
+
+    /// Where the symbol table points.
+    pub fn syms(&self, b: &Builder) -> Arc<Syms> {
+        self.syms
+            .get_or_init(|| {
+                let targets = match self.span(Sect::SymbolTable) {
+                    Some((s, e)) => {
+                        let d = skim::bytes_of(b, s, e);
+                        skim::sym_targets(&d, s, e, b.endian(), self.layout)
+                    }
+                    None => Vec::new(),
+                };
+                let mut out = Syms::default();
+                if let Some(base) = self.ast_base() {
+                    out.anchors = targets.iter().map(|t| base.saturating_add(t.ast)).collect();
+                    skim::radix_sort_by_key(&mut out.anchors, |&x| x);
+                    out.anchors.dedup();
+                }
+                if let (Some(ab), Some(lb)) = (self.ast_base(), self.loc_base()) {
+                    let mut r: Vec<(u64, u64)> = targets
+                        .iter()
+                        .map(|t| (lb.saturating_add(t.loc), ab.saturating_add(t.ast)))
+                        .collect();
+                    drop(targets);
+                    // Stable: of entries naming the same group, the last one wins.
+                    skim::radix_sort_by_key(&mut r, |x| x.0);
+                    let mut kept: Vec<(u64, u64)> = Vec::with_capacity(r.len());
+                    for x in r {
+                        match kept.last_mut() {
+                            Some(l) if l.0 == x.0 => *l = x,
+                            _ => kept.push(x),
+                        }
+                    }
+                    out.loc_starts = kept.iter().map(|x| x.0).collect();
+                    out.root_of = kept;
+                } else if let Some(base) = self.loc_base() {
+                    out.loc_starts = targets.iter().map(|t| base.saturating_add(t.loc)).collect();
+                    skim::radix_sort_by_key(&mut out.loc_starts, |&x| x);
+                    out.loc_starts.dedup();
+                }
+                Arc::new(out)
+            })
+            .clone()
+    }
+
+    /// The uAST entries, as the uAST section's decoder reads them (none in the
+    /// 2023 layout, whose entries are not decoded, or if the header is cut).
+    pub fn ast(&self, b: &Builder) -> Arc<AstIndex> {
+        self.ast
+            .get_or_init(|| {
+                let Some((s, e)) = self.span(Sect::Uast) else {
+                    return Arc::default();
+                };
+                if self.layout == Layout::Writer2023 || e < s.saturating_add(16) {
+                    return Arc::default();
+                }
+                let long = self.long(b);
+                let syms = self.syms(b);
+                let d = skim::bytes_of(b, s, e);
+                Arc::new(skim::uast(
+                    &d,
+                    s,
+                    s + 16,
+                    e,
+                    b.endian(),
+                    &long,
+                    &syms.anchors,
+                ))
+            })
+            .clone()
+    }
+
+    /// Where the location section's paths and groups are.
+    pub fn locs(&self, b: &Builder) -> Arc<Option<LocIndex>> {
+        self.locs
+            .get_or_init(|| {
+                let Some((s, e)) = self.span(Sect::Locations) else {
+                    return Arc::new(None);
+                };
+                let syms = self.syms(b);
+                Arc::new(skim::locations(b, s, e, &syms.loc_starts))
+            })
+            .clone()
+    }
+
+    /// "Function \"area\"": what the uAST entry `e` is.
+    pub fn describe(&self, b: &Builder, e: &AstE) -> String {
+        let name = tags::ast_tag(e.tag as u64).map_or("?", |t| t.0);
+        let end = self.span(Sect::Uast).map_or(e.end, |s| s.1);
+        match skim::label_at(b, e.start, end, e.tag, &self.long(b)) {
+            Some(l) => format!("{name} \"{l}\""),
+            None => name.to_string(),
         }
     }
 }
@@ -178,47 +283,20 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
     })?;
     let header_end = b.pos() - m;
 
-    let mut ctx = Ctx {
+    let plan = plan_sections(b, &mut refs, header_end, mlen, layout, m);
+    let spans = plan
+        .iter()
+        .map(|r| (r.sect.name(), (m + r.start, m + r.end.max(r.start))))
+        .collect();
+    let shared = Arc::new(Shared {
         layout,
         m,
-        spans: BTreeMap::new(),
-        long: LongStrings::default(),
-        syms: Vec::new(),
-        anchors: BTreeSet::new(),
-        loc_starts: BTreeSet::new(),
-        ast: AstIndex::default(),
-        sym_nodes: Vec::new(),
-        groups: Vec::new(),
-        paths: Vec::new(),
-    };
-    let plan = plan_sections(b, &mut refs, header_end, mlen, layout, m);
-    for r in &plan {
-        ctx.spans
-            .insert(r.sect.name(), (m + r.start, m + r.end.max(r.start)));
-    }
-
-    // What the sections need from each other, peeked before any is decoded.
-    if let Some((s, e)) = ctx.span(Sect::LongStrings) {
-        let base = if layout == Layout::Writer2023 { m } else { s };
-        ctx.long = strings::scan(b, s, e, base);
-    }
-    if let Some((s, e)) = ctx.span(Sect::SymbolTable) {
-        ctx.syms = symtab::scan(b, s, e, layout);
-    }
-    if let Some(base) = ctx.ast_base() {
-        ctx.anchors = ctx
-            .syms
-            .iter()
-            .map(|t| base.saturating_add(t.ast))
-            .collect();
-    }
-    if let Some(base) = ctx.loc_base() {
-        ctx.loc_starts = ctx
-            .syms
-            .iter()
-            .map(|t| base.saturating_add(t.loc))
-            .collect();
-    }
+        spans,
+        long: OnceLock::new(),
+        syms: OnceLock::new(),
+        ast: OnceLock::new(),
+        locs: OnceLock::new(),
+    });
 
     let mut cursor = m + header_end;
     for r in &plan {
@@ -238,8 +316,11 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
             );
         }
         let name: Name = r.sect.name().into();
-        b.region(name, Kind::Struct, s, e - s, |b| {
-            section(b, r.sect, &mut ctx)
+        let (sect, sh) = (r.sect, shared.clone());
+        let exact = b.exact_totals();
+        b.lazy_region(name, Kind::Struct, s, e - s, None, move |b| {
+            b.set_exact_totals(exact);
+            section(b, sect, &sh)
         });
         cursor = cursor.max(e);
     }
@@ -247,7 +328,6 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
     if cursor < mend {
         pad(b, cursor, mend, layout.align(), "at the end of the module");
     }
-    link(b, &ctx);
     Ok(())
 }
 
@@ -370,12 +450,12 @@ fn plan_sections(
     ok
 }
 
-fn section(b: &mut Builder, sect: Sect, ctx: &mut Ctx) -> DResult<()> {
+fn section(b: &mut Builder, sect: Sect, sh: &Arc<Shared>) -> DResult<()> {
     let r = match sect {
-        Sect::SymbolTable => symtab::decode(b, ctx),
-        Sect::Uast => uast::decode(b, ctx),
-        Sect::LongStrings => strings::decode(b, ctx),
-        Sect::Locations => locations::decode(b, ctx),
+        Sect::SymbolTable => symtab::decode(b, sh),
+        Sect::Uast => uast::decode(b, sh),
+        Sect::LongStrings => strings::decode(b, sh),
+        Sect::Locations => locations::decode(b, sh),
         Sect::GenCode => gen_code(b),
         Sect::Types | Sect::Functions | Sect::Dependencies => {
             let n = b.remaining();
@@ -384,7 +464,7 @@ fn section(b: &mut Builder, sect: Sect, ctx: &mut Ctx) -> DResult<()> {
             Ok(())
         }
     };
-    if ctx.layout == Layout::Writer2023 {
+    if sh.layout == Layout::Writer2023 {
         // Sections whose end was inferred run up to the next one: claim the padding.
         let (at, end) = (b.pos(), b.limit());
         pad(b, at, end, 16, "after the section");
@@ -427,34 +507,35 @@ fn gen_code(b: &mut Builder) -> DResult<()> {
     Ok(())
 }
 
-/// Cross-checks after every section is decoded: where symbol-table entries point,
-/// and which uAST nodes the location entries describe.
-fn link(b: &mut Builder, ctx: &Ctx) {
-    let ast_span = ctx.span(Sect::Uast);
-    let loc_span = ctx.span(Sect::Locations);
-    let group_at: BTreeMap<u64, usize> = ctx
-        .groups
-        .iter()
-        .enumerate()
-        .map(|(i, g)| (g.start, i))
-        .collect();
-    for s in &ctx.sym_nodes {
+/// The cross-checks of symbol-table entries: where they point in the uAST and
+/// location sections.
+pub fn link_symbols(b: &mut Builder, sh: &Shared, nodes: &[SymNodes]) {
+    if nodes.is_empty() {
+        return;
+    }
+    let ast_span = sh.span(Sect::Uast);
+    let loc_span = sh.span(Sect::Locations);
+    let ix = sh.ast(b);
+    let locs = sh.locs(b);
+    let groups = locs.as_ref().as_ref().filter(|l| !l.paths_cut);
+    for s in nodes {
         // uAST pointer.
-        match (ctx.ast_base(), ast_span) {
+        match (sh.ast_base(), ast_span) {
             (Some(base), Some((as_, ae))) => {
                 let t = base.saturating_add(s.ast);
                 let how = format!("0x{base:X} + 0x{:X} = 0x{t:X}", s.ast);
-                if let Some(e) = ctx.ast.entries.get(&t) {
-                    let label = e.describe();
+                if let Some(i) = ix.at(t) {
+                    let e = ix.e[i as usize];
+                    let label = sh.describe(b, &e);
                     b.set_display(s.ast_node, format!("{how}: {label}"));
                     b.set_reference(s.ast_node, BitSpan::bytes(t, e.end));
-                    if e.tag != s.kind {
+                    if e.tag as u64 != s.kind {
                         b.set_error(
                             s.kind_node,
                             format!(
                                 "the kind byte says {}, but the uAST entry it points at is a {}",
-                                super::tags::describe_tag(s.kind),
-                                super::tags::describe_tag(e.tag)
+                                tags::describe_tag(s.kind),
+                                tags::describe_tag(e.tag as u64)
                             ),
                         );
                     }
@@ -463,7 +544,7 @@ fn link(b: &mut Builder, ctx: &Ctx) {
                         s.ast_node,
                         format!("{how} is outside the uAST section (0x{as_:X}-0x{ae:X})"),
                     );
-                } else if ctx.ast.checked(t) {
+                } else if ix.checked(t) {
                     b.set_error(
                         s.ast_node,
                         format!("{how} does not point at the start of a uAST entry"),
@@ -475,19 +556,18 @@ fn link(b: &mut Builder, ctx: &Ctx) {
                     );
                 }
             }
-            _ if ctx.layout != Layout::Writer2023 => {
+            _ if sh.layout != Layout::Writer2023 => {
                 b.set_error(s.ast_node, "the module has no uAST section to point into");
             }
             _ => {}
         }
         // Location pointer.
-        if let (Some(base), Some((ls, le))) = (ctx.loc_base(), loc_span) {
+        if let (Some(base), Some((ls, le))) = (sh.loc_base(), loc_span) {
             let t = base.saturating_add(s.loc);
             let how = format!("0x{base:X} + 0x{:X} = 0x{t:X}", s.loc);
-            if let Some(&gi) = group_at.get(&t) {
+            if let Some((g, gi)) = groups.and_then(|g| g.group_at(t).map(|gi| (g, gi))) {
                 b.set_display(s.loc_node, format!("{how}: location group [{gi}]"));
-                let g = b.tree().node(ctx.groups[gi].node).span;
-                b.set_reference(s.loc_node, g);
+                b.set_reference(s.loc_node, BitSpan::bytes(g.starts[gi], g.starts[gi + 1]));
             } else if t < ls || t >= le {
                 b.set_error(
                     s.loc_node,
@@ -499,62 +579,69 @@ fn link(b: &mut Builder, ctx: &Ctx) {
                     format!("{how} is not the start of a location group"),
                 );
             }
-        } else if ctx.layout != Layout::Writer2023 {
+        } else if sh.layout != Layout::Writer2023 {
             b.set_error(
                 s.loc_node,
                 "the module has no location section to point into",
             );
         }
     }
-    link_locations(b, ctx);
 }
 
-/// Pairs each location group with its uAST subtree (group 0: the module; the others
-/// through the symbol table) and checks it holds one entry per node of the subtree,
-/// in pre-order, leaving out subtrees that have their own group. When the counts
-/// agree, each entry is labelled with its node.
-fn link_locations(b: &mut Builder, ctx: &Ctx) {
-    let (Some(ab), Some(lb)) = (ctx.ast_base(), ctx.loc_base()) else {
+/// The uAST subtree location group `gi` (starting at `start`) describes (group
+/// 0: the module; the others through the symbol table): its root and its entries
+/// in pre-order, leaving out subtrees that have their own group; `None` if it is
+/// not known or not completely decoded.
+pub fn group_order(b: &Builder, sh: &Shared, gi: u64, start: u64) -> Option<(AstE, Vec<u32>)> {
+    sh.ast_base()?;
+    sh.loc_base()?;
+    let syms = sh.syms(b);
+    let ix = sh.ast(b);
+    let root = match syms.root_of.binary_search_by_key(&start, |x| x.0) {
+        Ok(i) => syms.root_of[i].1,
+        Err(_) if gi == 0 => ix.e[*ix.roots.first()? as usize].start,
+        Err(_) => return None,
+    };
+    let order = ix.preorder(root, &syms.anchors)?;
+    Some((ix.e[order[0] as usize], order))
+}
+
+/// Checks that location group `gi` holds one entry per node of its uAST
+/// subtree (see [`group_order`]): an error on the group node `gid` if not.
+/// Returns the order when the counts agree, for labelling the entries.
+pub fn check_group(
+    b: &mut Builder,
+    sh: &Shared,
+    gi: u64,
+    start: u64,
+    gid: NodeId,
+    entries: u64,
+) -> Option<Vec<u32>> {
+    let (re, order) = group_order(b, sh, gi, start)?;
+    if order.len() as u64 != entries {
+        let what = sh.describe(b, &re);
+        b.set_error(
+            gid,
+            format!(
+                "the group holds {entries} location entries, but its uAST subtree ({what} at 0x{:X}) has {} nodes outside other groups",
+                re.start,
+                order.len()
+            ),
+        );
+        return None;
+    }
+    Some(order)
+}
+
+/// Labels location entry node `id` with the uAST entry `order_at` (an index
+/// into the uAST index) it describes.
+pub fn label_entry(b: &mut Builder, sh: &Shared, id: NodeId, at: u32) {
+    let ix = sh.ast(b);
+    let Some(e) = ix.e.get(at as usize).copied() else {
         return;
     };
-    let mut root_of: BTreeMap<u64, u64> = BTreeMap::new();
-    for t in &ctx.syms {
-        root_of.insert(lb.saturating_add(t.loc), ab.saturating_add(t.ast));
-    }
-    for (gi, g) in ctx.groups.iter().enumerate() {
-        let root = match root_of.get(&g.start) {
-            Some(&r) => r,
-            None if gi == 0 => match ctx.ast.roots.first() {
-                Some(&r) => r,
-                None => continue,
-            },
-            None => continue,
-        };
-        let Some(order) = ctx.ast.preorder(root, &ctx.anchors) else {
-            continue;
-        };
-        let Some(re) = ctx.ast.entries.get(&root) else {
-            continue;
-        };
-        if order.len() != g.entries.len() {
-            b.set_error(
-                g.node,
-                format!(
-                    "the group holds {} location entries, but its uAST subtree ({} at 0x{root:X}) has {} nodes outside other groups",
-                    g.entries.len(),
-                    re.describe(),
-                    order.len()
-                ),
-            );
-            continue;
-        }
-        for (&id, at) in g.entries.iter().zip(order) {
-            let Some(e) = ctx.ast.entries.get(&at) else {
-                continue;
-            };
-            let prev = b.tree().node(id).display.clone().unwrap_or_default();
-            b.set_display(id, format!("{}: {prev}", e.describe()));
-            b.set_reference(id, BitSpan::bytes(at, e.end));
-        }
-    }
+    let prev = b.tree().node(id).display.clone().unwrap_or_default();
+    let what = sh.describe(b, &e);
+    b.set_display(id, format!("{what}: {prev}"));
+    b.set_reference(id, BitSpan::bytes(e.start, e.end));
 }

@@ -10,72 +10,23 @@
 //! (types/functions, always 0) and no generated versions.
 
 use super::layout::Layout;
-use super::module::{Ctx, SymNodes, SymTarget};
-use super::prim::{peek_varint, vuint};
+use super::module::{link_symbols, Shared, SymNodes};
+use super::prim::vuint;
+use super::skim::{self, sym_fixed, SymState};
 use super::{magic, tags, SYMBOL_TABLE_MAGIC};
 use crate::builder::{Builder, DResult, MAX_STRING_VALUE};
 use crate::tree::{Kind, Name, Value};
+use std::sync::Arc;
 
-/// Size of the table header (magic, count, reserved).
-const HEADER: u64 = 16;
 /// Chapel's reader rejects this many symbols (`MAX_NUM_SYMBOLS`).
 const MAX_NUM_SYMBOLS: u64 = 100_000_000;
 
-fn fixed_size(layout: Layout) -> u64 {
-    if layout == Layout::Writer2023 {
-        12
-    } else {
-        8
-    }
-}
-
-/// Reads every entry's two offsets without creating nodes (the uAST and location
-/// sections need them as entry points and group boundaries). Stops at the first
-/// entry that does not fit.
-pub fn scan(b: &Builder, s: u64, e: u64, layout: Layout) -> Vec<SymTarget> {
-    let mut out = Vec::new();
-    let Some(count) = b.peek_uint(s + 8, 4) else {
-        return out;
-    };
-    let mut p = s + HEADER;
-    let skip_front_coded = |p: u64| -> Option<u64> {
-        let (_, n1) = peek_varint(b, p, e)?;
-        let (len, n2) = peek_varint(b, p + n1, e)?;
-        let next = (p + n1 + n2).checked_add(len)?;
-        (next <= e).then_some(next)
-    };
-    for _ in 0..count {
-        let fixed = fixed_size(layout);
-        if p + fixed + 1 > e {
-            break;
-        }
-        let (Some(ast), Some(loc)) = (b.peek_uint(p, 4), b.peek_uint(p + 4, 4)) else {
-            break;
-        };
-        out.push(SymTarget { ast, loc });
-        let Some(next) = skip_front_coded(p + fixed + 1) else {
-            break;
-        };
-        p = next;
-        if layout != Layout::Writer2023 {
-            let Some((g, n)) = peek_varint(b, p, e) else {
-                break;
-            };
-            p += n;
-            for _ in 0..g {
-                match skip_front_coded(p + 1) {
-                    Some(next) => p = next,
-                    None => return out,
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Decodes the table (cursor at its start, region bounded by its end).
-pub fn decode(b: &mut Builder, ctx: &mut Ctx) -> DResult<()> {
-    let layout = ctx.layout;
+/// Decodes the table (cursor at its start, region bounded by its end). A table
+/// of more entries than a page holds is shown in pages, each decoded when
+/// opened: a skim finds where each page starts and the previous ID and C name
+/// there (the front coding's state).
+pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
+    let layout = sh.layout;
     let mut count = 0u64;
     b.group("Header", |b| {
         magic(b, 8, SYMBOL_TABLE_MAGIC, "symbol table")?;
@@ -93,7 +44,7 @@ pub fn decode(b: &mut Builder, ctx: &mut Ctx) -> DResult<()> {
         }
         Ok(())
     })?;
-    let fixed = fixed_size(layout);
+    let fixed = sym_fixed(layout);
     let room = b.remaining();
     if count > room / (fixed + 3) {
         b.error(format!(
@@ -101,25 +52,60 @@ pub fn decode(b: &mut Builder, ctx: &mut Ctx) -> DResult<()> {
             count.saturating_mul(fixed + 3)
         ));
     }
-    let mut last_id: Vec<u8> = Vec::new();
-    let mut last_cname: Vec<u8> = Vec::new();
+    let page = b
+        .page_size()
+        .filter(|_| b.lazy_threshold().is_some())
+        .map(u64::from)
+        .filter(|&p| count > p && room / (fixed + 3) > p);
+    let (start, end) = (b.pos(), b.limit());
     b.array("Entries", |b| {
-        for i in 0..count {
-            let r = b.item(i, |b| entry(b, ctx, i, &mut last_id, &mut last_cname));
-            r?;
+        let Some(p) = page else {
+            return entries(b, sh, 0, count, SymState::default());
+        };
+        let d = skim::bytes_of(b, start, end);
+        let plan = skim::sym_plan(&d, start, start, end, b.endian(), layout, count, p);
+        drop(d);
+        for (k, w) in plan.marks.windows(2).enumerate() {
+            let first = k as u64 * p;
+            if first >= plan.ok {
+                break;
+            }
+            let last = (first + p).min(plan.ok) - 1;
+            let (at, st) = w[0].clone();
+            let sh = sh.clone();
+            b.page(first, last, at, w[1].0 - at, move |b| {
+                entries(b, &sh, first, last + 1, st.clone())
+            })?;
         }
-        Ok(())
+        let (at, st) = plan.marks.last().cloned().unwrap_or_default();
+        b.seek(at);
+        entries(b, sh, plan.ok, count, st)
     })
+}
+
+/// Entries `from..to`, starting with front-coding state `st`, then the
+/// cross-checks of those decoded.
+fn entries(b: &mut Builder, sh: &Shared, from: u64, to: u64, mut st: SymState) -> DResult<()> {
+    let mut nodes = Vec::new();
+    let mut r = Ok(());
+    for i in from..to {
+        r = b.item(i, |b| entry(b, sh.layout, i, &mut st, &mut nodes));
+        if r.is_err() {
+            break;
+        }
+    }
+    link_symbols(b, sh, &nodes);
+    r
 }
 
 fn entry(
     b: &mut Builder,
-    ctx: &mut Ctx,
+    layout: Layout,
     index: u64,
-    last_id: &mut Vec<u8>,
-    last_cname: &mut Vec<u8>,
+    st: &mut SymState,
+    nodes: &mut Vec<SymNodes>,
 ) -> DResult<()> {
-    let layout = ctx.layout;
+    let (last_id, last_cname) = (&mut st.id, &mut st.cname);
     let rel = if layout == Layout::Writer2023 {
         "module header"
     } else {
@@ -159,7 +145,7 @@ fn entry(
             format!("\"{id}\"")
         },
     );
-    ctx.sym_nodes.push(SymNodes {
+    nodes.push(SymNodes {
         ast_node,
         loc_node,
         kind_node,

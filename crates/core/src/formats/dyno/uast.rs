@@ -14,87 +14,19 @@
 //! verified, so its entries are shown as one run.
 
 use super::layout::Layout;
-use super::module::Ctx;
+use super::module::{Shared, Syms};
 use super::prim::{ustring, vint, vuint, LongStrings};
+use super::skim::AstIndex;
 use super::tags::{self, TagKind};
 use super::{magic, UAST_MAGIC};
 use crate::builder::{Builder, DResult};
-use crate::tree::{Name, NodeId};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::tree::Name;
+use std::sync::Arc;
 
 /// Chapel's reader rejects this many uAST entries (`MAX_NUM_ASTS`).
 const MAX_NUM_ASTS: u64 = 100_000_000;
 /// Entries nested deeper than this are not decoded (bounded recursion).
-const MAX_DEPTH: u32 = 128;
-
-/// One decoded uAST entry.
-#[derive(Clone, Debug, Default)]
-pub struct AstEntry {
-    pub id: NodeId,
-    pub tag: u64,
-    /// Name, operator or value, if the tag has one.
-    pub label: Option<String>,
-    /// Absolute starts of the children (complete only if `complete`).
-    pub children: Vec<u64>,
-    pub end: u64,
-    /// True if the entry and all its descendants were decoded.
-    pub complete: bool,
-}
-
-impl AstEntry {
-    /// "Function \"area\"" style description.
-    pub fn describe(&self) -> String {
-        let name = tags::ast_tag(self.tag).map_or("?", |t| t.0);
-        match &self.label {
-            Some(l) => format!("{name} \"{l}\""),
-            None => name.to_string(),
-        }
-    }
-}
-
-/// What the uAST section yielded, for the cross-checks.
-#[derive(Default, Debug)]
-pub struct AstIndex {
-    /// Entries by absolute start.
-    pub entries: BTreeMap<u64, AstEntry>,
-    /// Absolute starts of the top-level entries.
-    pub roots: Vec<u64>,
-    /// Byte runs left undecoded.
-    pub undecoded: Vec<(u64, u64)>,
-    /// Where decoding stopped (everything before it is decoded or undecoded runs).
-    pub reached: u64,
-    /// Where the entries began.
-    pub begin: u64,
-}
-
-impl AstIndex {
-    /// True if offset `t` lies in bytes that were decoded as entries (so an entry
-    /// starting there would have been found).
-    pub fn checked(&self, t: u64) -> bool {
-        t >= self.begin && t < self.reached && !self.undecoded.iter().any(|&(a, z)| t >= a && t < z)
-    }
-
-    /// The entries of the subtree at `root` in pre-order, leaving out the subtrees
-    /// of `skip` (other than `root` itself); `None` unless every entry involved was
-    /// completely decoded.
-    pub fn preorder(&self, root: u64, skip: &BTreeSet<u64>) -> Option<Vec<u64>> {
-        let mut out = Vec::new();
-        let mut stack = vec![root];
-        while let Some(at) = stack.pop() {
-            let e = self.entries.get(&at)?;
-            if !e.complete {
-                return None;
-            }
-            out.push(at);
-            for &c in e.children.iter().rev() {
-                if !skip.contains(&c) {
-                    stack.push(c);
-                }
-            }
-        }
-        Some(out)
-    }
-}
+pub(super) const MAX_DEPTH: u32 = 128;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Flow {
@@ -104,17 +36,27 @@ enum Flow {
     Lost,
 }
 
-struct Cx<'a> {
-    strings: &'a LongStrings,
-    anchors: &'a BTreeSet<u64>,
+/// What decoding entries needs: the long strings, where the symbol table points
+/// (an undecoded run ends at the next entry it points at), the section's end, and
+/// the skim of the section (where each entry is, for pages of long lists).
+#[derive(Clone)]
+struct Cx {
+    strings: Arc<LongStrings>,
+    syms: Arc<Syms>,
+    ix: Arc<AstIndex>,
     end: u64,
-    index: AstIndex,
-    count: u64,
+}
+
+/// The page size when lists are paged.
+fn paging(b: &Builder) -> Option<usize> {
+    b.page_size()
+        .filter(|_| b.lazy_threshold().is_some())
+        .map(|p| p as usize)
 }
 
 /// Decodes the section (cursor at its start, region bounded by its end).
-pub fn decode(b: &mut Builder, ctx: &mut Ctx) -> DResult<()> {
-    let old = ctx.layout == Layout::Writer2023;
+pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
+    let old = sh.layout == Layout::Writer2023;
     let mut declared = 0u64;
     let mut byte_count = 0u64;
     let mut count_node = None;
@@ -151,84 +93,124 @@ pub fn decode(b: &mut Builder, ctx: &mut Ctx) -> DResult<()> {
         return Ok(());
     }
 
-    let mut cx = Cx {
-        strings: &ctx.long,
-        anchors: &ctx.anchors,
+    let cx = Cx {
+        strings: sh.long(b),
+        syms: sh.syms(b),
+        ix: sh.ast(b),
         end: b.limit(),
-        index: AstIndex {
-            begin: b.pos(),
-            ..Default::default()
-        },
-        count: 0,
     };
-    let r = b.array("Entries", |b| {
-        let mut k = 0u64;
-        let mut resync = false;
-        let mut lost_before = false;
-        while b.pos() < cx.end {
-            let start = b.pos();
-            let (flow, _) = entry(b, &mut cx, 0, Name::Index(k.min(u32::MAX as u64) as u32))?;
-            cx.index.roots.push(start);
-            if let Some(e) = cx.index.entries.get(&start) {
-                let id = e.id;
-                let what = e.describe();
-                if k == 0 && e.tag != u64::from(tags::tag_of("Module")) {
-                    b.set_error(
-                        id,
-                        format!("the first uAST entry should be the module, but it is a {what}"),
-                    );
-                }
-                let note = if k == 0 {
-                    "the module's uAST"
-                } else if resync {
-                    "decoding resumed here: the symbol table points at this entry (its place in the tree is not known)"
-                } else if lost_before {
-                    "the entry after the previous one (its place in the tree is not known)"
-                } else {
-                    "another top-level entry"
-                };
-                b.set_display(id, format!("{what}; {note}"));
-            }
-            resync = flow == Flow::Lost;
-            lost_before |= resync;
-            k += 1;
-        }
-        Ok(())
-    });
-    cx.index.reached = cx
-        .index
-        .entries
-        .values()
-        .map(|e| e.end)
-        .max()
-        .unwrap_or(cx.index.begin)
-        .max(cx.index.undecoded.iter().map(|u| u.1).max().unwrap_or(0));
-    if r.is_ok() && cx.index.undecoded.is_empty() && cx.count != declared {
+    let r = b.array("Entries", |b| top_level(b, &cx));
+    let ix = &cx.ix;
+    if r.is_ok() && ix.undecoded.is_empty() && ix.count != declared {
         if let Some(id) = count_node {
             b.set_error(
                 id,
                 format!(
                     "the header counts {declared} uAST entries, but the section holds {}",
-                    cx.count
+                    ix.count
                 ),
             );
         }
     } else if let Some(id) = count_node {
-        b.set_display(id, format!("{} entries decoded", cx.count));
+        b.set_display(id, format!("{} entries decoded", ix.count));
     }
-    ctx.ast = cx.index;
     r
 }
 
-/// Decodes one entry and, recursively, its children.
-fn entry(b: &mut Builder, cx: &mut Cx, depth: u32, name: Name) -> DResult<(Flow, u64)> {
-    let start = b.pos();
+/// The top-level entries: the module's, and those where decoding resumed after
+/// losing its footing. In pages when there are more than a page holds.
+fn top_level(b: &mut Builder, cx: &Cx) -> DResult<()> {
+    let roots = &cx.ix.roots;
+    let n = roots.len();
+    let mut k = 0usize;
+    if let Some(p) = paging(b).filter(|&p| n > p) {
+        while k < n {
+            let last = (k + p).min(n) - 1;
+            let (s, e) = (
+                cx.ix.e[roots[k] as usize].start,
+                cx.ix.e[roots[last] as usize].end,
+            );
+            let c = cx.clone();
+            let first = k;
+            b.page(
+                first as u64,
+                last as u64,
+                s,
+                e.saturating_sub(s),
+                move |b| {
+                    for k in first..=last {
+                        b.seek(c.ix.e[c.ix.roots[k] as usize].start);
+                        root(b, &c, k)?;
+                    }
+                    Ok(())
+                },
+            )?;
+            k = last + 1;
+        }
+    }
+    while b.pos() < cx.end {
+        root(b, cx, k)?;
+        k += 1;
+    }
+    Ok(())
+}
+
+/// Top-level entry `k`: decoded, then said what it is.
+fn root(b: &mut Builder, cx: &Cx, k: usize) -> DResult<()> {
+    let ix = &cx.ix;
+    let pos = match ix.roots.get(k) {
+        Some(&p) => Some(p),
+        None if k == 0 => (!ix.e.is_empty()).then_some(0),
+        None => ix
+            .roots
+            .last()
+            .map(|&p| ix.e[p as usize].skip)
+            .filter(|&p| (p as usize) < ix.e.len()),
+    };
+    let (_, id, what, tag) = entry(b, cx, 0, Name::Index(k.min(u32::MAX as usize) as u32), pos)?;
+    if k == 0 && tag != u64::from(tags::tag_of("Module")) {
+        b.set_error(
+            id,
+            format!("the first uAST entry should be the module, but it is a {what}"),
+        );
+    }
+    let lost = |j: usize| ix.roots.get(j).is_some_and(|&p| ix.e[p as usize].lost());
+    let note = if k == 0 {
+        "the module's uAST"
+    } else if lost(k - 1) {
+        "decoding resumed here: the symbol table points at this entry (its place in the tree is not known)"
+    } else if (0..k).any(lost) {
+        "the entry after the previous one (its place in the tree is not known)"
+    } else {
+        "another top-level entry"
+    };
+    b.set_display(id, format!("{what}; {note}"));
+    Ok(())
+}
+
+/// `Function "area"`: the tag's name and the entry's label.
+fn describe(tag: u64, label: &Option<String>) -> String {
+    let name = tags::ast_tag(tag).map_or("?", |t| t.0);
+    match label {
+        Some(l) => format!("{name} \"{l}\""),
+        None => name.to_string(),
+    }
+}
+
+/// Decodes one entry and, recursively, its children (`pos`: the entry in the
+/// skim). Returns how it ended, its node, what it is and its tag.
+fn entry(
+    b: &mut Builder,
+    cx: &Cx,
+    depth: u32,
+    name: Name,
+    pos: Option<u32>,
+) -> DResult<(Flow, crate::tree::NodeId, String, u64)> {
     let mut flow = Flow::Done;
-    let mut info = AstEntry::default();
+    let mut tag = 0u64;
+    let mut label = None;
     let r = b.group(name, |b| {
-        let tag = b.u8("Tag")? as u64;
-        info.tag = tag;
-        cx.count += 1;
+        tag = b.u8("Tag")? as u64;
         b.display(tags::describe_tag(tag));
         let kind = match tags::ast_tag(tag) {
             Some((_, k)) if k != TagKind::Marker => k,
@@ -249,7 +231,7 @@ fn entry(b: &mut Builder, cx: &mut Cx, depth: u32, name: Name) -> DResult<(Flow,
             append(b, "NO_CHILD");
         }
         match fields(b, cx, name)? {
-            Fields::Decoded(label) => info.label = label,
+            Fields::Decoded(l) => label = l,
             Fields::Unknown => {
                 undecoded(
                     b,
@@ -281,36 +263,77 @@ fn entry(b: &mut Builder, cx: &mut Cx, depth: u32, name: Name) -> DResult<(Flow,
             flow = Flow::Lost;
             return Ok(());
         }
-        let mut all = true;
         if n == 0 {
-            info.complete = flow == Flow::Done;
             return Ok(());
         }
         b.array("Children", |b| {
-            for i in 0..n {
-                let (f, c) = entry(b, cx, depth + 1, Name::Index(i.min(u32::MAX as u64) as u32))?;
-                info.children.push(c);
-                all &= cx.index.entries.get(&c).is_some_and(|e| e.complete);
-                if f == Flow::Lost {
-                    flow = Flow::Lost;
-                    break;
-                }
-            }
+            flow = children(b, cx, depth, n, pos)?;
             Ok(())
-        })?;
-        info.complete = all && flow == Flow::Done;
-        Ok(())
+        })
     });
     let id = b.last().expect("entry node");
-    info.id = id;
-    info.end = b.pos();
-    if tags::ast_tag(info.tag).is_some() {
-        b.set_display(id, info.describe());
+    let what = describe(tag, &label);
+    if tags::ast_tag(tag).is_some() {
+        b.set_display(id, what.clone());
     }
-    if r.is_ok() {
-        cx.index.entries.insert(start, info);
+    r.map(|_| (flow, id, what, tag))
+}
+
+/// The `n` children of the entry at `pos` in the skim: in pages of the children
+/// the skim found decodable when there are more than a page holds.
+fn children(b: &mut Builder, cx: &Cx, depth: u32, n: u64, pos: Option<u32>) -> DResult<Flow> {
+    let ix = &cx.ix;
+    let kids = pos
+        .filter(|&p| (p as usize) < ix.e.len())
+        .map(|p| ix.children(p))
+        .unwrap_or_default();
+    let kid = |i: usize| kids.get(i).copied();
+    let mut i = 0usize;
+    if let Some(p) = paging(b).filter(|&p| kids.len() > p && kids.len() as u64 <= n) {
+        let okn = kids.iter().take_while(|&&c| ix.e[c as usize].ok()).count();
+        while i < okn {
+            let last = (i + p).min(okn) - 1;
+            let (s, e) = (ix.e[kids[i] as usize].start, ix.e[kids[last] as usize].end);
+            let (c, first, at) = (cx.clone(), i, kids[i]);
+            b.page(
+                first as u64,
+                last as u64,
+                s,
+                e.saturating_sub(s),
+                move |b| {
+                    let mut at = at;
+                    for i in first..=last {
+                        let (f, ..) = entry(b, &c, depth + 1, Name::Index(i as u32), Some(at))?;
+                        if f == Flow::Lost {
+                            break;
+                        }
+                        at = c.ix.e[at as usize].skip;
+                    }
+                    Ok(())
+                },
+            )?;
+            i = last + 1;
+        }
+        if okn > 0 && ix.e[kids[okn - 1] as usize].lost() {
+            return Ok(Flow::Lost);
+        }
+        if okn < kids.len() {
+            b.seek(ix.e[kids[okn] as usize].start);
+        }
     }
-    r.map(|_| (flow, start))
+    for i in i as u64..n {
+        let (f, ..) = entry(
+            b,
+            cx,
+            depth + 1,
+            Name::Index(i.min(u32::MAX as u64) as u32),
+            kid(i as usize),
+        )?;
+        if f == Flow::Lost {
+            return Ok(Flow::Lost);
+        }
+    }
+    Ok(Flow::Done)
 }
 
 /// Appends `extra` to the last node's display.
@@ -323,12 +346,11 @@ fn append(b: &mut Builder, extra: &str) {
 
 /// Claims the bytes from the cursor to the next entry the symbol table points at
 /// (or to the section end) as one undecoded run.
-fn undecoded(b: &mut Builder, cx: &mut Cx, what: &str) -> DResult<()> {
+fn undecoded(b: &mut Builder, cx: &Cx, what: &str) -> DResult<()> {
     let at = b.pos();
-    let next = cx
-        .anchors
-        .range(at..)
-        .next()
+    let anchors = &cx.syms.anchors;
+    let next = anchors
+        .get(anchors.partition_point(|&a| a < at))
         .copied()
         .filter(|&a| a < cx.end);
     let bound = next.unwrap_or(cx.end).max(at);
@@ -344,7 +366,6 @@ fn undecoded(b: &mut Builder, cx: &mut Cx, what: &str) -> DResult<()> {
             ),
         });
     }
-    cx.index.undecoded.push((at, bound));
     Ok(())
 }
 
@@ -358,8 +379,8 @@ enum Fields {
     Lost,
 }
 
-fn fields(b: &mut Builder, cx: &mut Cx, tag: &str) -> DResult<Fields> {
-    let s = cx.strings;
+fn fields(b: &mut Builder, cx: &Cx, tag: &str) -> DResult<Fields> {
+    let s: &LongStrings = &cx.strings;
     let label = match tag {
         "Identifier" => Some(ustring(b, "Name", s)?),
         "Dot" => Some(ustring(b, "FieldName", s)?),
