@@ -107,7 +107,8 @@ fn mark_damaged(tree: &mut Tree, id: NodeId) {
     }
 }
 
-/// Walks the whole tree, expanding and releasing every lazy node, to learn
+/// Walks the whole tree, expanding and releasing every lazy node that may hide
+/// an error (those whose decoder vouched for them are left closed), to learn
 /// which lazy nodes hide an error. Afterwards every node present (the root and
 /// what is not lazy) carries its true `damaged` flag, and the result tells a
 /// later walk which lazy nodes to mark when it decodes them again. Needed only
@@ -152,8 +153,15 @@ fn expand_if_lazy(src: &dyn ByteSource, tree: &mut Tree, id: NodeId) -> bool {
 
 /// Expands `id` if it is lazy (unless `limits` keep lazy nodes), marking the
 /// lazy nodes the expansion made that `limits.damage` lists.
-fn open(src: &dyn ByteSource, tree: &mut Tree, id: NodeId, limits: &Limits) -> bool {
-    if limits.keep_lazy || !tree.node(id).lazy {
+/// A survey (`surveying`) leaves lazy nodes whose decoder vouched for them closed.
+fn open(
+    src: &dyn ByteSource,
+    tree: &mut Tree,
+    id: NodeId,
+    limits: &Limits,
+    surveying: bool,
+) -> bool {
+    if limits.keep_lazy || !tree.node(id).lazy || (surveying && tree.is_vouched(id)) {
         return false;
     }
     let Ok(made) = crate::expand(src, tree, id) else {
@@ -213,7 +221,7 @@ fn walk_inner(
     v: &mut dyn Visitor,
     mut found: Option<&mut Damage>,
 ) -> io::Result<()> {
-    let expanded = open(src, tree, start, &limits);
+    let expanded = open(src, tree, start, &limits, found.is_some());
     let hidden = match limits.max_depth {
         Some(0) => child_count(tree, start),
         _ => 0,
@@ -236,7 +244,7 @@ fn walk_inner(
                 top.next += 1;
                 let depth = top.depth;
                 if tree.node(c).page {
-                    let expanded = open(src, tree, c, &limits);
+                    let expanded = open(src, tree, c, &limits, found.is_some());
                     stack.push(Frame {
                         id: c,
                         next: 0,
@@ -247,7 +255,7 @@ fn walk_inner(
                     continue;
                 }
                 let depth = depth + 1;
-                let expanded = open(src, tree, c, &limits);
+                let expanded = open(src, tree, c, &limits, found.is_some());
                 let at_limit = limits.max_depth.is_some_and(|m| depth >= m);
                 let hidden = if at_limit { child_count(tree, c) } else { 0 };
                 v.enter(tree, c, depth, hidden)?;

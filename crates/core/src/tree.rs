@@ -546,6 +546,12 @@ impl Tree {
             .any(|(&id, r)| self.nodes[id as usize].lazy && !r.vouched())
     }
 
+    /// True if node `id` is lazy and its decoder vouched that its subtree holds
+    /// no error (see [`Tree::may_hide_damage`]).
+    pub fn is_vouched(&self, id: NodeId) -> bool {
+        self.nodes[id as usize].lazy && self.recipes.get(&id).is_some_and(|r| r.vouched())
+    }
+
     /// Notes that node `id` was expanded when the tree held `len` nodes.
     pub(crate) fn note_expanded(&mut self, id: NodeId, len: usize) {
         self.expanded.insert(id, len);
