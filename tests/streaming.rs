@@ -363,3 +363,41 @@ fn a_streaming_walk_releases_what_it_wrote() {
     assert_eq!(d.tree.len(), before);
     assert!(out.len() > 100 * before, "{} bytes of JSON", out.len());
 }
+
+#[test]
+fn a_released_node_is_as_before_and_decodes_again_to_the_same_subtree() {
+    let mut files = Vec::new();
+    common::files_under(&common::curated_dir(), &mut files);
+    files.retain(|f| f.to_string_lossy().contains("dxil"));
+    files.sort();
+    let mut checked = 0;
+    for f in files.iter().take(10) {
+        let data = std::fs::read(f).unwrap();
+        let src = data.as_slice();
+        let mut d = hexlens_core::decode_with(&src, &options(3));
+        let lazy: Vec<u32> = (0..d.tree.len() as u32)
+            .filter(|&id| d.tree.node(id).lazy)
+            .collect();
+        for id in lazy {
+            let before = format!("{:?}", d.tree.node(id));
+            let len = d.tree.len();
+            hexlens_core::expand(&src, &mut d.tree, id).unwrap();
+            let mut first = Vec::new();
+            stream::write_json(&src, &mut d, id, Limits::default(), &mut first).unwrap();
+            hexlens_core::release(&mut d.tree, id).unwrap();
+            assert_eq!(d.tree.len(), len);
+            assert_eq!(format!("{:?}", d.tree.node(id)), before, "{}", f.display());
+            hexlens_core::expand(&src, &mut d.tree, id).unwrap();
+            let mut again = Vec::new();
+            stream::write_json(&src, &mut d, id, Limits::default(), &mut again).unwrap();
+            assert!(
+                first == again,
+                "{}: node {id} decodes differently",
+                f.display()
+            );
+            hexlens_core::release(&mut d.tree, id).unwrap();
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{checked}");
+}

@@ -1199,6 +1199,9 @@ impl crate::tree::Recipe for FnRecipe {
         let mut b = Builder::resume(src, tree, id, self.limit, self.bound.as_ref().into());
         let first_new = b.tree().len();
         b.set_endian(self.endian);
+        // The label said what the region is until now; an eager region has only
+        // what `f` gives it.
+        b.tree.node_mut(id).display = None;
         // A Stop has already recorded its error in the tree.
         let _ = (self.f)(&mut b);
         // The region keeps its whole span, as an eager region does.

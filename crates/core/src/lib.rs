@@ -175,9 +175,10 @@ pub fn expand(
         ));
     };
     let first = tree.len();
+    let before = tree.node(id).clone();
     let taken = std::mem::replace(tree, Tree::with_root(Name::Static(""), BitSpan::default()));
     *tree = recipe.expand(src, taken, id);
-    tree.note_expanded(id, first);
+    tree.note_expanded(id, first, before);
     Ok(first as NodeId..tree.len() as NodeId)
 }
 

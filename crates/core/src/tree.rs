@@ -309,7 +309,8 @@ pub struct Tree {
     recipes: BTreeMap<NodeId, RecipeRef>,
     /// For each expanded node still holding its children: the tree's length
     /// before the expansion (its new nodes start there).
-    expanded: BTreeMap<NodeId, usize>,
+    /// (and the node as it was before, which a release restores).
+    expanded: BTreeMap<NodeId, (usize, Node)>,
     lazy_threshold: Option<u64>,
     page_size: Option<u32>,
 }
@@ -552,16 +553,17 @@ impl Tree {
         self.nodes[id as usize].lazy && self.recipes.get(&id).is_some_and(|r| r.vouched())
     }
 
-    /// Notes that node `id` was expanded when the tree held `len` nodes.
-    pub(crate) fn note_expanded(&mut self, id: NodeId, len: usize) {
-        self.expanded.insert(id, len);
+    /// Notes that node `id`, which was `before`, was expanded when the tree held
+    /// `len` nodes.
+    pub(crate) fn note_expanded(&mut self, id: NodeId, len: usize, before: Node) {
+        self.expanded.insert(id, (len, before));
     }
 
     /// True if node `id` can be released with [`Tree::release`]: it was expanded,
     /// and every node made since is inside its subtree.
     pub fn can_release(&self, id: NodeId) -> bool {
         match self.expanded.get(&id) {
-            Some(&mark) => self.nodes.get(mark..).is_some_and(|made| {
+            Some(&(mark, _)) => self.nodes.get(mark..).is_some_and(|made| {
                 made.iter()
                     .all(|n| matches!(n.parent, Some(p) if p as usize >= mark || p == id))
             }),
@@ -570,7 +572,8 @@ impl Tree {
     }
 
     /// Releases what expanding node `id` added: its descendants are dropped, and
-    /// it becomes lazy again (its name, span, value, display and damage stay), so a
+    /// it becomes lazy again, as it was before (what the expansion learnt of its
+    /// damage stays), so a
     /// later [`crate::expand`] decodes it anew (groups expanded inside it are
     /// released with it). Every node made since `id` was expanded must lie inside
     /// its subtree: a walk that opens and closes groups in order releases them in
@@ -583,14 +586,17 @@ impl Tree {
                 "node {id} cannot be released: it was not expanded, or groups opened after it are still open"
             ));
         }
-        let mark = self.expanded.remove(&id).expect("checked");
+        let (mark, before) = self.expanded.remove(&id).expect("checked");
         self.nodes.truncate(mark);
         // Expansions and recipes of the dropped nodes go with them.
         self.expanded.split_off(&(mark as NodeId));
         self.recipes.split_off(&(mark as NodeId));
         let n = &mut self.nodes[id as usize];
+        let damaged = n.damaged;
+        *n = before;
         n.children = Vec::new();
         n.lazy = true;
+        n.damaged |= damaged;
         Ok(())
     }
 
