@@ -1327,7 +1327,9 @@ fn table(b: &mut Builder, sh: &Arc<Shared>, name: &'static str, start: u64, len:
         while first < whole {
             let last = first.saturating_add(per - 1).min(whole - 1);
             let at = start + first * stride;
-            if sh.may_defer(b, |b| sh.entries_clean(b, part, start, first, last)) {
+            // Only a list longer than a page is paged.
+            let paged = whole > per;
+            if paged && sh.may_defer(b, |b| sh.entries_clean(b, part, start, first, last)) {
                 let sh = Arc::clone(&sh);
                 let len = (last - first + 1) * stride;
                 vouch::page(b, exact, first, last, at, len, move |b| {
@@ -1623,13 +1625,15 @@ fn names_pool(b: &mut Builder, sh: &Arc<Shared>, start: u64, len: u64) {
         let per = b.page_size().map_or(u64::MAX, u64::from);
         let skim = names_skim(b, &sh, start, end, per);
         let (marks, n, at) = (&skim.marks, skim.count, skim.stop);
+        // Only a list longer than a page is paged.
+        let paged = marks.len() > 1;
         for (k, &(first, from)) in marks.iter().enumerate() {
             let (last_i, to) = match marks.get(k + 1) {
                 Some(&(f, o)) => (f - 1, o),
                 None => (n - 1, at),
             };
             // Only the first name can be wrong (it must be the empty name).
-            if sh.may_defer(b, |b| first > 0 || b.peek_bytes(start, 1) == [0]) {
+            if paged && sh.may_defer(b, |b| first > 0 || b.peek_bytes(start, 1) == [0]) {
                 let sh = Arc::clone(&sh);
                 vouch::page(b, exact, first, last_i, from, to - from, move |b| {
                     for i in first..=last_i {
