@@ -556,3 +556,364 @@ fn hostile_inputs_finish_quickly_with_errors_at_the_damage() {
     let d = hostile(&m, "format information over 64 bits");
     assert!(error(&d, "Module/FormatInformation").contains("overflows 64 bits"));
 }
+
+// ----- decoding on demand ---------------------------------------------------------------
+
+/// The benchmarks' dense module (`crates/core/benches/gen/llvm1.rs`, written
+/// with the same generator): an LLVM 1.3 module with a type pool, module info, a
+/// constant pool, `functions` function blocks (each with a constant pool, an
+/// instruction list and a symbol table naming its values) and a module symbol
+/// table naming every function.
+mod dense {
+    use super::gen::{vbr, vbr_i64, Id, W};
+
+    /// A module with `functions` functions.
+    pub fn file(functions: usize) -> Vec<u8> {
+        let mut w = W::file(3);
+        w.module(0b0011, |w| {
+            let mut defs = Vec::new();
+            for i in 0..64u64 {
+                vbr(&mut defs, 15); // pointer
+                vbr(&mut defs, 7 + i % 4);
+            }
+            w.type_pool(64, &defs);
+            w.block(Id::ModuleGlobalInfo, |w| {
+                // No global variables; one function type slot per function; the
+                // target triple.
+                w.vbr(0);
+                for _ in 0..functions {
+                    w.vbr((16 << 5) | 1);
+                }
+                w.vbr(0);
+                w.string("i686-pc-linux-gnu");
+            });
+            w.block(Id::ConstantPool, |w| {
+                w.vbr(256);
+                w.vbr(7);
+                for i in 0..256i64 {
+                    w.vbr(0);
+                    let mut d = Vec::new();
+                    vbr_i64(&mut d, i * 1000 - 5000);
+                    w.bytes(&d);
+                }
+            });
+            for f in 0..functions {
+                w.function(1, |w| {
+                    w.block(Id::ConstantPool, |w| {
+                        w.vbr(4);
+                        w.vbr(7);
+                        for k in 0..4i64 {
+                            w.vbr(0);
+                            let mut d = Vec::new();
+                            vbr_i64(&mut d, k - 2);
+                            w.bytes(&d);
+                        }
+                    });
+                    w.block(Id::InstructionList, |w| {
+                        for k in 0..48u32 {
+                            w.u32(0xFFF0_0705 ^ (k << 8));
+                        }
+                    });
+                    let names: Vec<(u64, String)> =
+                        (0..12u64).map(|v| (v, format!("tmp.{f}.{v}"))).collect();
+                    let entries: Vec<(u64, &str)> =
+                        names.iter().map(|(v, n)| (*v, n.as_str())).collect();
+                    w.symbol_table(&[], &[(7, &entries)]);
+                });
+            }
+            let names: Vec<(u64, String)> = (0..functions as u64)
+                .map(|f| (f, format!("function_{f}")))
+                .collect();
+            let entries: Vec<(u64, &str)> = names.iter().map(|(v, n)| (*v, n.as_str())).collect();
+            w.symbol_table(&[(13, "struct.node")], &[(16, &entries)]);
+        });
+        w.buf
+    }
+}
+
+use hexlens_core::stream::{self, streaming_options, Limits};
+use hexlens_core::{decode_with, output, Options};
+
+fn paged(page: u32) -> Options {
+    Options {
+        page_size: Some(page),
+        ..streaming_options()
+    }
+}
+
+/// Expands every lazy node of `d`, one at a time, until none is left (nodes an
+/// expansion makes are appended, so one pass in arena order finds them all).
+/// With `exact`, checks that no lazy node hid an error: one that was not marked
+/// damaged holds none once expanded. Returns how many were expanded.
+fn expand_all(bytes: &[u8], d: &mut Decoded, exact: bool) -> usize {
+    let (mut done, mut next) = (0, 0usize);
+    while let Some(off) = d.tree.nodes()[next..].iter().position(|n| n.lazy) {
+        next += off;
+        let id = next as u32;
+        let was = d.tree.node(id).damaged;
+        hexlens_core::expand(&bytes, &mut d.tree, id)
+            .unwrap_or_else(|e| panic!("expanding {}: {e}", d.tree.path(id)));
+        assert!(
+            !exact || was || !d.tree.node(id).damaged,
+            "{} was lazy and clean but holds an error",
+            d.tree.path(id)
+        );
+        done += 1;
+    }
+    done
+}
+
+/// Where two dumps first differ, with some context from each.
+fn first_difference(a: &str, b: &str) -> String {
+    let at = a
+        .bytes()
+        .zip(b.bytes())
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let from = a[..at].rfind('\n').unwrap_or(0);
+    let take = |s: &str| {
+        s.get(from..(at + 300).min(s.len()))
+            .unwrap_or("")
+            .to_string()
+    };
+    format!(
+        "at byte {at}:\n--- on demand\n{}\n--- eager\n{}",
+        take(a),
+        take(b)
+    )
+}
+
+/// Decoding on demand with pages of `page` entries and expanding everything
+/// gives the eager tree (no lazy node hiding an error on the way), and so does
+/// the streaming dump (with the survey the CLI runs when lazy parts may hide
+/// damage): the same JSON and text bytes.
+fn same_as_eager(what: &str, bytes: &[u8], page: u32) {
+    let eager = decode_bytes(bytes);
+    let (json, txt) = (output::to_json(&eager), output::to_text(&eager));
+    let mut lazy = decode_with(&bytes, &paged(page));
+    assert!(
+        !lazy.tree.may_hide_damage(),
+        "{what}: every lazy part is vouched for"
+    );
+    expand_all(bytes, &mut lazy, true);
+    let (a, b) = (output::to_json(&lazy), json.clone());
+    assert!(
+        a == b,
+        "{what} (pages of {page}): JSON {}",
+        first_difference(&a, &b)
+    );
+    let (a, b) = (output::to_text(&lazy), txt.clone());
+    assert!(
+        a == b,
+        "{what} (pages of {page}): text {}",
+        first_difference(&a, &b)
+    );
+    assert_eq!(lazy.is_clean(), eager.is_clean(), "{what}: cleanliness");
+    // Without exact totals lazy parts are not checked first (they may hide an
+    // error); expanded, they still give the eager tree.
+    let mut loose = decode_with(
+        &bytes,
+        &Options {
+            exact_totals: false,
+            ..paged(page)
+        },
+    );
+    expand_all(bytes, &mut loose, false);
+    let (a, b) = (output::to_json(&loose), json.clone());
+    assert!(
+        a == b,
+        "{what} (pages of {page}, inexact): JSON {}",
+        first_difference(&a, &b)
+    );
+    for as_json in [true, false] {
+        let mut d = decode_with(&bytes, &paged(page));
+        let damage;
+        let mut limits = Limits::default();
+        if d.tree.may_hide_damage() {
+            damage = stream::survey(&bytes, &mut d.tree);
+            limits.damage = Some(&damage);
+        }
+        let root = d.tree.root();
+        let mut out = Vec::new();
+        if as_json {
+            stream::write_json(&bytes, &mut d, root, limits, &mut out).unwrap();
+        } else {
+            stream::write_text(&bytes, &mut d, root, limits, &mut out).unwrap();
+        }
+        let got = String::from_utf8(out).unwrap();
+        let want = if as_json {
+            json.clone() + "\n"
+        } else {
+            txt.clone()
+        };
+        assert!(
+            got == want,
+            "{what} (streamed, pages of {page}, json {as_json}): {}",
+            first_difference(&got, &want)
+        );
+    }
+}
+
+/// Damaged copies of a dense module of `functions` functions, each with its
+/// error deep inside (found through the eager tree), and the module itself.
+fn damaged_dense(functions: usize) -> Vec<(String, Vec<u8>)> {
+    let good = dense::file(functions);
+    let d = decode_bytes(&good);
+    assert!(d.is_clean());
+    let at = |path: &str| node(&d, path).span.start_byte() as usize;
+    let mid = functions / 2 + 3;
+    let f = |i: usize| format!("Module/Blocks/[{i}]/Function");
+    let module_names = format!("Module/Blocks/[{}]/SymbolTable", functions + 3);
+    let mut out = Vec::new();
+    let mut v = good.clone();
+    v[at(&format!(
+        "{}/Blocks/[2]/SymbolTable/Planes/[0]/Entries/[5]/Name",
+        f(mid)
+    ))] = 0x7F;
+    out.push(("a function's symbol name running past its table", v));
+    let mut v = good.clone();
+    v[at(&format!("{}/Linkage", f(mid + 7)))] = 9;
+    out.push(("a function with linkage 9", v));
+    let mut v = good.clone();
+    v[at(&format!("{}/Blocks/[1]", f(mid + 11))) + 3] = 0x7F;
+    out.push(("a block overrunning its function", v));
+    let mut v = good.clone();
+    let size = at(&format!("Module/Blocks/[{}]", mid + 20));
+    v[size + 3] = 0x7F;
+    out.push(("a function block whose size overruns the module", v));
+    let mut v = good.clone();
+    v[at(&format!(
+        "{module_names}/Planes/[0]/Entries/[{}]/Name",
+        functions - 2
+    ))] = 0x7F;
+    out.push(("a name running past the module's symbol table", v));
+    let mut v = good.clone();
+    v.truncate(at(&format!("{}/Blocks/[1]", f(mid))) + 9);
+    out.push(("a module cut inside a function", v));
+    out.push(("the dense module", good));
+    out.into_iter().map(|(n, b)| (n.to_string(), b)).collect()
+}
+
+#[test]
+fn a_dense_module_opens_with_pages_of_blocks_and_expands_to_the_eager_tree() {
+    let bytes = dense::file(2500);
+    let src = bytes.as_slice();
+    let mut d = decode_with(&src, &streaming_options());
+    assert!(!d.tree.may_hide_damage());
+    // Root, signature, module header and three pages of module-level blocks.
+    assert!(d.tree.len() < 20, "{} nodes", d.tree.len());
+    let list = d.tree.find("Module/Blocks").unwrap();
+    let pages = d.tree.node(list).children.clone();
+    assert_eq!(pages.len(), 3);
+    assert!(pages
+        .iter()
+        .all(|&p| d.tree.node(p).lazy && d.tree.node(p).page));
+    assert_eq!(d.tree.node(pages[2]).name.to_string(), "[2000…2503]");
+    // A page holds its blocks' headers; each block's content stays undecoded.
+    let before = d.tree.len();
+    hexlens_core::expand(&src, &mut d.tree, pages[1]).unwrap();
+    assert!(d.tree.len() - before < 5000, "{}", d.tree.len() - before);
+    let body = d.tree.find("Module/Blocks/[1500]/Function").unwrap();
+    assert!(d.tree.node(body).lazy);
+    hexlens_core::expand(&src, &mut d.tree, body).unwrap();
+    let names = d
+        .tree
+        .find("Module/Blocks/[1500]/Function/Blocks/[2]/SymbolTable")
+        .unwrap();
+    assert!(d.tree.node(names).lazy);
+    // The module's symbol table names every function: its entries come in pages.
+    hexlens_core::expand(&src, &mut d.tree, pages[2]).unwrap();
+    let table = d.tree.find("Module/Blocks/[2503]/SymbolTable").unwrap();
+    hexlens_core::expand(&src, &mut d.tree, table).unwrap();
+    let entries = d
+        .tree
+        .find("Module/Blocks/[2503]/SymbolTable/Planes/[0]/Entries")
+        .unwrap();
+    assert_eq!(d.tree.node(entries).children.len(), 3);
+    // Expanding everything gives the eager tree.
+    expand_all(&bytes, &mut d, true);
+    let eager = decode_bytes(&bytes);
+    assert!(eager.tree.len() > 100_000);
+    let (a, b) = (output::to_json(&d), output::to_json(&eager));
+    assert!(a == b, "{}", first_difference(&a, &b));
+}
+
+#[test]
+fn fixtures_and_damaged_dense_modules_decoded_on_demand_equal_their_eager_decode() {
+    let mut files: Vec<(String, Vec<u8>)> = gen::all()
+        .into_iter()
+        .map(|(n, b)| (n.to_string(), b))
+        .collect();
+    files.push(("nested 40".into(), gen::nested(40)));
+    files.push(("nested flat 3000".into(), gen::nested_flat(3000)));
+    for (name, bytes) in &files {
+        for page in [1, 2, 3, 1000] {
+            same_as_eager(name, bytes, page);
+        }
+    }
+    for (name, bytes) in damaged_dense(1200) {
+        let eager = decode_bytes(&bytes);
+        assert_eq!(eager.is_clean(), name == "the dense module", "{name}");
+        for page in [7, 1000] {
+            same_as_eager(&name, &bytes, page);
+        }
+    }
+}
+
+/// Time to open a large file on demand (`HEXLENS_LLVM1_FILE`, e.g. the bench
+/// generator's `llvm1.bin`): the decode with streaming options (root and its
+/// children), then the first lazy groups one by one.
+#[test]
+#[ignore]
+fn timing_of_opening_a_dense_file() {
+    use std::time::Instant;
+    let Some(p) = std::env::var_os("HEXLENS_LLVM1_FILE") else {
+        return;
+    };
+    let bytes = std::fs::read(p).unwrap();
+    let src = bytes.as_slice();
+    let t = Instant::now();
+    let mut d = decode_with(&src, &streaming_options());
+    println!("open: {:?}, {} nodes", t.elapsed(), d.tree.len());
+    let mut next = 0usize;
+    for _ in 0..12 {
+        let Some(off) = d.tree.nodes()[next..].iter().position(|n| n.lazy) else {
+            break;
+        };
+        next += off;
+        let id = next as u32;
+        let before = d.tree.len();
+        let t = Instant::now();
+        hexlens_core::expand(&src, &mut d.tree, id).unwrap();
+        println!(
+            "expand {}{}: {:?}, {} nodes",
+            d.tree.path(id),
+            if d.tree.node(id).page { " (page)" } else { "" },
+            t.elapsed(),
+            d.tree.len() - before
+        );
+    }
+    // The module's symbol table (the last module-level block) and its first page.
+    let list = d.tree.find("Module/Blocks").unwrap();
+    let last = *d.tree.node(list).children.last().unwrap();
+    let t = Instant::now();
+    hexlens_core::expand(&src, &mut d.tree, last).unwrap();
+    println!("expand last page of Module/Blocks: {:?}", t.elapsed());
+    let n = d.tree.node(list).children.len();
+    let _ = n;
+    if let Some(id) = (0..d.tree.len() as u32)
+        .rev()
+        .find(|&i| d.tree.node(i).lazy && d.tree.path(i).ends_with("/SymbolTable"))
+    {
+        let t = Instant::now();
+        hexlens_core::expand(&src, &mut d.tree, id).unwrap();
+        println!("expand {}: {:?}", d.tree.path(id), t.elapsed());
+        if let Some(p) = (0..d.tree.len() as u32).find(|&i| {
+            d.tree.node(i).lazy && d.tree.node(i).page && d.tree.path(i).contains("Entries")
+        }) {
+            let t = Instant::now();
+            hexlens_core::expand(&src, &mut d.tree, p).unwrap();
+            println!("expand a page of {}: {:?}", d.tree.path(p), t.elapsed());
+        }
+    }
+}

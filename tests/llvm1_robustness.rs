@@ -91,3 +91,59 @@ fn corrupting_a_large_file_with_deep_nesting_stays_fast() {
         t.elapsed()
     );
 }
+
+/// Every lazy node of `d` expanded, one at a time; with exact totals none of
+/// them may hide an error (a lazy node not marked damaged holds none).
+fn expand_all(bytes: &[u8], d: &mut hexlens_core::Decoded, exact: bool) -> Result<(), String> {
+    let mut next = 0usize;
+    while let Some(off) = d.tree.nodes()[next..].iter().position(|n| n.lazy) {
+        next += off;
+        let id = next as u32;
+        let was = d.tree.node(id).damaged;
+        hexlens_core::expand(&bytes, &mut d.tree, id)?;
+        if exact && !was && d.tree.node(id).damaged {
+            return Err(format!(
+                "{} was lazy and clean but holds an error",
+                d.tree.path(id)
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn corrupted_files_decoded_on_demand_give_the_eager_tree() {
+    use hexlens_core::{decode_with, output, stream::streaming_options, Options};
+    let mut rng = Rng(0x5EED_11F1_0000_00AA);
+    let mut inputs: Vec<(String, Vec<u8>)> = gen::all()
+        .into_iter()
+        .map(|(n, b)| (n.to_string(), b))
+        .collect();
+    inputs.push(("nested 30".into(), gen::nested(30)));
+    let mut runs = 0;
+    for (name, bytes) in &inputs {
+        for round in 0..40 {
+            let m = rng.corrupt(bytes);
+            let want = output::to_json(&decode_bytes(&m));
+            for (page, exact) in [(2, true), (1000, true), (3, false)] {
+                let opts = Options {
+                    page_size: Some(page),
+                    exact_totals: exact,
+                    ..streaming_options()
+                };
+                let mut d = decode_with(&m.as_slice(), &opts);
+                if exact {
+                    assert!(!d.tree.may_hide_damage(), "{name} round {round}");
+                }
+                expand_all(&m, &mut d, exact)
+                    .unwrap_or_else(|e| panic!("{name} round {round} (pages of {page}): {e}"));
+                assert!(
+                    output::to_json(&d) == want,
+                    "{name} round {round} (pages of {page}, exact {exact}): differs from the eager tree"
+                );
+                runs += 1;
+            }
+        }
+    }
+    assert!(runs > 1000, "{runs}");
+}

@@ -11,8 +11,10 @@
 //! size stays contained) and its alignment `Padding`. Function blocks hold further
 //! blocks; nesting deeper than [`MAX_DEPTH`] is shown raw with an error.
 
+use super::skim::{self, Win};
 use super::tables;
 use super::vbr;
+use super::vouch;
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, Name, NodeId};
 
@@ -166,48 +168,50 @@ impl Parent {
     }
 }
 
-/// Reads the blocks filling `[cursor, end)` as the list `Blocks`. `depth` is the
-/// nesting level of these blocks (module-level blocks are level 1).
-pub(crate) fn blocks(
-    b: &mut Builder,
-    ctx: &Ctx,
-    end: u64,
-    depth: u32,
-    parent: Parent,
-) -> DResult<()> {
-    b.array("Blocks", |b| {
-        let mut seen: Vec<(BlockKind, u32)> = Vec::new();
-        let mut i = 0u32;
-        // Every block claims at least one byte, so this ends.
-        while b.pos() < end {
-            block(b, ctx, i, end, depth, parent, &mut seen);
-            i = i.saturating_add(1);
-        }
-        Ok(())
-    })
+/// Where a block lies and what its header says, from a peek at the header (see
+/// [`layout`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Layout {
+    /// The header is all there (`avail` holds it).
+    pub header_fits: bool,
+    /// The header's size, if the header is there.
+    pub size: u64,
+    pub content_start: u64,
+    pub content_len: u64,
+    /// The size reaches past `end`.
+    pub overrun: bool,
+    /// Alignment padding owed after the content, and room for it before `end`.
+    pub pad: u64,
+    pub pad_room: u64,
+    /// Bytes of the list element: header, content and the padding that fits.
+    pub item_len: u64,
+    /// The block type the header names (`Unknown` if it is not there).
+    pub kind: BlockKind,
 }
 
-/// One block at the cursor, ending no later than `end`.
-fn block(
-    b: &mut Builder,
+/// Lays out the block at `start`, ending no later than `end`, from its header
+/// (`u32at` reads a little-endian `u32`, `None` past the end of the file).
+pub(crate) fn layout(
     ctx: &Ctx,
-    i: u32,
+    start: u64,
     end: u64,
-    depth: u32,
-    parent: Parent,
-    seen: &mut Vec<(BlockKind, u32)>,
-) {
-    let start = b.pos();
+    u32at: &mut dyn FnMut(u64) -> Option<u64>,
+) -> Layout {
     let avail = end - start;
     let hdr: u64 = if ctx.long_headers() { 8 } else { 4 };
-    // Size the element from a peek at its header; the header's own nodes are read
-    // inside the region (and report a truncated header there).
-    let size = if avail < hdr {
-        None
+    let (size, kind) = if avail < hdr {
+        (None, BlockKind::Unknown)
     } else if ctx.long_headers() {
-        b.peek_uint(start + 4, 4)
+        let kind = u32at(start).map_or(BlockKind::Unknown, BlockKind::from_long);
+        (u32at(start + 4), kind)
     } else {
-        b.peek_uint(start, 4).map(|w| w >> 5)
+        let w = u32at(start);
+        (
+            w.map(|w| w >> 5),
+            w.map_or(BlockKind::Unknown, |w| {
+                BlockKind::from_short(w & 31, ctx.rev)
+            }),
+        )
     };
     let content_start = start + hdr.min(avail);
     let room = end - content_start;
@@ -220,8 +224,168 @@ fn block(
         ctx.pad_after(content_start + content_len)
     };
     let pad_room = room - content_len;
-    let item_len = (content_start - start) + content_len + pad.min(pad_room);
-    b.region(Name::Index(i), Kind::Struct, start, item_len, |b| {
+    Layout {
+        header_fits: avail >= hdr,
+        size: size_v,
+        content_start,
+        content_len,
+        overrun,
+        pad,
+        pad_room,
+        item_len: (content_start - start) + content_len + pad.min(pad_room),
+        kind,
+    }
+}
+
+/// The first module-level GlobalTypePlane and ModuleGlobalInfo blocks (LLVM's
+/// reader rejects a second one).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Firsts {
+    type_plane: Option<u32>,
+    global_info: Option<u32>,
+}
+
+impl Firsts {
+    /// Notes block `i` of `kind` in `parent`; returns the index of the first block
+    /// of its kind if this one repeats it.
+    pub fn note(&mut self, parent: Parent, kind: BlockKind, i: u32) -> Option<u32> {
+        let slot = match (parent, kind) {
+            (Parent::Module, BlockKind::GlobalTypePlane) => &mut self.type_plane,
+            (Parent::Module, BlockKind::ModuleGlobalInfo) => &mut self.global_info,
+            _ => return None,
+        };
+        match *slot {
+            Some(f) if f < i => Some(f),
+            Some(_) => None,
+            None => {
+                *slot = Some(i);
+                None
+            }
+        }
+    }
+}
+
+/// Reads the blocks filling `[cursor, end)` as the list `Blocks`. `depth` is the
+/// nesting level of these blocks (module-level blocks are level 1). `clean`: the
+/// list is known to decode without an error.
+///
+/// A skim of the headers finds where each block starts, so a long list comes in
+/// pages that decode on demand; with exact totals a page is left lazy only if a
+/// skim of its blocks (contents included) finds no error.
+pub(crate) fn blocks(
+    b: &mut Builder,
+    ctx: &Ctx,
+    end: u64,
+    depth: u32,
+    parent: Parent,
+    clean: bool,
+) -> DResult<()> {
+    let ctx = *ctx;
+    b.array("Blocks", |b| {
+        let exact = b.exact_totals();
+        let per = b.page_size().map_or(u64::MAX, u64::from);
+        let mut w = Win::new(b.source());
+        // (index, offset) of each page's first block, and where the list ends.
+        let mut marks: Vec<(u32, u64)> = Vec::new();
+        let mut firsts = Firsts::default();
+        let mut pos = b.pos();
+        let mut n = 0u32;
+        // Every block claims at least one byte, so this ends.
+        while pos < end {
+            if u64::from(n).is_multiple_of(per) {
+                marks.push((n, pos));
+            }
+            let l = layout(&ctx, pos, end, &mut |o| w.u32(o));
+            firsts.note(parent, l.kind, n);
+            pos += l.item_len;
+            n = n.saturating_add(1);
+        }
+        // Only a list longer than a page is paged.
+        let paged = marks.len() > 1;
+        for (k, &(first, from)) in marks.iter().enumerate() {
+            let (last, to) = match marks.get(k + 1) {
+                Some(&(f, o)) => (f - 1, o),
+                None => (n - 1, pos),
+            };
+            let page_clean = clean
+                || (paged
+                    && exact
+                    && page_is_clean(&mut w, &ctx, from, to, end, depth, parent, first, firsts));
+            if paged && (!exact || page_clean) {
+                vouch::page(
+                    b,
+                    exact,
+                    first.into(),
+                    last.into(),
+                    from,
+                    to - from,
+                    move |b| {
+                        b.set_exact_totals(exact);
+                        for i in first..=last {
+                            block(b, &ctx, i, end, depth, parent, firsts, page_clean);
+                        }
+                        Ok(())
+                    },
+                )?;
+            } else {
+                b.seek(from);
+                for i in first..=last {
+                    block(b, &ctx, i, end, depth, parent, firsts, clean);
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// True if the blocks `first…` in `[from, to)` of a list ending at `end` decode
+/// without an error (`firsts`: the list's first module-level blocks).
+#[allow(clippy::too_many_arguments)]
+fn page_is_clean(
+    w: &mut Win,
+    ctx: &Ctx,
+    from: u64,
+    to: u64,
+    end: u64,
+    depth: u32,
+    parent: Parent,
+    first: u32,
+    mut firsts: Firsts,
+) -> bool {
+    let mut pos = from;
+    let mut i = first;
+    while pos < to {
+        let l = layout(ctx, pos, end, &mut |o| w.u32(o));
+        if firsts.note(parent, l.kind, i).is_some() || !skim::block_clean(w, ctx, &l, depth, parent)
+        {
+            return false;
+        }
+        pos += l.item_len;
+        i = i.saturating_add(1);
+    }
+    true
+}
+
+/// Block `i` at the cursor, ending no later than `end`. `clean`: it is known to
+/// decode without an error.
+#[allow(clippy::too_many_arguments)]
+fn block(
+    b: &mut Builder,
+    ctx: &Ctx,
+    i: u32,
+    end: u64,
+    depth: u32,
+    parent: Parent,
+    firsts: Firsts,
+    clean: bool,
+) {
+    let start = b.pos();
+    // Size the element from a peek at its header; the header's own nodes are read
+    // inside the region (and report a truncated header there).
+    let l = layout(ctx, start, end, &mut |o| b.peek_uint(o, 4));
+    let (content_start, content_len, overrun) = (l.content_start, l.content_len, l.overrun);
+    let (pad, pad_room, size_v) = (l.pad, l.pad_room, l.size);
+    b.region(Name::Index(i), Kind::Struct, start, l.item_len, |b| {
         let item = b.current();
         let (kind, size_id) = header(b, ctx)?;
         let size = size_v;
@@ -242,10 +406,9 @@ fn block(
                 parent.what()
             ));
         }
-        if parent == Parent::Module && matches!(kind, BlockKind::GlobalTypePlane | BlockKind::ModuleGlobalInfo) {
-            let first = seen.iter().find(|(k, _)| *k == kind).map(|&(_, f)| f);
-            let id_node = b.tree().node(item).children.first().copied();
-            if let (Some(first), Some(id_node)) = (first, id_node) {
+        let mut repeat = firsts;
+        if let Some(first) = repeat.note(parent, kind, i) {
+            if let Some(id_node) = b.tree().node(item).children.first().copied() {
                 b.set_error(
                     id_node,
                     format!(
@@ -254,18 +417,56 @@ fn block(
                     ),
                 );
             }
-            if first.is_none() {
-                seen.push((kind, i));
-            }
         }
         b.set_display(item, desc);
         if content_len > 0 {
-            b.region(kind.name(), Kind::Struct, content_start, content_len, |b| {
-                content(b, ctx, kind, parent, content_len, depth)
-            });
+            content_region(b, ctx, kind, parent, content_start, content_len, depth, clean);
         }
         padding(b, pad, pad_room, content_start + content_len, end)
     });
+}
+
+/// A block's content `[start, start + len)`: decoded on demand, unless exact
+/// totals need it now (a skim finds an error in it) or its decode would set an
+/// error on the region itself (a function nested too deep).
+#[allow(clippy::too_many_arguments)]
+fn content_region(
+    b: &mut Builder,
+    ctx: &Ctx,
+    kind: BlockKind,
+    parent: Parent,
+    start: u64,
+    len: u64,
+    depth: u32,
+    clean: bool,
+) {
+    let exact = b.exact_totals();
+    let too_deep = ctx.layouts_known() && kind == BlockKind::Function && depth >= MAX_DEPTH;
+    let clean = clean
+        || (exact && !too_deep && {
+            let mut w = Win::new(b.source());
+            skim::content_clean(&mut w, ctx, kind, parent, start, len, depth)
+        });
+    if too_deep || (exact && !clean) {
+        b.region(kind.name(), Kind::Struct, start, len, |b| {
+            content(b, ctx, kind, parent, len, depth, false)
+        });
+        return;
+    }
+    let ctx = *ctx;
+    vouch::region(
+        b,
+        exact,
+        kind.name(),
+        Kind::Struct,
+        start,
+        len,
+        content_display(&ctx, kind, parent),
+        move |b| {
+            b.set_exact_totals(exact);
+            content(b, &ctx, kind, parent, len, depth, clean)
+        },
+    );
 }
 
 /// Reads a block header: `BlockId` and `Size` (two `u32`s, or 5 + 27 bits of one).
@@ -298,7 +499,46 @@ fn header(b: &mut Builder, ctx: &Ctx) -> DResult<(BlockKind, NodeId)> {
     }
 }
 
+/// What a block's content region shows (set by [`content`]; the label of a lazy
+/// content). `None` where the decode shows nothing on the region, or sets an
+/// error there.
+fn content_display(ctx: &Ctx, kind: BlockKind, parent: Parent) -> Option<String> {
+    if !ctx.layouts_known() {
+        return Some(format!(
+            "revision {}: neither the spec nor the LLVM 1.x readers describe this revision's block contents; shown raw",
+            ctx.rev
+        ));
+    }
+    Some(match kind {
+        BlockKind::GlobalTypePlane | BlockKind::SymbolTable => return None,
+        BlockKind::Function => "the spec says \"to be determined\"; read as LLVM 1.x's reader does: a linkage uint_vbr, then blocks".to_string(),
+        BlockKind::ModuleGlobalInfo if ctx.rev == 0 => {
+            "Module Info: the spec says \"to be determined\"; shown raw (revision 0 counts the block's trailing alignment in its size)".to_string()
+        }
+        BlockKind::ModuleGlobalInfo => {
+            "Module Info: the spec says \"to be determined\"; shown raw".to_string()
+        }
+        BlockKind::ConstantPool => {
+            "Constants: the spec says \"to be determined\"; shown raw".to_string()
+        }
+        BlockKind::BasicBlock | BlockKind::InstructionList | BlockKind::CompactionTable => {
+            "the spec lists this block identifier but does not define its content; shown raw"
+                .to_string()
+        }
+        BlockKind::Module => format!(
+            "a Module block inside {}: LLVM's reader skips it; shown raw",
+            parent.what()
+        ),
+        BlockKind::DependentLibs | BlockKind::TypeSymbolTable => {
+            "Format.h names this block, but neither the spec nor the 1.x readers describe its content; shown raw"
+                .to_string()
+        }
+        BlockKind::Unknown => "unknown block type; shown raw".to_string(),
+    })
+}
+
 /// The content of one block (cursor at its start, region bounded by its size).
+/// `clean`: it is known to decode without an error.
 fn content(
     b: &mut Builder,
     ctx: &Ctx,
@@ -306,21 +546,18 @@ fn content(
     parent: Parent,
     len: u64,
     depth: u32,
+    clean: bool,
 ) -> DResult<()> {
     let region = b.current();
     if !ctx.layouts_known() {
-        b.set_display(
-            region,
-            format!(
-                "revision {}: neither the spec nor the LLVM 1.x readers describe this revision's block contents; shown raw",
-                ctx.rev
-            ),
-        );
+        if let Some(d) = content_display(ctx, kind, parent) {
+            b.set_display(region, d);
+        }
         return raw(b, len);
     }
     match kind {
         BlockKind::GlobalTypePlane => tables::global_type_pool(b, ctx),
-        BlockKind::SymbolTable => tables::symbol_table(b, ctx),
+        BlockKind::SymbolTable => tables::symbol_table(b, ctx, clean),
         BlockKind::Function => {
             if depth >= MAX_DEPTH {
                 let at = b.pos();
@@ -332,38 +569,15 @@ fn content(
                 );
                 return raw(b, len);
             }
-            b.set_display(
-                region,
-                "the spec says \"to be determined\"; read as LLVM 1.x's reader does: a linkage uint_vbr, then blocks",
-            );
-            function(b, ctx, depth)
+            if let Some(d) = content_display(ctx, kind, parent) {
+                b.set_display(region, d);
+            }
+            function(b, ctx, depth, clean)
         }
         other => {
-            let why = match other {
-                BlockKind::ModuleGlobalInfo if ctx.rev == 0 => {
-                    "Module Info: the spec says \"to be determined\"; shown raw (revision 0 counts the block's trailing alignment in its size)".to_string()
-                }
-                BlockKind::ModuleGlobalInfo => {
-                    "Module Info: the spec says \"to be determined\"; shown raw".to_string()
-                }
-                BlockKind::ConstantPool => {
-                    "Constants: the spec says \"to be determined\"; shown raw".to_string()
-                }
-                BlockKind::BasicBlock | BlockKind::InstructionList | BlockKind::CompactionTable => {
-                    "the spec lists this block identifier but does not define its content; shown raw"
-                        .to_string()
-                }
-                BlockKind::Module => format!(
-                    "a Module block inside {}: LLVM's reader skips it; shown raw",
-                    parent.what()
-                ),
-                BlockKind::DependentLibs | BlockKind::TypeSymbolTable => {
-                    "Format.h names this block, but neither the spec nor the 1.x readers describe its content; shown raw"
-                        .to_string()
-                }
-                _ => "unknown block type; shown raw".to_string(),
-            };
-            b.set_display(region, why);
+            if let Some(d) = content_display(ctx, other, parent) {
+                b.set_display(region, d);
+            }
             raw(b, len)
         }
     }
@@ -371,7 +585,7 @@ fn content(
 
 /// A function block's content (LLVM 1.x's reader, `ParseFunctionBody`): the
 /// linkage, then blocks.
-fn function(b: &mut Builder, ctx: &Ctx, depth: u32) -> DResult<()> {
+fn function(b: &mut Builder, ctx: &Ctx, depth: u32, clean: bool) -> DResult<()> {
     let l = vbr::uint_vbr(b, "Linkage")?;
     match linkage_name(l) {
         Some(n) => b.display(n),
@@ -380,7 +594,7 @@ fn function(b: &mut Builder, ctx: &Ctx, depth: u32) -> DResult<()> {
         )),
     }
     let end = b.limit();
-    blocks(b, ctx, end, depth + 1, Parent::Function)
+    blocks(b, ctx, end, depth + 1, Parent::Function, clean)
 }
 
 /// Linkage numbers (LLVM 1.x's reader).

@@ -23,8 +23,10 @@
 //! display says so.
 
 mod blocks;
+mod skim;
 mod tables;
 mod vbr;
+mod vouch;
 
 use super::{has_magic, Format};
 use crate::builder::{fourcc_text, hex_preview, Builder, DResult};
@@ -206,7 +208,7 @@ fn module(b: &mut Builder, start: u64, base: u64) -> DResult<()> {
         let at = b.pos();
         let pad = ctx.pad_after(at);
         blocks::padding(b, pad, end - at, at, end)?;
-        blocks::blocks(b, &ctx, end, 1, Parent::Module)
+        blocks::blocks(b, &ctx, end, 1, Parent::Module, false)
     });
     if want < avail {
         let at = start + want;

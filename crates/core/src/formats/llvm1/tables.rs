@@ -19,7 +19,9 @@
 //! second vbr.
 
 use super::blocks::Ctx;
+use super::skim::{self, Cur, Win};
 use super::vbr::{self, string, type_slot, uint_vbr};
+use super::vouch;
 use crate::builder::{Builder, DResult};
 use crate::tree::NodeId;
 
@@ -98,27 +100,15 @@ pub(crate) fn global_type_pool(b: &mut Builder, ctx: &Ctx) -> DResult<()> {
     Ok(())
 }
 
-/// A SymbolTable block's content.
-pub(crate) fn symbol_table(b: &mut Builder, ctx: &Ctx) -> DResult<()> {
-    let escapes = ctx.escaped_type_slots();
+/// A SymbolTable block's content. `clean`: it is known to decode without an
+/// error.
+pub(crate) fn symbol_table(b: &mut Builder, ctx: &Ctx, clean: bool) -> DResult<()> {
     if !ctx.types_in_planes() {
         b.group("TypeNames", |b| {
             let n = uint_vbr(b, "NumberOfEntries")?;
             let id = b.last().expect("count node");
             check_count(b, id, n, 2, "named types");
-            b.array("Entries", |b| {
-                for j in 0..n {
-                    b.item(j, |b| {
-                        let item = b.current();
-                        let slot = type_slot(b, "TypeSlot", escapes)?;
-                        b.display(type_name(slot, ctx));
-                        let name = string(b, "Name")?;
-                        b.set_display(item, name);
-                        Ok(())
-                    })?;
-                }
-                Ok(())
-            })
+            entries(b, ctx, n, true, clean)
         })?;
     }
     let end = b.limit();
@@ -126,7 +116,7 @@ pub(crate) fn symbol_table(b: &mut Builder, ctx: &Ctx) -> DResult<()> {
         let mut i = 0u64;
         // Every plane reads at least two bytes or stops, so this ends.
         while b.pos() < end {
-            b.item(i, |b| plane(b, ctx))?;
+            b.item(i, |b| plane(b, ctx, clean))?;
             i += 1;
         }
         Ok(())
@@ -134,7 +124,7 @@ pub(crate) fn symbol_table(b: &mut Builder, ctx: &Ctx) -> DResult<()> {
 }
 
 /// One type plane of a symbol table.
-fn plane(b: &mut Builder, ctx: &Ctx) -> DResult<()> {
+fn plane(b: &mut Builder, ctx: &Ctx, clean: bool) -> DResult<()> {
     let item = b.current();
     let n = uint_vbr(b, "NumberOfEntries")?;
     let count_id = b.last().expect("count node");
@@ -143,16 +133,89 @@ fn plane(b: &mut Builder, ctx: &Ctx) -> DResult<()> {
     b.display(tname.clone());
     b.set_display(item, format!("{tname}: {n} name(s)"));
     check_count(b, count_id, n, 2, "symbol table entries");
+    entries(b, ctx, n, false, clean)
+}
+
+/// The list `Entries` of `n` entries at the cursor: (`TypeSlot`, `Name`) pairs
+/// of the named types (`type_names`), or (`SlotNumber`, `Name`) pairs of a
+/// plane. A skim finds where each page of entries starts, so a long list comes
+/// in pages that decode on demand; with exact totals (unless the list is known
+/// `clean`) a page is left lazy only if the skim found no error in it. Entries
+/// from the first one the decode would stop at are read now (and stop it).
+fn entries(b: &mut Builder, ctx: &Ctx, n: u64, type_names: bool, clean: bool) -> DResult<()> {
+    let ctx = *ctx;
+    let escapes = ctx.escaped_type_slots();
     b.array("Entries", |b| {
-        for j in 0..n {
-            b.item(j, |b| {
-                let entry = b.current();
-                vbr::uint_vbr(b, "SlotNumber")?;
-                let name = string(b, "Name")?;
-                b.set_display(entry, name);
-                Ok(())
-            })?;
+        let exact = b.exact_totals();
+        let per = b.page_size().map_or(u64::MAX, u64::from);
+        // (index, offset, clean) of each page's first entry.
+        let mut marks: Vec<(u64, u64, bool)> = Vec::new();
+        let mut w = Win::new(b.source());
+        let mut c = Cur::new(&mut w, b.pos(), b.limit());
+        let mut whole = 0u64;
+        let mut stop = c.pos;
+        while whole < n {
+            if whole.is_multiple_of(per) {
+                marks.push((whole, c.pos, true));
+            }
+            c.clean = true;
+            if skim::entry(&mut c, type_names, escapes).is_none() {
+                break;
+            }
+            if !c.clean {
+                if let Some(m) = marks.last_mut() {
+                    m.2 = false;
+                }
+            }
+            whole += 1;
+            stop = c.pos;
         }
+        // Only a list longer than a page is paged.
+        let paged = marks.len() > 1;
+        for (k, &(first, from, page_clean)) in marks.iter().enumerate() {
+            let (last, to) = match marks.get(k + 1) {
+                Some(&(f, o, _)) => (f - 1, o),
+                None => (whole.saturating_sub(1), stop),
+            };
+            if first >= whole {
+                break;
+            }
+            if paged && (!exact || clean || page_clean) {
+                vouch::page(b, exact, first, last, from, to - from, move |b| {
+                    b.set_exact_totals(exact);
+                    for j in first..=last {
+                        entry(b, &ctx, j, type_names)?;
+                    }
+                    Ok(())
+                })?;
+            } else {
+                b.seek(from);
+                for j in first..=last {
+                    entry(b, &ctx, j, type_names)?;
+                }
+            }
+        }
+        // The entry the decode stops at, if any (it stops the list here too).
+        b.seek(stop);
+        for j in whole..n {
+            entry(b, &ctx, j, type_names)?;
+        }
+        Ok(())
+    })
+}
+
+/// Entry `j` of a list of named types (`type_names`) or of a plane.
+fn entry(b: &mut Builder, ctx: &Ctx, j: u64, type_names: bool) -> DResult<()> {
+    b.item(j, |b| {
+        let item = b.current();
+        if type_names {
+            let slot = type_slot(b, "TypeSlot", ctx.escaped_type_slots())?;
+            b.display(type_name(slot, ctx));
+        } else {
+            vbr::uint_vbr(b, "SlotNumber")?;
+        }
+        let name = string(b, "Name")?;
+        b.set_display(item, name);
         Ok(())
     })
 }
