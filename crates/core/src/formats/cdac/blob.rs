@@ -19,7 +19,7 @@
 use super::scan::{Hit, MagicBytes};
 use super::vouch;
 use crate::builder::{hex_preview, Builder, DResult, Endian, MAX_REF_STRING};
-use crate::tree::{BitSpan, Kind, Name, Value};
+use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -243,6 +243,8 @@ struct Run {
     end: Option<usize>,
     /// The type whose run this one ran into, and where.
     overlaps: Option<(usize, usize)>,
+    /// `Name`, `TypeName` and `FieldOffset` of each field of the run.
+    fields: Vec<[u64; 3]>,
 }
 
 /// Where a table starts (absolute) and how many of its entries lie before `end`.
@@ -292,22 +294,6 @@ impl Ctx {
         }
         fitting(self.abs(d.fields), d.field_count, d.field_size, self.end)
     }
-
-    /// `Name` of field spec `j` (0 if it cannot be read).
-    fn field_name(&self, b: &Builder, j: usize) -> u64 {
-        let at = self
-            .abs(self.dir.fields)
-            .saturating_add((j as u64).saturating_mul(self.dir.field_size));
-        peek(b, at, 4, self.endian).unwrap_or(0)
-    }
-
-    /// `Name` of type spec `t` (0 if it cannot be read).
-    fn type_name(&self, b: &Builder, t: usize) -> u64 {
-        let at = self
-            .abs(self.dir.types)
-            .saturating_add((t as u64).saturating_mul(self.dir.type_size));
-        peek(b, at, 4, self.endian).unwrap_or(0)
-    }
 }
 
 /// "No type owns this field pool entry" in [`Shared::owners`].
@@ -330,7 +316,13 @@ struct Shared {
     owners: OnceLock<Owners>,
     uses: OnceLock<Uses>,
     nuls: OnceLock<Vec<u64>>,
+    /// The names pool's bytes, if it is at most [`POOL_CACHE`] bytes long.
+    pool: OnceLock<Option<Vec<u8>>>,
 }
+
+/// Longest names pool kept in memory for looking names up (a longer one is read
+/// from the file at each lookup).
+const POOL_CACHE: u64 = 16 << 20;
 
 /// Who owns each field pool entry (see [`owners`]).
 struct Owners {
@@ -340,6 +332,8 @@ struct Owners {
     /// For each type spec inside the blob: its run ends at an end marker (it
     /// does not run into another run, off the pool, or start past it).
     ended: Vec<bool>,
+    /// For each type spec inside the blob: its `Name`.
+    names: Vec<u32>,
 }
 
 impl Shared {
@@ -351,6 +345,7 @@ impl Shared {
             owners: OnceLock::new(),
             uses: OnceLock::new(),
             nuls: OnceLock::new(),
+            pool: OnceLock::new(),
         }
     }
 
@@ -401,9 +396,22 @@ impl Shared {
             return run;
         }
         let owner = &self.owners(b).of;
+        let (e, stride) = (self.c.endian, self.c.dir.field_size);
+        let base = self.c.abs(self.c.dir.fields);
+        // The run's records, read a few at a time.
+        let (mut held, mut from) = (Vec::new(), 0usize);
         let mut j = usize::try_from(fields).unwrap_or(usize::MAX);
         while let Some(&o) = owner.get(j) {
-            if self.c.field_name(b, j) == 0 {
+            let k = (j - from) as u64;
+            if held.is_empty() || (k + 1) * stride > held.len() as u64 {
+                let n = (owner.len() - j).min(16) as u64;
+                held = b.peek_bytes(base + j as u64 * stride, n * stride);
+                from = j;
+            }
+            let at = ((j - from) as u64 * stride) as usize;
+            let rec = held.get(at..).unwrap_or_default();
+            let name = word(rec, 0, e);
+            if name == 0 {
                 run.end = Some(j);
                 break;
             }
@@ -412,9 +420,48 @@ impl Shared {
                 break;
             }
             run.entries.push(j);
+            run.fields.push([name, word(rec, 4, e), half(rec, 8, e)]);
             j += 1;
         }
         run
+    }
+
+    /// The name at names-pool offset `off`, for derived values ("" for 0 or one
+    /// that does not resolve), as [`Builder::peek_cstr`] finds it.
+    fn name(&self, b: &Builder, off: u64) -> String {
+        if off == 0 {
+            return String::new();
+        }
+        match self.lookup(b, off) {
+            Some(found) => found.unwrap_or_default(),
+            None => peek_name(b, &self.c, off),
+        }
+    }
+
+    /// The string at names-pool offset `off` as [`Builder::peek_cstr`] finds it
+    /// (`None` inside if it does not resolve), from the cached pool; `None` if
+    /// the pool is too long to cache.
+    fn lookup(&self, b: &Builder, off: u64) -> Option<Option<String>> {
+        let (p0, p1) = self.c.pool;
+        let cached = self.pool.get_or_init(|| {
+            let len = p1.saturating_sub(p0);
+            (len <= POOL_CACHE).then(|| b.peek_bytes(p0, len))
+        });
+        let pool = cached.as_ref()?;
+        let Some(rest) = usize::try_from(off)
+            .ok()
+            .and_then(|o| pool.get(o..))
+            .filter(|r| !r.is_empty())
+        else {
+            return Some(None);
+        };
+        let window = rest.get(..MAX_REF_STRING as usize).unwrap_or(rest);
+        Some(
+            window
+                .iter()
+                .position(|&c| c == 0)
+                .map(|n| String::from_utf8_lossy(&window[..n]).into_owned()),
+        )
     }
 
     /// True if spec table `part` at `[start, start + len)` decodes without an
@@ -508,6 +555,17 @@ fn word(rec: &[u8], at: usize, endian: Endian) -> u64 {
     })
 }
 
+/// Reads the `u16` at `at` of a record (0 if the record is short).
+fn half(rec: &[u8], at: usize, endian: Endian) -> u64 {
+    let Some(&[a, b]) = rec.get(at..at + 2) else {
+        return 0;
+    };
+    u64::from(match endian {
+        Endian::Little => u16::from_le_bytes([a, b]),
+        Endian::Big => u16::from_be_bytes([a, b]),
+    })
+}
+
 /// Calls `f(i, record)` for the first `n` records of `stride` bytes from `start`,
 /// reading the file a chunk at a time (a record past the end of the file is
 /// empty).
@@ -544,8 +602,10 @@ fn owners(b: &Builder, c: &Ctx) -> Owners {
     });
     let mut owner = vec![NO_OWNER; marker.len()];
     let mut ended_at = Vec::with_capacity(usize::try_from(c.types_in()).unwrap_or(0));
+    let mut names = Vec::with_capacity(ended_at.capacity());
     each_record(b, c.abs(d.types), c.types_in(), d.type_size, |t, r| {
         let t = t as u32;
+        names.push(word(r, 0, e) as u32);
         let mut j = usize::try_from(word(r, 4, e)).unwrap_or(usize::MAX);
         let mut ended = false;
         while let Some(&end) = marker.get(j) {
@@ -567,6 +627,7 @@ fn owners(b: &Builder, c: &Ctx) -> Owners {
     Owners {
         of: owner,
         ended: ended_at,
+        names,
     }
 }
 
@@ -1233,17 +1294,22 @@ fn header(b: &mut Builder, c: &Ctx, start: u64) -> DResult<()> {
             Some(format!("{size} bytes (PlatformFlags bit 1)")),
         )?;
     }
-    let _ = name_field(b, c, "BaselineName", true)?;
+    let _ = name_field(b, c, "BaselineName", true, None)?;
     Ok(())
 }
 
 /// Reads a `u32` names-pool offset and resolves it. Offset 0 is the reserved empty
 /// name: an error where a name is `required`, "none" otherwise.
+///
+/// With `later`, a name found in the cached names pool is returned at once and
+/// its node resolved by [`Later::finish`] (the same text and error, read in
+/// offset order rather than back and forth between a table and the pool).
 fn name_field(
     b: &mut Builder,
     c: &Ctx,
     field: &'static str,
     required: bool,
+    later: Option<&mut Later>,
 ) -> DResult<Option<String>> {
     let off = b.u32(field)? as u64;
     let id = b.last().expect("u32 made a node");
@@ -1258,7 +1324,44 @@ fn name_field(
         }
         return Ok(None);
     }
+    if let Some(found) = later.and_then(|l| l.name(b, id, off)) {
+        return Ok(found);
+    }
     Ok(b.resolve_strref(id, off, c.pool.0, c.pool.1))
+}
+
+/// Name fields of a run of spec entries whose strings are resolved after the
+/// entries are read (see [`name_field`]).
+struct Later<'a> {
+    sh: &'a Shared,
+    refs: Vec<(NodeId, u64)>,
+}
+
+impl<'a> Later<'a> {
+    fn new(sh: &'a Shared) -> Self {
+        Later {
+            sh,
+            refs: Vec::new(),
+        }
+    }
+
+    /// The string at `off` from the cached pool (`None` inside if it does not
+    /// resolve), noting node `id` for [`Later::finish`]; `None` without a cache.
+    fn name(&mut self, b: &Builder, id: NodeId, off: u64) -> Option<Option<String>> {
+        let found = self.sh.lookup(b, off)?;
+        self.refs.push((id, off));
+        Some(found)
+    }
+
+    /// Resolves the noted nodes (their display, value, reference or error), in
+    /// the order of their offsets.
+    fn finish(mut self, b: &mut Builder) {
+        let (p0, p1) = self.sh.c.pool;
+        self.refs.sort_by_key(|&(_, off)| off);
+        for (id, off) in self.refs {
+            b.resolve_strref(id, off, p0, p1);
+        }
+    }
 }
 
 /// Bytes between the fields this decoder knows and the directory's spec size.
@@ -1333,20 +1436,15 @@ fn table(b: &mut Builder, sh: &Arc<Shared>, name: &'static str, start: u64, len:
                 let sh = Arc::clone(&sh);
                 let len = (last - first + 1) * stride;
                 vouch::page(b, exact, first, last, at, len, move |b| {
-                    for i in first..=last {
-                        spec(b, &sh, part, start, i, stride)?;
-                    }
-                    Ok(())
+                    specs(b, &sh, part, start, (first, last), stride)
                 })?;
             } else {
-                for i in first..=last {
-                    spec(b, &sh, part, start, i, stride)?;
-                }
+                specs(b, &sh, part, start, (first, last), stride)?;
             }
             first = last + 1;
         }
-        for i in whole..count {
-            spec(b, &sh, part, start, i, stride)?;
+        if whole < count {
+            specs(b, &sh, part, start, (whole, count - 1), stride)?;
         }
         Ok(())
     };
@@ -1382,21 +1480,57 @@ fn mode(b: &mut Builder, sh: &Shared, clean: impl FnOnce(&Builder) -> bool) -> M
 }
 
 /// Entry `i` of a spec table that starts at `start`.
-fn spec(b: &mut Builder, sh: &Shared, part: Part, start: u64, i: u64, stride: u64) -> DResult<()> {
-    let c = &sh.c;
+/// Entries `first..=last` of a spec table that starts at `start`, read until one
+/// stops; their names are resolved afterwards (see [`Later`]).
+fn specs(
+    b: &mut Builder,
+    sh: &Shared,
+    part: Part,
+    start: u64,
+    (first, last): (u64, u64),
+    stride: u64,
+) -> DResult<()> {
+    let mut later = Later::new(sh);
+    let mut r = Ok(());
+    for i in first..=last {
+        r = spec(b, sh, part, start, i, stride, &mut later);
+        if r.is_err() {
+            break;
+        }
+    }
+    later.finish(b);
+    r
+}
+
+/// Entry `i` of a spec table that starts at `start`.
+fn spec(
+    b: &mut Builder,
+    sh: &Shared,
+    part: Part,
+    start: u64,
+    i: u64,
+    stride: u64,
+    later: &mut Later,
+) -> DResult<()> {
     b.seek(start.saturating_add(i * stride));
     b.item(i, |b| match part {
-        Part::Types => type_spec(b, sh, i as usize, stride),
-        Part::FieldPool => field_spec(b, sh, i as usize, stride),
-        Part::Literals => literal_spec(b, c, stride),
-        _ => pointer_spec(b, c, stride),
+        Part::Types => type_spec(b, sh, i as usize, stride, later),
+        Part::FieldPool => field_spec(b, sh, i as usize, stride, later),
+        Part::Literals => literal_spec(b, sh, stride, later),
+        _ => pointer_spec(b, sh, stride, later),
     })
 }
 
-fn type_spec(b: &mut Builder, sh: &Shared, i: usize, stride: u64) -> DResult<()> {
+fn type_spec(
+    b: &mut Builder,
+    sh: &Shared,
+    i: usize,
+    stride: u64,
+    later: &mut Later,
+) -> DResult<()> {
     let c = &sh.c;
     let item = b.current();
-    let name = name_field(b, c, "Name", true)?;
+    let name = name_field(b, c, "Name", true, Some(later))?;
     let fields = b.u32("Fields")? as u64;
     let fields_id = b.last().expect("node");
     let size = b.u16("Size")?;
@@ -1464,11 +1598,11 @@ fn type_spec(b: &mut Builder, sh: &Shared, i: usize, stride: u64) -> DResult<()>
     };
     let spans: Vec<BitSpan> = run.entries.iter().map(|&j| field_span(j)).collect();
     b.derived_group("FieldRun", None, |b| {
-        for (k, (&j, &span)) in run.entries.iter().zip(&spans).enumerate() {
-            let at = span.start_byte();
-            let name = peek_name(b, c, peek(b, at, 4, c.endian).unwrap_or(0));
-            let ty = peek_name(b, c, peek(b, at + 4, 4, c.endian).unwrap_or(0));
-            let off = peek(b, at + 8, 2, c.endian).unwrap_or(0);
+        for (k, ((&j, &span), &[name, ty, off])) in
+            run.entries.iter().zip(&spans).zip(&run.fields).enumerate()
+        {
+            let name = sh.name(b, name);
+            let ty = sh.name(b, ty);
             b.derived_group(Name::Index(k as u32), Some(span), |b| {
                 b.derived("Name", Value::Str(name.clone()), span, None)?;
                 b.derived("TypeName", Value::Str(ty.clone()), span, None)?;
@@ -1506,7 +1640,13 @@ fn peek_name(b: &Builder, c: &Ctx, off: u64) -> String {
         .unwrap_or_default()
 }
 
-fn field_spec(b: &mut Builder, sh: &Shared, i: usize, stride: u64) -> DResult<()> {
+fn field_spec(
+    b: &mut Builder,
+    sh: &Shared,
+    i: usize,
+    stride: u64,
+    later: &mut Later,
+) -> DResult<()> {
     let c = &sh.c;
     let item = b.current();
     let owner = sh
@@ -1517,7 +1657,8 @@ fn field_spec(b: &mut Builder, sh: &Shared, i: usize, stride: u64) -> DResult<()
         .filter(|&o| o != NO_OWNER)
         .map(|o| o as usize);
     let owner_name = owner
-        .map(|t| peek_name(b, c, c.type_name(b, t)))
+        .and_then(|t| sh.owners(b).names.get(t))
+        .map(|&n| sh.name(b, u64::from(n)))
         .unwrap_or_default();
     let raw = peek(b, b.pos(), 4, c.endian).unwrap_or(0);
     let name = if raw == 0 {
@@ -1529,9 +1670,9 @@ fn field_spec(b: &mut Builder, sh: &Shared, i: usize, stride: u64) -> DResult<()
         });
         None
     } else {
-        name_field(b, c, "Name", true)?
+        name_field(b, c, "Name", true, Some(later))?
     };
-    name_field(b, c, "TypeName", false)?;
+    name_field(b, c, "TypeName", false, Some(later))?;
     b.u16("FieldOffset")?;
     let off = b.last().and_then(|id| b.tree().node(id).value.clone());
     if let Some(Value::U(v)) = off {
@@ -1549,10 +1690,11 @@ fn field_spec(b: &mut Builder, sh: &Shared, i: usize, stride: u64) -> DResult<()
     Ok(())
 }
 
-fn literal_spec(b: &mut Builder, c: &Ctx, stride: u64) -> DResult<()> {
+fn literal_spec(b: &mut Builder, sh: &Shared, stride: u64, later: &mut Later) -> DResult<()> {
+    let c = &sh.c;
     let item = b.current();
-    let name = name_field(b, c, "Name", true)?;
-    let ty = name_field(b, c, "TypeName", false)?;
+    let name = name_field(b, c, "Name", true, Some(later))?;
+    let ty = name_field(b, c, "TypeName", false, Some(later))?;
     let v = b.u64("Value")?;
     let mut text = format!("0x{v:X}");
     if let Some(t) = &ty {
@@ -1575,9 +1717,10 @@ fn literal_spec(b: &mut Builder, c: &Ctx, stride: u64) -> DResult<()> {
     Ok(())
 }
 
-fn pointer_spec(b: &mut Builder, c: &Ctx, stride: u64) -> DResult<()> {
+fn pointer_spec(b: &mut Builder, sh: &Shared, stride: u64, later: &mut Later) -> DResult<()> {
+    let c = &sh.c;
     let item = b.current();
-    let name = name_field(b, c, "Name", true)?;
+    let name = name_field(b, c, "Name", true, Some(later))?;
     let idx = b.u32("PointerDataIndex")?;
     b.display(format!(
         "slot {idx} of the runtime's pointer data: the address itself is not in the blob"

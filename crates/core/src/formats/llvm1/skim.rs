@@ -10,8 +10,11 @@ use super::blocks::{self, BlockKind, Ctx, Parent, MAX_DEPTH};
 use super::vbr::{MAX_VBR_BYTES, TYPE_SLOT_ESCAPE};
 use crate::source::ByteSource;
 
-/// Bytes of the file held at a time.
+/// Most bytes of the file held at a time.
 const WINDOW: usize = 1 << 16;
+/// Bytes read the first time: a skim of a small part reads little; each later
+/// load doubles, up to [`WINDOW`].
+const FIRST_WINDOW: usize = 256;
 
 /// A window on the file, refilled as reads move.
 pub(crate) struct Win<'s> {
@@ -19,6 +22,8 @@ pub(crate) struct Win<'s> {
     len: u64,
     at: u64,
     buf: Vec<u8>,
+    /// Bytes the next load reads.
+    next: usize,
 }
 
 impl<'s> Win<'s> {
@@ -28,6 +33,7 @@ impl<'s> Win<'s> {
             len: src.len(),
             at: 0,
             buf: Vec::new(),
+            next: FIRST_WINDOW,
         }
     }
 
@@ -35,10 +41,11 @@ impl<'s> Win<'s> {
     pub fn byte(&mut self, pos: u64) -> Option<u8> {
         let held = pos >= self.at && pos - self.at < self.buf.len() as u64;
         if !held {
-            let n = self.len.saturating_sub(pos).min(WINDOW as u64) as usize;
+            let n = self.len.saturating_sub(pos).min(self.next as u64) as usize;
             if n == 0 {
                 return None;
             }
+            self.next = (self.next * 2).min(WINDOW);
             self.buf.resize(n, 0);
             let got = self.src.read_at(pos, &mut self.buf);
             self.buf.truncate(got);
