@@ -107,11 +107,7 @@ pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
                 }
                 break;
             }
-            let bound = starts
-                .get(starts.partition_point(|&x| x <= at))
-                .copied()
-                .filter(|&x| x <= end)
-                .unwrap_or(end);
+            let bound = starts.after(at, end);
             group_region(b, sh, &paths, signed_tags, k, at, bound);
             k += 1;
         }

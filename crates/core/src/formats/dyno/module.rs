@@ -39,13 +39,38 @@ pub struct SymNodes {
 /// Where the symbol table points, as the other sections need it.
 #[derive(Debug, Default)]
 pub struct Syms {
-    /// Absolute starts of the uAST entries the symbol table points at (sorted).
-    pub anchors: Vec<u64>,
-    /// Absolute starts of the location groups it points at (sorted).
-    pub loc_starts: Vec<u64>,
+    /// Where the symbol table says uAST entries start (inside the uAST section).
+    pub anchors: skim::Marks,
+    /// Where it says location groups start (inside the location section).
+    pub loc_starts: skim::Marks,
+    /// What each entry points at (relative offsets).
+    targets: Vec<skim::SymTarget>,
     /// Location group start → uAST entry start (the last entry naming a group
-    /// wins), sorted.
-    pub root_of: Vec<(u64, u64)>,
+    /// wins), sorted; made when a location group is first checked.
+    root_of: OnceLock<Vec<(u64, u64)>>,
+}
+
+impl Syms {
+    /// Location group start → uAST entry start, with the sections' bases.
+    pub fn root_of(&self, ab: u64, lb: u64) -> &[(u64, u64)] {
+        self.root_of.get_or_init(|| {
+            let mut r: Vec<(u64, u64)> = self
+                .targets
+                .iter()
+                .map(|t| (lb.saturating_add(t.loc), ab.saturating_add(t.ast)))
+                .collect();
+            // Stable: of entries naming the same group, the last one wins.
+            skim::radix_sort_by_key(&mut r, |x| x.0);
+            let mut kept: Vec<(u64, u64)> = Vec::with_capacity(r.len());
+            for x in r {
+                match kept.last_mut() {
+                    Some(l) if l.0 == x.0 => *l = x,
+                    _ => kept.push(x),
+                }
+            }
+            kept
+        })
+    }
 }
 
 /// What the sections of one module share: their places, and what each needs from
@@ -114,33 +139,15 @@ impl Shared {
                     None => Vec::new(),
                 };
                 let mut out = Syms::default();
-                if let Some(base) = self.ast_base() {
-                    out.anchors = targets.iter().map(|t| base.saturating_add(t.ast)).collect();
-                    skim::radix_sort_by_key(&mut out.anchors, |&x| x);
-                    out.anchors.dedup();
+                if let (Some(base), Some((s, e))) = (self.ast_base(), self.span(Sect::Uast)) {
+                    let xs = targets.iter().map(|t| base.saturating_add(t.ast));
+                    out.anchors = skim::Marks::new(s, e, xs);
                 }
-                if let (Some(ab), Some(lb)) = (self.ast_base(), self.loc_base()) {
-                    let mut r: Vec<(u64, u64)> = targets
-                        .iter()
-                        .map(|t| (lb.saturating_add(t.loc), ab.saturating_add(t.ast)))
-                        .collect();
-                    drop(targets);
-                    // Stable: of entries naming the same group, the last one wins.
-                    skim::radix_sort_by_key(&mut r, |x| x.0);
-                    let mut kept: Vec<(u64, u64)> = Vec::with_capacity(r.len());
-                    for x in r {
-                        match kept.last_mut() {
-                            Some(l) if l.0 == x.0 => *l = x,
-                            _ => kept.push(x),
-                        }
-                    }
-                    out.loc_starts = kept.iter().map(|x| x.0).collect();
-                    out.root_of = kept;
-                } else if let Some(base) = self.loc_base() {
-                    out.loc_starts = targets.iter().map(|t| base.saturating_add(t.loc)).collect();
-                    skim::radix_sort_by_key(&mut out.loc_starts, |&x| x);
-                    out.loc_starts.dedup();
+                if let (Some(base), Some((s, e))) = (self.loc_base(), self.span(Sect::Locations)) {
+                    let xs = targets.iter().map(|t| base.saturating_add(t.loc));
+                    out.loc_starts = skim::Marks::new(s, e, xs);
                 }
+                out.targets = targets;
                 Arc::new(out)
             })
             .clone()
@@ -597,8 +604,9 @@ pub fn group_order(b: &Builder, sh: &Shared, gi: u64, start: u64) -> Option<(Ast
     sh.loc_base()?;
     let syms = sh.syms(b);
     let ix = sh.ast(b);
-    let root = match syms.root_of.binary_search_by_key(&start, |x| x.0) {
-        Ok(i) => syms.root_of[i].1,
+    let root_of = syms.root_of(sh.ast_base()?, sh.loc_base()?);
+    let root = match root_of.binary_search_by_key(&start, |x| x.0) {
+        Ok(i) => root_of[i].1,
         Err(_) if gi == 0 => ix.e[*ix.roots.first()? as usize].start,
         Err(_) => return None,
     };

@@ -43,12 +43,13 @@ impl<'a> Rd<'a> {
         }
     }
 
+    #[inline]
     fn need(&self, n: u64) -> SR<usize> {
-        match self.pos.checked_add(n) {
-            Some(e) if e <= self.end && self.pos >= self.base => {
-                Ok((self.pos - self.base) as usize)
-            }
-            _ => Err(Cut),
+        // The cursor is never set below `base`; it may be set past `end`.
+        if n <= self.end.saturating_sub(self.pos) {
+            Ok((self.pos - self.base) as usize)
+        } else {
+            Err(Cut)
         }
     }
 
@@ -89,7 +90,9 @@ impl<'a> Rd<'a> {
 
     /// A byte.
     pub fn u8(&mut self) -> SR<u8> {
-        self.uint(1).map(|v| v as u8)
+        let at = self.need(1)?;
+        self.pos += 1;
+        Ok(self.d[at])
     }
 
     /// A big-endian `u32`.
@@ -106,6 +109,11 @@ impl<'a> Rd<'a> {
             return Err(Cut);
         }
         let at = (self.pos - self.base) as usize;
+        let first = self.d[at];
+        if first & 0x80 == 0 {
+            self.pos += 1;
+            return Ok(first as u64);
+        }
         let avail = (self.end - self.pos).min(MAX_VARINT_BYTES) as usize;
         match decode_varint(&self.d[at..at + avail]) {
             Some((v, n, _)) => {
@@ -231,9 +239,9 @@ impl AstIndex {
     }
 
     /// The entries of the subtree at `root` in pre-order, leaving out the subtrees
-    /// starting at one of `skip` (sorted; other than `root` itself); `None` unless
+    /// starting at one of `skip` (other than `root` itself); `None` unless
     /// every entry involved was completely decoded.
-    pub fn preorder(&self, root: u64, skip: &[u64]) -> Option<Vec<u32>> {
+    pub fn preorder(&self, root: u64, skip: &Marks) -> Option<Vec<u32>> {
         let p = self.at(root)?;
         if !self.e[p as usize].complete() {
             return None;
@@ -243,7 +251,7 @@ impl AstIndex {
         let mut q = p + 1;
         while q < end {
             let e = &self.e[q as usize];
-            if skip.binary_search(&e.start).is_ok() {
+            if skip.contains(e.start) {
                 q = e.skip;
             } else {
                 out.push(q);
@@ -445,7 +453,7 @@ fn fields_of(rd: &mut Rd, s: &LongStrings, fk: Fk) -> SR<Fields> {
 struct AstSkim<'a, 'b> {
     rd: Rd<'a>,
     long: &'b LongStrings,
-    anchors: &'b [u64],
+    anchors: &'b Marks,
     ix: AstIndex,
 }
 
@@ -458,7 +466,7 @@ pub fn uast(
     end: u64,
     endian: Endian,
     long: &LongStrings,
-    anchors: &[u64],
+    anchors: &Marks,
 ) -> AstIndex {
     let mut rd = Rd::new(d, base, end, endian);
     rd.pos = begin;
@@ -468,6 +476,8 @@ pub fn uast(
         anchors,
         ix: AstIndex {
             begin,
+            // Entries take 8 to 16 bytes in a typical module.
+            e: Vec::with_capacity(d.len() / 16),
             ..Default::default()
         },
     };
@@ -495,8 +505,7 @@ pub fn uast(
 fn skim_undecoded(sk: &mut AstSkim) -> SR<()> {
     let at = sk.rd.pos;
     let end = sk.rd.end;
-    let i = sk.anchors.partition_point(|&a| a < at);
-    let next = sk.anchors.get(i).copied().filter(|&a| a < end);
+    let next = sk.anchors.first_from(at).filter(|&a| a < end);
     let bound = next.unwrap_or(end).max(at);
     sk.rd.skip(bound - at)?;
     sk.ix.undecoded.push((at, bound));
@@ -580,6 +589,65 @@ pub fn label_at(b: &Builder, start: u64, end: u64, tag: u8, long: &LongStrings) 
             String::from_utf8_lossy(&bytes).into_owned()
         }),
         _ => None,
+    }
+}
+
+// ----- offsets -------------------------------------------------------------------
+
+/// A set of offsets inside `[base, end)`, a bit per byte: where the symbol table
+/// says uAST entries or location groups start.
+#[derive(Debug, Default)]
+pub struct Marks {
+    base: u64,
+    end: u64,
+    words: Vec<u64>,
+}
+
+impl Marks {
+    /// The offsets of `xs` that lie in `[base, end)`.
+    pub fn new(base: u64, end: u64, xs: impl Iterator<Item = u64>) -> Self {
+        let n = end.saturating_sub(base);
+        let mut words = vec![0u64; n.div_ceil(64) as usize];
+        for x in xs {
+            if x >= base && x < end {
+                let i = x - base;
+                words[(i / 64) as usize] |= 1 << (i % 64);
+            }
+        }
+        Marks { base, end, words }
+    }
+
+    pub fn contains(&self, x: u64) -> bool {
+        x >= self.base && x < self.end && {
+            let i = x - self.base;
+            (self.words[(i / 64) as usize] >> (i % 64)) & 1 == 1
+        }
+    }
+
+    /// The first offset at or after `x`.
+    pub fn first_from(&self, x: u64) -> Option<u64> {
+        let x = x.max(self.base);
+        if x >= self.end {
+            return None;
+        }
+        let i = x - self.base;
+        let mut w = (i / 64) as usize;
+        let mut bits = self.words[w] & (!0u64 << (i % 64));
+        loop {
+            if bits != 0 {
+                return Some(self.base + w as u64 * 64 + bits.trailing_zeros() as u64);
+            }
+            w += 1;
+            bits = *self.words.get(w)?;
+        }
+    }
+
+    /// Where a location group starting at `at` ends: at the next group start
+    /// after it, or at `end` if there is none before it.
+    pub fn after(&self, at: u64, end: u64) -> u64 {
+        self.first_from(at.saturating_add(1))
+            .filter(|&x| x <= end)
+            .unwrap_or(end)
     }
 }
 
@@ -836,9 +904,9 @@ impl LocIndex {
     }
 }
 
-/// Skims the location section `[s, e)`; `loc_starts` (sorted) are where the
+/// Skims the location section `[s, e)`; `loc_starts` are where the
 /// symbol table says groups start. `None` if its header cannot be read.
-pub fn locations(b: &Builder, s: u64, e: u64, loc_starts: &[u64]) -> Option<LocIndex> {
+pub fn locations(b: &Builder, s: u64, e: u64, loc_starts: &Marks) -> Option<LocIndex> {
     // Only the header and the file paths are read: at first the section's first
     // 64 KiB, more if the paths need it.
     let mut want = 64 * 1024u64;
@@ -856,16 +924,12 @@ pub fn locations(b: &Builder, s: u64, e: u64, loc_starts: &[u64]) -> Option<LocI
             return Some(ix);
         }
         let mut at = rd.pos;
-        let mut i = loc_starts.partition_point(|&x| x <= at);
         for _ in 0..ngroups {
             if at >= e {
                 ix.short = true;
                 break;
             }
-            while i < loc_starts.len() && loc_starts[i] <= at {
-                i += 1;
-            }
-            let bound = loc_starts.get(i).copied().filter(|&x| x <= e).unwrap_or(e);
+            let bound = loc_starts.after(at, e);
             ix.starts.push(at);
             at = bound;
         }

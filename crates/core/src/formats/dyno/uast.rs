@@ -348,11 +348,7 @@ fn append(b: &mut Builder, extra: &str) {
 /// (or to the section end) as one undecoded run.
 fn undecoded(b: &mut Builder, cx: &Cx, what: &str) -> DResult<()> {
     let at = b.pos();
-    let anchors = &cx.syms.anchors;
-    let next = anchors
-        .get(anchors.partition_point(|&a| a < at))
-        .copied()
-        .filter(|&a| a < cx.end);
+    let next = cx.syms.anchors.first_from(at).filter(|&a| a < cx.end);
     let bound = next.unwrap_or(cx.end).max(at);
     if bound > at {
         b.bytes("Undecoded", bound - at)?;
