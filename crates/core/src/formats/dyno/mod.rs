@@ -132,9 +132,15 @@ fn decode(b: &mut Builder) -> DResult<()> {
     let n_modules = if b.lazy_threshold().is_some() && b.file_len() >= FILE_HEADER_SIZE {
         // Checking the hash reads the whole file: the header is decoded when it
         // is opened.
-        b.lazy_region("Header", Kind::Struct, 0, FILE_HEADER_SIZE, None, |b| {
-            header(b).map(|_| ())
-        });
+        let label = "file header; its SHA-256 is checked against the whole file when opened, not decoded yet";
+        b.lazy_region(
+            "Header",
+            Kind::Struct,
+            0,
+            FILE_HEADER_SIZE,
+            Some(label.into()),
+            |b| header(b).map(|_| ()),
+        );
         b.peek_uint(28, 4).unwrap_or(0)
     } else {
         b.group("Header", header)?
@@ -354,7 +360,11 @@ fn module_at(b: &mut Builder, i: u64, p: &Place, prev_end: &mut u64, lay: Layout
     };
     // The generated code's bitcode summary needs exact totals when the dump does.
     let exact = b.exact_totals();
-    b.lazy_region(name, Kind::Struct, off, end - off, None, move |b| {
+    let label = format!(
+        "module of {} bytes at 0x{off:X}, not decoded yet",
+        end - off
+    );
+    b.lazy_region(name, Kind::Struct, off, end - off, Some(label), move |b| {
         b.set_exact_totals(exact);
         let id = b.current();
         if overlap {

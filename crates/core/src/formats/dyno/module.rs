@@ -167,15 +167,10 @@ impl Shared {
                 let long = self.long(b);
                 let syms = self.syms(b);
                 let d = skim::bytes_of(b, s, e);
-                Arc::new(skim::uast(
-                    &d,
-                    s,
-                    s + 16,
-                    e,
-                    b.endian(),
-                    &long,
-                    &syms.anchors,
-                ))
+                let mut ix = skim::uast(&d, s, s + 16, e, b.endian(), &long, &syms.anchors);
+                ix.bytes = d;
+                ix.base = s;
+                Arc::new(ix)
             })
             .clone()
     }
@@ -197,7 +192,7 @@ impl Shared {
     pub fn describe(&self, b: &Builder, e: &AstE) -> String {
         let name = tags::ast_tag(e.tag as u64).map_or("?", |t| t.0);
         let end = self.span(Sect::Uast).map_or(e.end, |s| s.1);
-        match skim::label_at(b, e.start, end, e.tag, &self.long(b)) {
+        match skim::label_at(b, &self.ast(b), e.start, end, e.tag, &self.long(b)) {
             Some(l) => format!("{name} \"{l}\""),
             None => name.to_string(),
         }
@@ -325,7 +320,8 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
         let name: Name = r.sect.name().into();
         let (sect, sh) = (r.sect, shared.clone());
         let exact = b.exact_totals();
-        b.lazy_region(name, Kind::Struct, s, e - s, None, move |b| {
+        let label = format!("{} bytes, not decoded yet", e - s);
+        b.lazy_region(name, Kind::Struct, s, e - s, Some(label), move |b| {
             b.set_exact_totals(exact);
             section(b, sect, &sh)
         });

@@ -167,9 +167,22 @@ pub struct LongStrings {
     pub spans: Vec<Option<(u64, u64)>>,
     /// True if the module has a long strings table at all.
     pub present: bool,
+    /// The table's string data, read once (so strings are not read back and
+    /// forth from the file), and where it starts.
+    pub data: std::sync::Arc<Vec<u8>>,
+    pub data_at: u64,
 }
 
 impl LongStrings {
+    /// The text of the bytes `[s, e)` if they are in the string data held.
+    pub fn text(&self, s: u64, e: u64) -> Option<String> {
+        let from = usize::try_from(s.checked_sub(self.data_at)?).ok()?;
+        let to = usize::try_from(e.checked_sub(self.data_at)?).ok()?;
+        let bytes = self.data.get(from..to)?;
+        let bytes = &bytes[..bytes.len().min(MAX_STRING_VALUE)];
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+
     /// The bytes of long string `idx`, or why it cannot be used.
     pub fn lookup(&self, idx: u64) -> Result<(u64, u64), String> {
         if !self.present {
@@ -222,7 +235,7 @@ pub fn ustring(b: &mut Builder, name: impl Into<Name>, strings: &LongStrings) ->
                 );
                 match strings.lookup(idx) {
                     Ok((s, e)) => {
-                        out.0 = text_at(b, s, e - s);
+                        out.0 = strings.text(s, e).unwrap_or_else(|| text_at(b, s, e - s));
                         out.1 = Some(BitSpan::bytes(s, e));
                         out.3 = format!("long string #{idx} at 0x{s:X}, {}", plural(e - s, "byte"));
                     }

@@ -202,6 +202,9 @@ pub struct AstIndex {
     pub count: u64,
     /// A read failed (the decoder's entries end with an error).
     pub cut: bool,
+    /// The section's bytes and where they start (labels are read from them).
+    pub bytes: Vec<u8>,
+    pub base: u64,
 }
 
 impl AstIndex {
@@ -568,25 +571,36 @@ fn ast_body(sk: &mut AstSkim, depth: u32, slot: usize) -> SR<(bool, bool)> {
     Ok((false, all))
 }
 
-/// The label of the entry with tag `tag` starting at `start` (ends of the uAST
-/// section at `end`), as the decoder reads it.
-pub fn label_at(b: &Builder, start: u64, end: u64, tag: u8, long: &LongStrings) -> Option<String> {
+/// The label of the entry with tag `tag` starting at `start` (the uAST section,
+/// whose bytes `ix` holds, ends at `end`), as the decoder reads it.
+pub fn label_at(
+    b: &Builder,
+    ix: &AstIndex,
+    start: u64,
+    end: u64,
+    tag: u8,
+    long: &LongStrings,
+) -> Option<String> {
     let name = tags::ast_tag(tag as u64)?.0;
     if name == "FnCall" {
         return None;
     }
-    // The fields of an entry with a label come within a few hundred bytes.
-    let window = bytes_of(b, start, end.min(start.saturating_add(1024)));
-    let mut rd = Rd::new(&window, start, end, b.endian());
+    let mut rd = Rd::new(&ix.bytes, ix.base, end, b.endian());
+    if start < ix.base {
+        return None;
+    }
+    rd.pos = start;
     rd.skip(1).ok()?;
     rd.vint().ok()?;
     match fields(&mut rd, long, name).ok()? {
         Fields::Decoded(Some(Label::Owned(s))) => Some(s),
-        Fields::Decoded(Some(Label::At(at, len))) => Some(if at >= start && at + len <= rd.end {
+        Fields::Decoded(Some(Label::At(at, len))) => Some(if at >= rd.base && at + len <= rd.end {
             rd.text(at, len)
         } else {
-            let bytes = b.peek_bytes(at, len.min(MAX_STRING_VALUE as u64));
-            String::from_utf8_lossy(&bytes).into_owned()
+            long.text(at, at + len).unwrap_or_else(|| {
+                let bytes = b.peek_bytes(at, len.min(MAX_STRING_VALUE as u64));
+                String::from_utf8_lossy(&bytes).into_owned()
+            })
         }),
         _ => None,
     }
@@ -865,6 +879,8 @@ pub fn long_strings(b: &Builder, s: u64, e: u64, base: u64) -> LongStrings {
         offs.push(o);
     }
     let data = s + 8 + 4 * n;
+    ls.data = std::sync::Arc::new(bytes_of(b, data, e));
+    ls.data_at = data;
     ls.spans = vec![None; offs.len()];
     for i in 1..offs.len().saturating_sub(1) {
         let (a, z) = (
