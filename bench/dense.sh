@@ -42,8 +42,9 @@ fi
 
 cargo build -q --release -p hexlens-cli
 cargo build -q --release -p hexlens-core --example dense_inputs
-[ -f "$DIR/cdac-100k-types.bin" ] || target/release/examples/dense_inputs "$DIR" "$DIR/sqlite-O1g.bc"
-HEXLENS="$ROOT/target/release/hexlens"
+[ -f "$DIR/cdac-100k-types.bin" ] || "${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/dense_inputs" "$DIR" "$DIR/sqlite-O1g.bc"
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+HEXLENS="$TARGET/release/hexlens"
 
 # Fastest of $ROUNDS runs of a command: "seconds peak_KiB".
 best() {
