@@ -50,8 +50,12 @@ HEXLENS="$TARGET/release/hexlens"
 best() {
     local best_t="" best_m=""
     for _ in $(seq "$ROUNDS"); do
-        local out
-        out=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+        local out tmp
+        tmp=$(mktemp)
+        # Exit status 1 (decoded with errors) is still a measurement.
+        /usr/bin/time -o "$tmp" -f "%e %M" "$@" >/dev/null 2>/dev/null || true
+        out=$(tail -1 "$tmp")
+        rm -f "$tmp"
         local t="${out% *}" m="${out#* }"
         if [ -z "$best_t" ] || awk "BEGIN{exit !($t < $best_t)}"; then best_t=$t; best_m=$m; fi
     done
