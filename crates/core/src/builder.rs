@@ -1071,8 +1071,29 @@ impl<'s> Builder<'s> {
     where
         F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
     {
+        self.lazy_region_vouched(false, name, kind, start, len, label, f)
+    }
+
+    /// [`Builder::lazy_region`] for a decoder that, when `vouched`, has checked the
+    /// region without making nodes and found nothing it would report: the lazy
+    /// node then says its subtree holds no error ([`Tree::may_hide_damage`]), so a
+    /// streaming dump need not survey it first.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn lazy_region_vouched<F>(
+        &mut self,
+        vouched: bool,
+        name: impl Into<Name>,
+        kind: Kind,
+        start: u64,
+        len: u64,
+        label: Option<String>,
+        f: F,
+    ) -> Option<()>
+    where
+        F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
+    {
         let big = self.lazy_threshold.is_some_and(|t| len >= t);
-        self.lazy_region_if(big, name, kind, start, len, label, f)
+        self.lazy_region_if(big, vouched, name, kind, start, len, label, f)
             .map(|_| ())
     }
 
@@ -1082,6 +1103,7 @@ impl<'s> Builder<'s> {
     fn lazy_region_if<F>(
         &mut self,
         lazy: bool,
+        vouched: bool,
         name: impl Into<Name>,
         kind: Kind,
         start: u64,
@@ -1107,6 +1129,7 @@ impl<'s> Builder<'s> {
             bound: bound.as_ref().into(),
             endian: self.endian,
             f: Arc::new(f),
+            vouched,
         };
         let id = self.lazy_node(name, kind, len * 8, Arc::new(recipe)).ok()?;
         if let Some(l) = label {
@@ -1129,6 +1152,23 @@ impl<'s> Builder<'s> {
     where
         F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
     {
+        self.page_vouched(false, first, last, start, len, f)
+    }
+
+    /// [`Builder::page`], vouched for when `vouched` (see
+    /// [`Builder::lazy_region_vouched`]).
+    pub(crate) fn page_vouched<F>(
+        &mut self,
+        vouched: bool,
+        first: u64,
+        last: u64,
+        start: u64,
+        len: u64,
+        f: F,
+    ) -> DResult<()>
+    where
+        F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
+    {
         let lazy = self.page_size.is_some()
             && self.lazy_threshold.is_some()
             && len > 0
@@ -1140,6 +1180,7 @@ impl<'s> Builder<'s> {
         }
         let made = self.lazy_region_if(
             true,
+            vouched,
             Name::from(format!("[{first}…{last}]")),
             Kind::Array,
             start,
@@ -1184,6 +1225,8 @@ struct FnRecipe {
     /// Byte order in force where the region was met.
     endian: Endian,
     f: RegionFn,
+    /// The decoder checked the region and found nothing it would report.
+    vouched: bool,
 }
 
 type RegionFn = Arc<dyn Fn(&mut Builder) -> DResult<()> + Send + Sync>;
@@ -1210,6 +1253,10 @@ impl crate::tree::Recipe for FnRecipe {
         }
         b.pos = self.limit;
         b.finish_expansion(first_new)
+    }
+
+    fn vouched(&self) -> bool {
+        self.vouched
     }
 }
 

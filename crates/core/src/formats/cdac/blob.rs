@@ -17,7 +17,6 @@
 //! that would overlap one already shown is reported instead of decoded twice.
 
 use super::scan::{Hit, MagicBytes};
-use super::vouch;
 use crate::builder::{hex_preview, Builder, DResult, Endian, MAX_REF_STRING};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 use std::collections::HashMap;
@@ -752,7 +751,7 @@ pub(super) fn region(b: &mut Builder, name: Name, plan: &Plan, end: u64, contain
     }
     let label = label(plan, end);
     let (plan, container) = (plan.clone(), container.to_string());
-    vouch::region(b, exact, name, Kind::Struct, start, len, label, move |b| {
+    b.lazy_region_vouched(exact, name, Kind::Struct, start, len, label, move |b| {
         b.set_exact_totals(exact);
         decode(b, &plan, end, &container, known.clone())
     });
@@ -1435,7 +1434,7 @@ fn table(b: &mut Builder, sh: &Arc<Shared>, name: &'static str, start: u64, len:
             if paged && sh.may_defer(b, |b| sh.entries_clean(b, part, start, first, last)) {
                 let sh = Arc::clone(&sh);
                 let len = (last - first + 1) * stride;
-                vouch::page(b, exact, first, last, at, len, move |b| {
+                b.page_vouched(exact, first, last, at, len, move |b| {
                     specs(b, &sh, part, start, (first, last), stride)
                 })?;
             } else {
@@ -1449,7 +1448,7 @@ fn table(b: &mut Builder, sh: &Arc<Shared>, name: &'static str, start: u64, len:
         Ok(())
     };
     if lazy {
-        vouch::region(b, exact, name, Kind::Array, start, len, None, body);
+        b.lazy_region_vouched(exact, name, Kind::Array, start, len, None, body);
     } else {
         b.region(name, Kind::Array, start, len, body);
     }
@@ -1778,7 +1777,7 @@ fn names_pool(b: &mut Builder, sh: &Arc<Shared>, start: u64, len: u64) {
             // Only the first name can be wrong (it must be the empty name).
             if paged && sh.may_defer(b, |b| first > 0 || b.peek_bytes(start, 1) == [0]) {
                 let sh = Arc::clone(&sh);
-                vouch::page(b, exact, first, last_i, from, to - from, move |b| {
+                b.page_vouched(exact, first, last_i, from, to - from, move |b| {
                     for i in first..=last_i {
                         name_entry(b, &sh, start, i as u32)?;
                     }
@@ -1809,7 +1808,7 @@ fn names_pool(b: &mut Builder, sh: &Arc<Shared>, start: u64, len: u64) {
         Ok(())
     };
     if lazy {
-        vouch::region(b, exact, "NamesPool", Kind::Array, start, len, None, body);
+        b.lazy_region_vouched(exact, "NamesPool", Kind::Array, start, len, None, body);
     } else {
         b.region("NamesPool", Kind::Array, start, len, body);
     }

@@ -18,7 +18,6 @@
 mod blob;
 mod container;
 mod scan;
-mod vouch;
 
 use super::Format;
 use crate::builder::{Builder, DResult};

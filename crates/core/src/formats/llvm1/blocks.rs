@@ -14,7 +14,6 @@
 use super::skim::{self, Win};
 use super::tables;
 use super::vbr;
-use super::vouch;
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, Name, NodeId};
 
@@ -312,8 +311,7 @@ pub(crate) fn blocks(
                     && exact
                     && page_is_clean(&mut w, &ctx, from, to, end, depth, parent, first, firsts));
             if paged && (!exact || page_clean) {
-                vouch::page(
-                    b,
+                b.page_vouched(
                     exact,
                     first.into(),
                     last.into(),
@@ -454,8 +452,7 @@ fn content_region(
         return;
     }
     let ctx = *ctx;
-    vouch::region(
-        b,
+    b.lazy_region_vouched(
         exact,
         kind.name(),
         Kind::Struct,

@@ -26,7 +26,6 @@ mod blocks;
 mod skim;
 mod tables;
 mod vbr;
-mod vouch;
 
 use super::{has_magic, Format};
 use crate::builder::{fourcc_text, hex_preview, Builder, DResult};

@@ -21,7 +21,6 @@
 use super::blocks::Ctx;
 use super::skim::{self, Cur, Win};
 use super::vbr::{self, string, type_slot, uint_vbr};
-use super::vouch;
 use crate::builder::{Builder, DResult};
 use crate::tree::NodeId;
 
@@ -181,7 +180,7 @@ fn entries(b: &mut Builder, ctx: &Ctx, n: u64, type_names: bool, clean: bool) ->
                 break;
             }
             if paged && (!exact || clean || page_clean) {
-                vouch::page(b, exact, first, last, from, to - from, move |b| {
+                b.page_vouched(exact, first, last, from, to - from, move |b| {
                     b.set_exact_totals(exact);
                     for j in first..=last {
                         entry(b, &ctx, j, type_names)?;
