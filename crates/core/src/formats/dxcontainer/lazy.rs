@@ -22,22 +22,16 @@
 //! suffix-shared entries follow its pages unpaged: they lie inside other
 //! strings, so a page of them would not be covered by its entries.
 //!
-//! A lazy body is made here rather than with [`Builder::lazy_region`]: it
-//! shows `N bytes, not decoded yet` until it is decoded, and an eagerly
-//! decoded body has no display of its own, so its recipe takes the label (and
-//! any error an earlier decode left on the node) off before decoding.
+//! A lazy body is a [`Builder::lazy_region`] made only when lists are paged; it
+//! shows `N bytes, not decoded yet` until it is decoded.
 
-use std::fmt;
 use std::sync::Arc;
 
 use crate::builder::{Builder, DResult};
-use crate::source::ByteSource;
-use crate::tree::{Kind, Name, NodeId, Tree};
+use crate::tree::{Kind, Name};
 
 /// Bytes read at a time by the skims.
 pub(crate) const SKIM_CHUNK: u64 = 1 << 16;
-
-type BodyFn = Arc<dyn Fn(&mut Builder) -> DResult<()> + Send + Sync>;
 
 /// A region `[start, start + len)` named `name` whose contents `f` decodes,
 /// like [`Builder::region`]: now, or (when the builder leaves parts lazy and
@@ -55,62 +49,11 @@ pub(crate) fn lazy_part<F>(
 ) where
     F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
 {
-    let name = name.into();
-    let end = start.saturating_add(len);
-    // Lazy only inside the region being decoded, so that a region that does
-    // not fit reports it as it always does.
-    let inside = start.saturating_mul(8) >= b.tree().node(b.current()).span.start;
-    let lazy = page_size(b).is_some()
-        && b.lazy_threshold().is_some_and(|t| len >= t)
-        && len > 0
-        && inside
-        && end <= b.limit();
-    if !lazy {
+    if page_size(b).is_none() {
         b.region(name, Kind::Struct, start, len, |b| f(b));
         return;
     }
-    let recipe = LazyPart {
-        limit: end.saturating_mul(8),
-        bound: format!("end of {name}").into(),
-        f: Arc::new(f),
-    };
-    b.seek(start);
-    if let Ok(id) = b.lazy_node(name, Kind::Struct, len * 8, Arc::new(recipe)) {
-        b.set_display(id, label);
-    }
-    b.seek(end);
-}
-
-/// Decodes a region left lazy by [`lazy_part`].
-struct LazyPart {
-    /// End of the region (bits) and its name for error messages.
-    limit: u64,
-    bound: Box<str>,
-    f: BodyFn,
-}
-
-impl fmt::Debug for LazyPart {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "LazyPart(to bit {}, {})", self.limit, self.bound)
-    }
-}
-
-impl crate::tree::Recipe for LazyPart {
-    fn expand(&self, src: &dyn ByteSource, mut tree: Tree, id: NodeId) -> Tree {
-        // What the node shows and says comes from decoding it, as in an eager
-        // decode: not the label, nor what an earlier decode said before the
-        // node was released.
-        let n = tree.node_mut(id);
-        n.display = None;
-        n.error = None;
-        let mut b = Builder::resume(src, tree, id, self.limit, self.bound.as_ref().into());
-        let first_new = b.tree().len();
-        // A Stop has already recorded its error in the tree.
-        let _ = (self.f)(&mut b);
-        // The region keeps its whole span, as an eager region does.
-        b.seek_bits(self.limit);
-        b.finish_expansion(first_new)
-    }
+    b.lazy_region(name, Kind::Struct, start, len, Some(label), f);
 }
 
 /// Entries a page of a long list holds, when lists are shown as pages (see
