@@ -583,7 +583,7 @@ mod tests {
             })
             .is_none());
         let d = hexlens_core::decode_bytes(&data);
-        let wire: Rc<[u8]> = hexlens_core::wire::encode_nodes(d.tree.nodes()).into();
+        let wire: Rc<[u8]> = hexlens_core::wire::encode_nodes(&d.tree.nodes()).into();
         let stale = Action::Decoded {
             load: 6,
             format: d.format.into(),
@@ -639,7 +639,7 @@ mod tests {
         let lazy = (0..worker_tree.len() as NodeId)
             .find(|&i| worker_tree.node(i).lazy)
             .expect("a 64-byte threshold leaves lazy blocks");
-        let wire: Rc<[u8]> = hexlens_core::wire::encode_nodes(worker_tree.nodes()).into();
+        let wire: Rc<[u8]> = hexlens_core::wire::encode_nodes(&worker_tree.nodes()).into();
         let s = State::default()
             .apply(Action::Open(Rc::new(Doc::pending(
                 Rc::new(FileBytes::new("f", data.clone())),
@@ -662,7 +662,7 @@ mod tests {
         // The worker expands and sends the node and what it gained.
         let range = hexlens_core::expand(&data.as_slice(), &mut worker_tree, lazy).unwrap();
         let mut sent = vec![worker_tree.node(lazy).clone()];
-        sent.extend_from_slice(&worker_tree.nodes()[range.start as usize..range.end as usize]);
+        sent.extend(worker_tree.nodes_in(range.clone()));
         let nodes: Rc<[u8]> = hexlens_core::wire::encode_nodes(&sent).into();
         let s = s
             .apply(Action::Expanded {

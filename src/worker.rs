@@ -195,7 +195,7 @@ fn open(m: &JsValue, job: u32) {
     post_with(
         &out,
         "nodes",
-        &hexlens_core::wire::encode_nodes(d.tree.nodes()),
+        &hexlens_core::wire::encode_nodes(&d.tree.nodes()),
     );
     JOB.with(|j| {
         *j.borrow_mut() = Some(Job {
@@ -218,10 +218,9 @@ fn expand(job: u32, node: f64) {
         let id = node as NodeId;
         match hexlens_core::expand(&state.src, &mut state.tree, id) {
             Ok(range) => {
-                let nodes = state.tree.nodes();
                 let mut wire_nodes = Vec::with_capacity(range.len() + 1);
-                wire_nodes.push(nodes[id as usize].clone());
-                wire_nodes.extend_from_slice(&nodes[range.start as usize..range.end as usize]);
+                wire_nodes.push(state.tree.node(id));
+                wire_nodes.extend(state.tree.nodes_in(range.clone()));
                 let out = msg("expanded", &[("job", job.into()), ("node", id.into())]);
                 post_with(
                     &out,

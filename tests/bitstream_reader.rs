@@ -28,7 +28,7 @@ fn decode(bytes: &[u8]) -> (Decoded, Option<Summary>) {
     (d, s)
 }
 
-fn node<'t>(t: &'t Tree, path: &str) -> &'t hexlens_core::Node {
+fn node(t: &Tree, path: &str) -> hexlens_core::Node {
     let id = t
         .find(path)
         .unwrap_or_else(|| panic!("no node at {path}:\n{}", dump(t)));
@@ -51,12 +51,13 @@ fn u(t: &Tree, path: &str) -> u64 {
         .unwrap_or_else(|| panic!("{path} has no number"))
 }
 
-fn s<'t>(t: &'t Tree, path: &str) -> &'t str {
+fn s(t: &Tree, path: &str) -> String {
     node(t, path)
         .value
         .as_ref()
         .and_then(Value::as_str)
         .unwrap_or_else(|| panic!("{path} has no text"))
+        .to_string()
 }
 
 fn errors(t: &Tree) -> Vec<String> {

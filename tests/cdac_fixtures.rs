@@ -8,6 +8,8 @@
 
 #[path = "generators/cdac.rs"]
 mod gen;
+#[path = "support/lazy.rs"]
+mod lazy;
 #[path = "support/lookup.rs"]
 mod lookup;
 
@@ -737,99 +739,9 @@ fn a_blob_that_runs_past_its_section_is_cut_at_the_section_end() {
 #[path = "../crates/core/benches/gen/cdac.rs"]
 mod dense;
 
-use hexlens_core::stream::{self, streaming_options, Limits};
-use hexlens_core::{decode_with, output, Options};
-
-fn paged(page: u32) -> Options {
-    Options {
-        page_size: Some(page),
-        ..streaming_options()
-    }
-}
-
-/// Expands every lazy node of `d`, one at a time, until none is left (nodes an
-/// expansion makes are appended, so one pass in arena order finds them all);
-/// returns how many were expanded.
-fn expand_all(bytes: &[u8], d: &mut Decoded) -> usize {
-    let (mut done, mut next) = (0, 0usize);
-    while let Some(off) = d.tree.nodes()[next..].iter().position(|n| n.lazy) {
-        next += off;
-        hexlens_core::expand(&bytes, &mut d.tree, next as u32)
-            .unwrap_or_else(|e| panic!("expanding {}: {e}", d.tree.path(next as u32)));
-        done += 1;
-    }
-    done
-}
-
-/// Where two dumps first differ, with some context from each.
-fn first_difference(a: &str, b: &str) -> String {
-    let at = a
-        .bytes()
-        .zip(b.bytes())
-        .position(|(x, y)| x != y)
-        .unwrap_or(a.len().min(b.len()));
-    let from = a[..at].rfind('\n').unwrap_or(0);
-    let take = |s: &str| {
-        s.get(from..(at + 300).min(s.len()))
-            .unwrap_or("")
-            .to_string()
-    };
-    format!(
-        "at byte {at}:\n--- on demand\n{}\n--- eager\n{}",
-        take(a),
-        take(b)
-    )
-}
-
-/// Decoding on demand with pages of `page` entries and expanding everything
-/// gives the eager tree, and so does the streaming dump (with the survey the CLI
-/// runs when lazy parts may hide damage): the same JSON and text bytes.
-fn same_as_eager(what: &str, bytes: &[u8], page: u32) {
-    let eager = decode_bytes(bytes);
-    let (json, txt) = (output::to_json(&eager), output::to_text(&eager));
-    let mut lazy = decode_with(&bytes, &paged(page));
-    expand_all(bytes, &mut lazy);
-    let (a, b) = (output::to_json(&lazy), json.clone());
-    assert!(
-        a == b,
-        "{what} (pages of {page}): JSON {}",
-        first_difference(&a, &b)
-    );
-    let (a, b) = (output::to_text(&lazy), txt.clone());
-    assert!(
-        a == b,
-        "{what} (pages of {page}): text {}",
-        first_difference(&a, &b)
-    );
-    assert_eq!(lazy.is_clean(), eager.is_clean(), "{what}: cleanliness");
-    for as_json in [true, false] {
-        let mut d = decode_with(&bytes, &paged(page));
-        let damage;
-        let mut limits = Limits::default();
-        if d.tree.may_hide_damage() {
-            damage = stream::survey(&bytes, &mut d.tree);
-            limits.damage = Some(&damage);
-        }
-        let root = d.tree.root();
-        let mut out = Vec::new();
-        if as_json {
-            stream::write_json(&bytes, &mut d, root, limits, &mut out).unwrap();
-        } else {
-            stream::write_text(&bytes, &mut d, root, limits, &mut out).unwrap();
-        }
-        let got = String::from_utf8(out).unwrap();
-        let want = if as_json {
-            json.clone() + "\n"
-        } else {
-            txt.clone()
-        };
-        assert!(
-            got == want,
-            "{what} (streamed, pages of {page}, json {as_json}): {}",
-            first_difference(&got, &want)
-        );
-    }
-}
+use hexlens_core::stream::streaming_options;
+use hexlens_core::{decode_with, output};
+use lazy::{expand_all, first_difference, paged, same_as_eager};
 
 fn le32(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
@@ -926,7 +838,7 @@ fn a_dense_blob_opens_with_its_tables_undecoded_and_expands_to_the_eager_tree() 
     assert_eq!(d.tree.node(pages[2]).name.to_string(), "[2000…2999]");
     assert_eq!(d.tree.len(), before + 3);
     // Expanding everything gives the eager tree.
-    let expanded = expand_all(&bytes, &mut d);
+    let expanded = expand_all(&bytes, &mut d, true).unwrap();
     assert!(expanded > 20, "{expanded}");
     let eager = decode_bytes(&bytes);
     assert!(eager.tree.len() > 50_000);
@@ -943,7 +855,7 @@ fn fixtures_and_damaged_dense_blobs_decoded_on_demand_equal_their_eager_decode()
     files.extend(gen::all().into_iter().map(|(n, b)| (n.to_string(), b)));
     for (name, bytes) in &files {
         for page in [1, 2, 3, 1000] {
-            same_as_eager(name, bytes, page);
+            same_as_eager(name, bytes, page, true);
         }
     }
     for (name, bytes) in damaged_dense(2500) {
@@ -955,7 +867,7 @@ fn fixtures_and_damaged_dense_blobs_decoded_on_demand_equal_their_eager_decode()
             eager.tree.errors().first().map(|&e| eager.tree.path(e))
         );
         for page in [7, 1000] {
-            same_as_eager(&name, &bytes, page);
+            same_as_eager(&name, &bytes, page, true);
         }
     }
 }
@@ -966,18 +878,7 @@ fn with_exact_totals_a_lazy_part_never_hides_an_error() {
     // every node on the way to an error knows it is damaged before it is opened.
     for (name, bytes) in damaged_dense(2500) {
         let mut d = decode_with(&bytes.as_slice(), &paged(100));
-        let mut next = 0usize;
-        while let Some(off) = d.tree.nodes()[next..].iter().position(|n| n.lazy) {
-            next += off;
-            let id = next as u32;
-            let was = d.tree.node(id).damaged;
-            hexlens_core::expand(&bytes.as_slice(), &mut d.tree, id).unwrap();
-            assert!(
-                was || !d.tree.node(id).damaged,
-                "{name}: {} was lazy and clean but holds an error",
-                d.tree.path(id)
-            );
-        }
+        expand_all(&bytes, &mut d, true).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
 
@@ -996,11 +897,10 @@ fn timing_of_opening_a_dense_file() {
     let t = Instant::now();
     let mut d = decode_with(&src, &streaming_options());
     println!("open: {:?}, {} nodes", t.elapsed(), d.tree.len());
-    let mut next = 0usize;
+    let mut next = 0;
     let mut opened = 0;
-    while let Some(off) = d.tree.nodes()[next..].iter().position(|n| n.lazy) {
-        next += off;
-        let id = next as u32;
+    while let Some(id) = d.tree.next_lazy(next) {
+        next = id + 1;
         let before = d.tree.len();
         let t = Instant::now();
         hexlens_core::expand(&src, &mut d.tree, id).unwrap();

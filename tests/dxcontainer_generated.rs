@@ -6,6 +6,8 @@
 
 #[path = "generators/dxcontainer.rs"]
 mod gen;
+#[path = "support/lazy.rs"]
+mod lazy;
 #[path = "support/lookup.rs"]
 mod lookup;
 
@@ -376,63 +378,7 @@ fn a_container_with_a_dxil_part_and_a_digest_that_is_not_its_own_keeps_the_error
 
 use hexlens_core::stream::streaming_options;
 use hexlens_core::{decode_with, output, Options};
-
-/// Decodes `bytes` with `opts` and expands every lazy node, one at a time
-/// (those the expansions make too), until none is left.
-fn expanded(bytes: &[u8], opts: &Options) -> Decoded {
-    let mut d = decode_with(&bytes, opts);
-    // An expansion appends its nodes: nothing before the node expanded is lazy.
-    let mut from = 0;
-    while let Some(id) = (from..d.tree.len() as u32).find(|&id| d.tree.node(id).lazy) {
-        hexlens_core::expand(&bytes, &mut d.tree, id).unwrap();
-        from = id + 1;
-    }
-    d
-}
-
-/// Where two dumps first differ, with some context from each.
-fn first_difference(a: &str, b: &str) -> String {
-    let at = a
-        .bytes()
-        .zip(b.bytes())
-        .position(|(x, y)| x != y)
-        .unwrap_or(a.len().min(b.len()));
-    let from = a[..at].rfind('\n').unwrap_or(0);
-    let take = |s: &str| {
-        s.get(from..(at + 300).min(s.len()))
-            .unwrap_or("")
-            .to_string()
-    };
-    format!(
-        "at byte {at}:\n--- expanded\n{}\n--- eager\n{}",
-        take(a),
-        take(b)
-    )
-}
-
-/// Decoding on demand with pages of `page` entries and expanding everything gives
-/// the eager tree (the JSON contract and the text dump look through pages).
-fn same_as_eager(what: &str, bytes: &[u8], page: u32) {
-    let eager = decode_bytes(bytes);
-    let opts = Options {
-        page_size: Some(page),
-        ..streaming_options()
-    };
-    let lazy = expanded(bytes, &opts);
-    let (a, b) = (output::to_json(&lazy), output::to_json(&eager));
-    assert!(
-        a == b,
-        "{what} (pages of {page}): JSON {}",
-        first_difference(&a, &b)
-    );
-    let (a, b) = (output::to_text(&lazy), output::to_text(&eager));
-    assert!(
-        a == b,
-        "{what} (pages of {page}): text {}",
-        first_difference(&a, &b)
-    );
-    assert_eq!(lazy.is_clean(), eager.is_clean(), "{what}: cleanliness");
-}
+use lazy::{first_difference, same_as_eager, streamed};
 
 #[test]
 fn every_generated_and_curated_container_expanded_on_demand_equals_its_eager_decode() {
@@ -451,30 +397,9 @@ fn every_generated_and_curated_container_expanded_on_demand_equals_its_eager_dec
     }
     for (name, bytes) in &files {
         for page in [1, 3, 1000] {
-            same_as_eager(name, bytes, page);
+            same_as_eager(name, bytes, page, false);
         }
     }
-}
-
-/// The streaming JSON dump of `bytes` (a survey first when lazy parts may hide
-/// damage, as the CLI does) with pages of `page` entries.
-fn streamed_json(bytes: &[u8], page: u32) -> String {
-    use hexlens_core::stream;
-    let opts = Options {
-        page_size: Some(page),
-        ..streaming_options()
-    };
-    let mut d = decode_with(&bytes, &opts);
-    let damage;
-    let mut limits = stream::Limits::default();
-    if d.tree.may_hide_damage() {
-        damage = stream::survey(&bytes, &mut d.tree);
-        limits.damage = Some(&damage);
-    }
-    let root = d.tree.root();
-    let mut out = Vec::new();
-    stream::write_json(&bytes, &mut d, root, limits, &mut out).unwrap();
-    String::from_utf8(out).unwrap()
 }
 
 #[test]
@@ -482,7 +407,7 @@ fn damaged_generated_containers_stream_to_their_eager_json() {
     for (name, bytes) in gen::all() {
         let want = output::to_json(&decode_bytes(&bytes)) + "\n";
         for page in [1, 2, 1000] {
-            let got = streamed_json(&bytes, page);
+            let got = streamed(&bytes, page, true);
             assert!(
                 got == want,
                 "{name} (pages of {page}): {}",
@@ -681,11 +606,11 @@ fn a_dense_container_opens_small_and_expands_to_its_eager_tree() {
     let id = hexlens_core::stream::select(&bytes.as_slice(), &mut s.tree, p).unwrap();
     assert_eq!(s.tree.node(id).value, node(&eager, p).value);
     // Expanded node by node, and streamed, it is the eager tree.
-    same_as_eager("dense container", &bytes, 1000);
-    same_as_eager("dense container", &bytes, 333);
+    same_as_eager("dense container", &bytes, 1000, false);
+    same_as_eager("dense container", &bytes, 333, false);
     let want = output::to_json(&eager) + "\n";
     assert!(
-        streamed_json(&bytes, 1000) == want,
+        streamed(&bytes, 1000, true) == want,
         "streamed dense container"
     );
 }

@@ -6,11 +6,14 @@
 
 #[path = "generators/dyno.rs"]
 mod gen;
+#[path = "support/lazy.rs"]
+mod lazy;
 #[path = "support/lookup.rs"]
 mod lookup;
 
 use gen::Layout as L;
 use hexlens_core::{decode_bytes, Decoded, Kind, Value};
+use lazy::expand_all;
 use lookup::{display, error, node, s, value};
 use std::path::PathBuf;
 
@@ -665,20 +668,6 @@ fn dense(symbols: usize, body: usize) -> Vec<u8> {
     gen::file(&[(module, "big.chpl")], L::Writer, false).0
 }
 
-/// Expands every lazy node of `d`, one at a time, depth first.
-fn expand_all(data: &[u8], d: &mut Decoded) -> usize {
-    let mut stack: Vec<u32> = (0..d.tree.len() as u32)
-        .filter(|&id| d.tree.node(id).lazy)
-        .collect();
-    let mut n = 0;
-    while let Some(id) = stack.pop() {
-        let made = hexlens_core::expand(&data, &mut d.tree, id).unwrap();
-        n += 1;
-        stack.extend(made.filter(|&k| d.tree.node(k).lazy));
-    }
-    n
-}
-
 #[test]
 fn a_dense_file_opens_with_its_modules_sections_and_long_lists_left_for_later() {
     let data = dense(8_000, 2_500);
@@ -744,12 +733,12 @@ fn a_dense_file_opens_with_its_modules_sections_and_long_lists_left_for_later() 
     // The function's body: one location group holding more entries than a page.
     let groups = eager.tree.find("Modules/[0]/Locations/Groups").unwrap();
     let group = *eager.tree.node(groups).children.last().unwrap();
-    let shown = eager.tree.node(group).display.as_deref().unwrap();
+    let shown = eager.tree.display(group).unwrap();
     assert!(shown.ends_with(": 2502 entries"), "{shown}");
 
     // Opened one node at a time, the tree is the eager one.
     let mut d = hexlens_core::decode_with(&data, &hexlens_core::stream::streaming_options());
-    assert!(expand_all(&data, &mut d) > 20);
+    assert!(expand_all(&data, &mut d, false).unwrap() > 20);
     assert!(
         hexlens_core::output::to_json(&d) == hexlens_core::output::to_json(&eager),
         "the expanded tree differs from the eager one"
@@ -772,7 +761,7 @@ fn pages_of_a_few_entries_expand_to_the_eager_tree_in_every_layout() {
                 exact_totals: true,
             };
             let mut d = hexlens_core::decode_with(&data.as_slice(), &opts);
-            expand_all(data, &mut d);
+            expand_all(data, &mut d, false).unwrap();
             assert!(
                 hexlens_core::output::to_json(&d) == eager,
                 "{name}, pages of {page}: the expanded tree differs from the eager one"

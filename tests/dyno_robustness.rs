@@ -27,7 +27,7 @@ fn other_errors(d: &Decoded) -> usize {
         .errors()
         .into_iter()
         .filter(|&id| {
-            let e = d.tree.node(id).error.as_deref().unwrap_or_default();
+            let e = d.tree.error(id).unwrap_or_default();
             !e.starts_with("SHA-256 of the file")
         })
         .count()

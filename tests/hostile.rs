@@ -49,7 +49,7 @@ fn decode(target: &str, what: &str, data: &[u8]) -> (Decoded, usize) {
     (d, peak)
 }
 
-fn node<'d>(d: &'d Decoded, path: &str) -> &'d Node {
+fn node(d: &Decoded, path: &str) -> Node {
     let id = d
         .tree
         .find(path)

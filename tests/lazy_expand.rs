@@ -125,7 +125,7 @@ fn expand_all_and_compare(src: &dyn ByteSource, threshold: u64, what: &str) -> u
     assert_eq!(lazy.tree.lazy_threshold(), Some(threshold));
     invariants::check(&lazy, src.len()).unwrap_or_else(|e| panic!("{what}: lazy tree: {e}"));
     check_lazy_nodes(&lazy.tree).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let mut mirror = Tree::from_nodes(lazy.tree.nodes().to_vec())
+    let mut mirror = Tree::from_nodes(lazy.tree.nodes())
         .unwrap_or_else(|e| panic!("{what}: mirror refused: {e}"));
     let mut partials = Vec::new();
     for (i, n) in lazy.tree.nodes().iter().enumerate() {
@@ -134,10 +134,9 @@ fn expand_all_and_compare(src: &dyn ByteSource, threshold: u64, what: &str) -> u
         }
     }
     let mut expansions = 0;
-    let mut next = 0usize;
-    while let Some(off) = lazy.tree.nodes()[next..].iter().position(|n| n.lazy) {
-        let id = (next + off) as NodeId;
-        next += off;
+    let mut next = 0;
+    while let Some(id) = lazy.tree.next_lazy(next) {
+        next = id;
         let before = lazy.tree.len();
         let range = expand(src, &mut lazy.tree, id)
             .unwrap_or_else(|e| panic!("{what}: expanding {}: {e}", lazy.tree.path(id)));
@@ -149,7 +148,7 @@ fn expand_all_and_compare(src: &dyn ByteSource, threshold: u64, what: &str) -> u
             "{what}: a node expands only once"
         );
         let node = lazy.tree.node(id).clone();
-        let new_nodes = lazy.tree.nodes()[range.start as usize..range.end as usize].to_vec();
+        let new_nodes = lazy.tree.nodes_in(range.clone());
         mirror
             .apply_expansion(id, node, new_nodes)
             .unwrap_or_else(|e| panic!("{what}: mirror refused expansion of {id}: {e}"));
@@ -325,7 +324,7 @@ fn nested_big_blocks_expand_to_the_eager_tree_and_stay_lazy_below_the_threshold(
         shown.starts_with("FUNCTION_BLOCK (12), ") && shown.ends_with(", not decoded yet"),
         "{shown}"
     );
-    let root = lazy.tree.node(0).display.as_deref().unwrap();
+    let root = lazy.tree.display(0).unwrap();
     assert!(root.ends_with("; 3 blocks not decoded yet"), "{root}");
     // JSON and text mark lazy nodes.
     let json = hexlens_core::output::to_json(&lazy);
@@ -420,7 +419,7 @@ fn expand_refuses_nodes_that_are_not_lazy_or_not_in_the_tree() {
     assert!(expand(&src, &mut d.tree, u32::MAX).is_err());
     assert_eq!(d.tree.len(), len);
     // A mirror has no way to decode: it refuses too, and stays unchanged.
-    let mut mirror = Tree::from_nodes(d.tree.nodes().to_vec()).unwrap();
+    let mut mirror = Tree::from_nodes(d.tree.nodes()).unwrap();
     let lazy = (0..len as NodeId).find(|&i| mirror.node(i).lazy).unwrap();
     assert!(expand(&src, &mut mirror, lazy).is_err());
     assert!(mirror.node(lazy).lazy);
@@ -488,13 +487,13 @@ fn apply_expansion_refuses_malformed_expansions_and_leaves_the_tree_unchanged() 
         },
     )
     .tree;
-    let mirror = Tree::from_nodes(worker.nodes().to_vec()).unwrap();
+    let mirror = Tree::from_nodes(worker.nodes()).unwrap();
     let id = (0..worker.len() as NodeId)
         .find(|&i| worker.node(i).lazy)
         .unwrap();
     let r = expand(&src, &mut worker, id).unwrap();
     let node = worker.node(id).clone();
-    let new_nodes = worker.nodes()[r.start as usize..r.end as usize].to_vec();
+    let new_nodes = worker.nodes_in(r.clone());
     let unchanged = |m: &Tree| {
         assert_eq!(m.len(), mirror.len());
         assert!(m.node(id).lazy);

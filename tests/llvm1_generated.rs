@@ -9,6 +9,8 @@
 mod gen;
 #[path = "support/invariants.rs"]
 mod invariants;
+#[path = "support/lazy.rs"]
+mod lazy;
 #[path = "support/lookup.rs"]
 mod lookup;
 
@@ -56,7 +58,9 @@ fn damaged(bytes: &[u8]) -> Decoded {
 }
 
 fn kinds(d: &Decoded, kind: Kind) -> usize {
-    d.tree.nodes().iter().filter(|n| n.kind == kind).count()
+    (0..d.tree.len() as u32)
+        .filter(|&id| d.tree.kind(id) == kind)
+        .count()
 }
 
 #[test]
@@ -631,128 +635,9 @@ mod dense {
     }
 }
 
-use hexlens_core::stream::{self, streaming_options, Limits};
-use hexlens_core::{decode_with, output, Options};
-
-fn paged(page: u32) -> Options {
-    Options {
-        page_size: Some(page),
-        ..streaming_options()
-    }
-}
-
-/// Expands every lazy node of `d`, one at a time, until none is left (nodes an
-/// expansion makes are appended, so one pass in arena order finds them all).
-/// With `exact`, checks that no lazy node hid an error: one that was not marked
-/// damaged holds none once expanded. Returns how many were expanded.
-fn expand_all(bytes: &[u8], d: &mut Decoded, exact: bool) -> usize {
-    let (mut done, mut next) = (0, 0usize);
-    while let Some(off) = d.tree.nodes()[next..].iter().position(|n| n.lazy) {
-        next += off;
-        let id = next as u32;
-        let was = d.tree.node(id).damaged;
-        hexlens_core::expand(&bytes, &mut d.tree, id)
-            .unwrap_or_else(|e| panic!("expanding {}: {e}", d.tree.path(id)));
-        assert!(
-            !exact || was || !d.tree.node(id).damaged,
-            "{} was lazy and clean but holds an error",
-            d.tree.path(id)
-        );
-        done += 1;
-    }
-    done
-}
-
-/// Where two dumps first differ, with some context from each.
-fn first_difference(a: &str, b: &str) -> String {
-    let at = a
-        .bytes()
-        .zip(b.bytes())
-        .position(|(x, y)| x != y)
-        .unwrap_or(a.len().min(b.len()));
-    let from = a[..at].rfind('\n').unwrap_or(0);
-    let take = |s: &str| {
-        s.get(from..(at + 300).min(s.len()))
-            .unwrap_or("")
-            .to_string()
-    };
-    format!(
-        "at byte {at}:\n--- on demand\n{}\n--- eager\n{}",
-        take(a),
-        take(b)
-    )
-}
-
-/// Decoding on demand with pages of `page` entries and expanding everything
-/// gives the eager tree (no lazy node hiding an error on the way), and so does
-/// the streaming dump (with the survey the CLI runs when lazy parts may hide
-/// damage): the same JSON and text bytes.
-fn same_as_eager(what: &str, bytes: &[u8], page: u32) {
-    let eager = decode_bytes(bytes);
-    let (json, txt) = (output::to_json(&eager), output::to_text(&eager));
-    let mut lazy = decode_with(&bytes, &paged(page));
-    assert!(
-        !lazy.tree.may_hide_damage(),
-        "{what}: every lazy part is vouched for"
-    );
-    expand_all(bytes, &mut lazy, true);
-    let (a, b) = (output::to_json(&lazy), json.clone());
-    assert!(
-        a == b,
-        "{what} (pages of {page}): JSON {}",
-        first_difference(&a, &b)
-    );
-    let (a, b) = (output::to_text(&lazy), txt.clone());
-    assert!(
-        a == b,
-        "{what} (pages of {page}): text {}",
-        first_difference(&a, &b)
-    );
-    assert_eq!(lazy.is_clean(), eager.is_clean(), "{what}: cleanliness");
-    // Without exact totals lazy parts are not checked first (they may hide an
-    // error); expanded, they still give the eager tree.
-    let mut loose = decode_with(
-        &bytes,
-        &Options {
-            exact_totals: false,
-            ..paged(page)
-        },
-    );
-    expand_all(bytes, &mut loose, false);
-    let (a, b) = (output::to_json(&loose), json.clone());
-    assert!(
-        a == b,
-        "{what} (pages of {page}, inexact): JSON {}",
-        first_difference(&a, &b)
-    );
-    for as_json in [true, false] {
-        let mut d = decode_with(&bytes, &paged(page));
-        let damage;
-        let mut limits = Limits::default();
-        if d.tree.may_hide_damage() {
-            damage = stream::survey(&bytes, &mut d.tree);
-            limits.damage = Some(&damage);
-        }
-        let root = d.tree.root();
-        let mut out = Vec::new();
-        if as_json {
-            stream::write_json(&bytes, &mut d, root, limits, &mut out).unwrap();
-        } else {
-            stream::write_text(&bytes, &mut d, root, limits, &mut out).unwrap();
-        }
-        let got = String::from_utf8(out).unwrap();
-        let want = if as_json {
-            json.clone() + "\n"
-        } else {
-            txt.clone()
-        };
-        assert!(
-            got == want,
-            "{what} (streamed, pages of {page}, json {as_json}): {}",
-            first_difference(&got, &want)
-        );
-    }
-}
+use hexlens_core::stream::streaming_options;
+use hexlens_core::{decode_with, output};
+use lazy::{expand_all, first_difference, same_as_eager};
 
 /// Damaged copies of a dense module of `functions` functions, each with its
 /// error deep inside (found through the eager tree), and the module itself.
@@ -831,7 +716,7 @@ fn a_dense_module_opens_with_pages_of_blocks_and_expands_to_the_eager_tree() {
         .unwrap();
     assert_eq!(d.tree.node(entries).children.len(), 3);
     // Expanding everything gives the eager tree.
-    expand_all(&bytes, &mut d, true);
+    expand_all(&bytes, &mut d, true).unwrap();
     let eager = decode_bytes(&bytes);
     assert!(eager.tree.len() > 100_000);
     let (a, b) = (output::to_json(&d), output::to_json(&eager));
@@ -848,14 +733,14 @@ fn fixtures_and_damaged_dense_modules_decoded_on_demand_equal_their_eager_decode
     files.push(("nested flat 3000".into(), gen::nested_flat(3000)));
     for (name, bytes) in &files {
         for page in [1, 2, 3, 1000] {
-            same_as_eager(name, bytes, page);
+            same_as_eager(name, bytes, page, true);
         }
     }
     for (name, bytes) in damaged_dense(1200) {
         let eager = decode_bytes(&bytes);
         assert_eq!(eager.is_clean(), name == "the dense module", "{name}");
         for page in [7, 1000] {
-            same_as_eager(&name, &bytes, page);
+            same_as_eager(&name, &bytes, page, true);
         }
     }
 }
@@ -875,13 +760,12 @@ fn timing_of_opening_a_dense_file() {
     let t = Instant::now();
     let mut d = decode_with(&src, &streaming_options());
     println!("open: {:?}, {} nodes", t.elapsed(), d.tree.len());
-    let mut next = 0usize;
+    let mut next = 0;
     for _ in 0..12 {
-        let Some(off) = d.tree.nodes()[next..].iter().position(|n| n.lazy) else {
+        let Some(id) = d.tree.next_lazy(next) else {
             break;
         };
-        next += off;
-        let id = next as u32;
+        next = id + 1;
         let before = d.tree.len();
         let t = Instant::now();
         hexlens_core::expand(&src, &mut d.tree, id).unwrap();

@@ -7,6 +7,8 @@
 mod gen;
 #[path = "support/invariants.rs"]
 mod invariants;
+#[path = "support/lazy.rs"]
+mod lazy;
 
 use hexlens_core::decode_bytes;
 use invariants::{check, check_json, Rng};
@@ -92,25 +94,6 @@ fn corrupting_a_large_file_with_deep_nesting_stays_fast() {
     );
 }
 
-/// Every lazy node of `d` expanded, one at a time; with exact totals none of
-/// them may hide an error (a lazy node not marked damaged holds none).
-fn expand_all(bytes: &[u8], d: &mut hexlens_core::Decoded, exact: bool) -> Result<(), String> {
-    let mut next = 0usize;
-    while let Some(off) = d.tree.nodes()[next..].iter().position(|n| n.lazy) {
-        next += off;
-        let id = next as u32;
-        let was = d.tree.node(id).damaged;
-        hexlens_core::expand(&bytes, &mut d.tree, id)?;
-        if exact && !was && d.tree.node(id).damaged {
-            return Err(format!(
-                "{} was lazy and clean but holds an error",
-                d.tree.path(id)
-            ));
-        }
-    }
-    Ok(())
-}
-
 #[test]
 fn corrupted_files_decoded_on_demand_give_the_eager_tree() {
     use hexlens_core::{decode_with, output, stream::streaming_options, Options};
@@ -135,7 +118,7 @@ fn corrupted_files_decoded_on_demand_give_the_eager_tree() {
                 if exact {
                     assert!(!d.tree.may_hide_damage(), "{name} round {round}");
                 }
-                expand_all(&m, &mut d, exact)
+                lazy::expand_all(&m, &mut d, exact)
                     .unwrap_or_else(|e| panic!("{name} round {round} (pages of {page}): {e}"));
                 assert!(
                     output::to_json(&d) == want,

@@ -201,10 +201,10 @@ impl Checker<'_> {
             Err(why) => self.mismatch(path, yaml_scalar_text(y), why),
             Ok(id) => {
                 let n = self.tree.node(id);
-                if scalar_matches(y, n) {
+                if scalar_matches(y, &n) {
                     self.matched += 1;
                 } else {
-                    self.mismatch(path, yaml_scalar_text(y), node_text(n));
+                    self.mismatch(path, yaml_scalar_text(y), node_text(&n));
                 }
             }
         }
@@ -229,7 +229,7 @@ impl Checker<'_> {
             && kids
                 .iter()
                 .zip(items)
-                .all(|(&c, y)| scalar_matches(y, self.tree.node(c)));
+                .all(|(&c, y)| scalar_matches(y, &self.tree.node(c)));
         let span = self.tree.node(id).span;
         let own = self
             .bytes
@@ -262,7 +262,7 @@ impl Checker<'_> {
             expected,
             format!(
                 "{}; [i] children {kid_text}; own bytes {byte_text}",
-                node_text(self.tree.node(id))
+                node_text(&self.tree.node(id))
             ),
         );
     }
@@ -293,7 +293,7 @@ fn resolve(tree: &Tree, path: &str) -> Result<NodeId, String> {
                     hits.len(),
                     tree.path(cur),
                     hits.iter()
-                        .map(|&h| node_text(tree.node(h)))
+                        .map(|&h| node_text(&tree.node(h)))
                         .collect::<Vec<_>>()
                         .join("; ")
                 ))

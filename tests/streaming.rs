@@ -10,9 +10,12 @@
 mod common;
 #[path = "support/invariants.rs"]
 mod invariants;
+#[path = "support/lazy.rs"]
+mod lazy;
 
 use hexlens_core::stream::{self, Limits};
 use hexlens_core::{output, Decoded, Options};
+use lazy::streamed_with as streamed;
 use serde_json::Value as J;
 use std::path::PathBuf;
 
@@ -22,26 +25,6 @@ fn options(page: u32) -> Options {
         page_size: Some(page),
         exact_totals: true,
     }
-}
-
-/// The streaming JSON and text of `data` (with a survey when lazy parts may
-/// hide damage, as the CLI does) and whether it came out clean.
-fn streamed(data: &[u8], opts: &Options, limits: Limits, json: bool) -> (String, bool) {
-    let mut d = hexlens_core::decode_with(&data, opts);
-    let damage;
-    let mut limits = limits;
-    if d.tree.may_hide_damage() {
-        damage = stream::survey(&data, &mut d.tree);
-        limits.damage = Some(&damage);
-    }
-    let root = d.tree.root();
-    let mut out = Vec::new();
-    if json {
-        stream::write_json(&data, &mut d, root, limits, &mut out).unwrap();
-    } else {
-        stream::write_text(&data, &mut d, root, limits, &mut out).unwrap();
-    }
-    (String::from_utf8(out).unwrap(), d.is_clean())
 }
 
 fn eager(data: &[u8]) -> Decoded {

@@ -102,7 +102,7 @@ pub fn Details(p: &Props) -> Html {
                     if let Some(v) = value { <dt>{"Value"}</dt><dd class="mono value">{v}</dd> }
                     if let Some(d) = n.display.as_deref() { <dt>{"Display"}</dt><dd class="value">{clip::plain(d, clip::DETAILS)}</dd> }
                     if n.value.is_none() && n.display.is_none() {
-                        <dt>{"Content"}</dt><dd class="muted">{value_text(n, e - s)}</dd>
+                        <dt>{"Content"}</dt><dd class="muted">{value_text(&n, e - s)}</dd>
                     }
                     { for reference }
                     if !n.children.is_empty() { <dt>{"Children"}</dt><dd>{n.children.len()}</dd> }

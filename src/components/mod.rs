@@ -35,7 +35,7 @@ pub fn row_text(tree: &Tree, id: NodeId, len: u64) -> String {
             return l;
         }
     }
-    value_text(n, len)
+    value_text(&n, len)
 }
 
 /// The text a tree row (and the details pane) shows as a node's value: the value

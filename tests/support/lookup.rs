@@ -8,7 +8,7 @@ use hexlens_core::{Decoded, Node, Value};
 use std::path::Path;
 
 /// The node at `path`; panics with the text dump when there is none.
-pub fn node<'a>(d: &'a Decoded, path: &str) -> &'a Node {
+pub fn node(d: &Decoded, path: &str) -> Node {
     let id = d
         .tree
         .find(path)

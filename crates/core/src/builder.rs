@@ -12,7 +12,7 @@
 //! [`Kind::Unknown`] nodes, so every byte is accounted for.
 
 use crate::source::ByteSource;
-use crate::tree::{BitSpan, Kind, Name, Node, NodeId, Tree, Value};
+use crate::tree::{BitSpan, Kind, Name, NodeId, Render, Tree, Value};
 use std::fmt;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -44,6 +44,26 @@ impl fmt::Display for What {
     }
 }
 
+/// Display text given to the builder: fixed text costs the tree no memory.
+pub enum Text {
+    /// Text known at compile time.
+    Static(&'static str),
+    /// Text made at run time.
+    Owned(String),
+}
+
+impl From<&'static str> for Text {
+    fn from(s: &'static str) -> Self {
+        Text::Static(s)
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Self {
+        Text::Owned(s)
+    }
+}
+
 /// Signals that decoding of the current region cannot continue. The error itself is
 /// already recorded on a node of the tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +91,8 @@ const HEX_PREVIEW: u64 = 32;
 
 struct Frame {
     id: NodeId,
+    /// Children pushed while the frame is open (given to the tree when it closes).
+    kids: Vec<NodeId>,
     /// Cursor (bits) when the frame opened.
     start: u64,
     /// Reads may not go past this bit.
@@ -92,6 +114,8 @@ pub struct Builder<'s> {
     lazy_threshold: Option<u64>,
     page_size: Option<u32>,
     exact_totals: bool,
+    /// Children lists of closed frames, kept for reuse.
+    spare: Vec<Vec<NodeId>>,
 }
 
 /// Nodes the budget allows per byte of decoded data (see [`Builder::new`]).
@@ -141,6 +165,7 @@ impl<'s> Builder<'s> {
             tree,
             stack: vec![Frame {
                 id: 0,
+                kids: Vec::new(),
                 start: 0,
                 limit: len_bits,
                 bound: "end of file".into(),
@@ -152,6 +177,7 @@ impl<'s> Builder<'s> {
             lazy_threshold: None,
             page_size: None,
             exact_totals: false,
+            spare: Vec::new(),
         }
     }
 
@@ -168,8 +194,8 @@ impl<'s> Builder<'s> {
         bound: Rc<str>,
     ) -> Self {
         let len_bits = src.len().saturating_mul(8);
-        let span = tree.node(id).span;
-        tree.node_mut(id).lazy = false;
+        let span = tree.span(id);
+        tree.set_lazy(id, false);
         let own = span.len_bits().div_ceil(8).saturating_mul(NODES_PER_BYTE);
         let budget = tree
             .len()
@@ -184,12 +210,14 @@ impl<'s> Builder<'s> {
             stack: vec![
                 Frame {
                     id: 0,
+                    kids: Vec::new(),
                     start: 0,
                     limit: len_bits,
                     bound: "end of file".into(),
                 },
                 Frame {
                     id,
+                    kids: Vec::new(),
                     start: span.start,
                     limit: limit.min(len_bits),
                     bound,
@@ -202,6 +230,7 @@ impl<'s> Builder<'s> {
             lazy_threshold,
             page_size,
             exact_totals: false,
+            spare: Vec::new(),
         }
     }
 
@@ -213,6 +242,7 @@ impl<'s> Builder<'s> {
             self.close();
         }
         let id = self.close();
+        self.flush_root();
         let n = self.tree.len();
         fill_gaps_of(
             &mut self.tree,
@@ -251,7 +281,7 @@ impl<'s> Builder<'s> {
 
     /// Marks node `id` as a page of a long list (see [`crate::tree::Node::page`]).
     pub(crate) fn set_page(&mut self, id: NodeId) {
-        self.tree.node_mut(id).page = true;
+        self.tree.set_page(id);
     }
 
     /// Whether totals shown on the root must be those of an eager decode even
@@ -268,7 +298,7 @@ impl<'s> Builder<'s> {
     /// Marks node `id`, which has no children, lazy: `recipe` says how to decode
     /// it later. Its bytes no longer count towards the node budget.
     pub(crate) fn make_lazy(&mut self, id: NodeId, recipe: crate::tree::RecipeRef) {
-        let bytes = self.tree.node(id).span.len_bits().div_ceil(8);
+        let bytes = self.tree.span(id).len_bits().div_ceil(8);
         let spare = usize::try_from(bytes.saturating_mul(NODES_PER_BYTE)).unwrap_or(usize::MAX);
         // Never below what exists, so the nodes made so far stay within budget.
         self.budget = self
@@ -334,9 +364,18 @@ impl<'s> Builder<'s> {
     pub fn current(&self) -> NodeId {
         self.frame().id
     }
-    /// The tree built so far.
+    /// The tree built so far. The children of groups still open are not in it
+    /// yet: [`Builder::children`] has them.
     pub fn tree(&self) -> &Tree {
         &self.tree
+    }
+
+    /// The children of node `id` so far, whether its group is open or closed.
+    pub fn children(&self, id: NodeId) -> &[NodeId] {
+        match self.stack.iter().rev().find(|f| f.id == id) {
+            Some(f) if self.tree.children(id).is_empty() => &f.kids,
+            _ => self.tree.children(id),
+        }
     }
 
     fn frame(&self) -> &Frame {
@@ -447,24 +486,9 @@ impl<'s> Builder<'s> {
             self.set_error(parent, msg);
             return Err(Stop);
         }
-        let parent = self.frame().id;
-        let id = self.tree.push(
-            parent,
-            Node {
-                name,
-                kind,
-                span,
-                value: None,
-                display: None,
-                error: None,
-                reference: None,
-                damaged: false,
-                lazy: false,
-                page: false,
-                parent: Some(parent),
-                children: Vec::new(),
-            },
-        );
+        let f = self.stack.last_mut().expect("builder stack never empty");
+        let id = self.tree.push_rec(Some(f.id), name, kind, span);
+        f.kids.push(id);
         self.last = Some(id);
         Ok(id)
     }
@@ -548,7 +572,7 @@ impl<'s> Builder<'s> {
         };
         let (id, start) = self.leaf(name.into(), kind, size * 8, What::Int(size))?;
         let v = self.peek_uint(start / 8, size).unwrap_or(0);
-        self.tree.node_mut(id).value = Some(Value::U(v));
+        self.tree.set_uint(id, v);
         Ok(v)
     }
 
@@ -581,7 +605,7 @@ impl<'s> Builder<'s> {
         let raw = self.peek_uint(start / 8, size).unwrap_or(0);
         let shift = 64 - 8 * size.clamp(1, 8);
         let v = ((raw << shift) as i64) >> shift;
-        self.tree.node_mut(id).value = Some(Value::I(v));
+        self.tree.set_value(id, Value::I(v));
         Ok(v)
     }
 
@@ -589,7 +613,7 @@ impl<'s> Builder<'s> {
     pub fn f32(&mut self, name: impl Into<Name>) -> DResult<f32> {
         let (id, start) = self.leaf(name.into(), Kind::F32, 32, What::Text("a 4-byte float"))?;
         let v = f32::from_bits(self.peek_uint(start / 8, 4).unwrap_or(0) as u32);
-        self.tree.node_mut(id).value = Some(Value::F(v as f64));
+        self.tree.set_value(id, Value::F(v as f64));
         Ok(v)
     }
 
@@ -602,11 +626,9 @@ impl<'s> Builder<'s> {
         names: fn(u64) -> Option<&'static str>,
     ) -> DResult<u64> {
         let v = self.uint(name, size)?;
-        let d = match names(v) {
-            Some(n) => n.to_string(),
-            None => format!("unknown ({v})"),
-        };
-        self.display(d);
+        if let Some(id) = self.last {
+            self.tree.set_display_render(id, Render::Enum(names));
+        }
         Ok(v)
     }
 
@@ -616,10 +638,12 @@ impl<'s> Builder<'s> {
         &mut self,
         name: impl Into<Name>,
         size: u64,
-        table: &[(u64, &str)],
+        table: &'static [(u64, &'static str)],
     ) -> DResult<u64> {
         let v = self.uint(name, size)?;
-        self.display(flag_names(v, table));
+        if let Some(id) = self.last {
+            self.tree.set_display_render(id, Render::Flags(table));
+        }
         Ok(v)
     }
 
@@ -627,7 +651,7 @@ impl<'s> Builder<'s> {
     pub fn bits(&mut self, name: impl Into<Name>, n: u64) -> DResult<u64> {
         let (id, start) = self.leaf(name.into(), Kind::Bits, n, What::Bits(n))?;
         let v = self.raw_bits(start, n.min(64));
-        self.tree.node_mut(id).value = Some(Value::U(v));
+        self.tree.set_uint(id, v);
         Ok(v)
     }
 
@@ -635,7 +659,7 @@ impl<'s> Builder<'s> {
     pub fn bit(&mut self, name: impl Into<Name>) -> DResult<bool> {
         let (id, start) = self.leaf(name.into(), Kind::Bool, 1, What::Bits(1))?;
         let v = self.raw_bits(start, 1) == 1;
-        self.tree.node_mut(id).value = Some(Value::Bool(v));
+        self.tree.set_value(id, Value::Bool(v));
         Ok(v)
     }
 
@@ -643,10 +667,10 @@ impl<'s> Builder<'s> {
     pub fn bool_int(&mut self, name: impl Into<Name>, size: u64) -> DResult<bool> {
         let (id, start) = self.leaf(name.into(), Kind::Bool, size * 8, What::Bool(size))?;
         let raw = self.peek_uint(start / 8, size).unwrap_or(0);
-        let node = self.tree.node_mut(id);
-        node.value = Some(Value::Bool(raw != 0));
+        self.tree.set_value(id, Value::Bool(raw != 0));
         if raw > 1 {
-            node.display = Some(format!("true (stored as {raw})").into());
+            self.tree
+                .set_display_text(id, &format!("true (stored as {raw})"));
         }
         Ok(raw != 0)
     }
@@ -663,7 +687,7 @@ impl<'s> Builder<'s> {
         let b = self.peek_bytes(start / 8, 4);
         let mut cc = [0u8; 4];
         cc.copy_from_slice(&b[..4]);
-        self.tree.node_mut(id).value = Some(Value::Str(fourcc_text(&cc)));
+        self.tree.set_value(id, Value::Str(fourcc_text(&cc)));
         Ok(cc)
     }
 
@@ -684,7 +708,7 @@ impl<'s> Builder<'s> {
         if n <= HEX_PREVIEW && start.is_multiple_of(8) {
             let b = self.peek_bytes(start / 8, n);
             if !b.is_empty() {
-                self.tree.node_mut(id).display = Some(hex_preview(&b).into());
+                self.tree.set_display_text(id, &hex_preview(&b));
             }
         }
         Ok(id)
@@ -758,21 +782,18 @@ impl<'s> Builder<'s> {
 
     fn set_string(&mut self, id: NodeId, bytes: Vec<u8>, total: u64) {
         let s = String::from_utf8_lossy(&bytes).into_owned();
-        let node = self.tree.node_mut(id);
         if total as usize > bytes.len() && total > MAX_STRING_VALUE as u64 {
-            node.display = Some(format!("{total} bytes; first {MAX_STRING_VALUE} kept").into());
+            self.tree
+                .set_display_text(id, &format!("{total} bytes; first {MAX_STRING_VALUE} kept"));
         }
-        node.value = Some(Value::Str(s));
+        self.tree.set_value(id, Value::Str(s));
     }
 
     fn str_value(&self, id: NodeId) -> String {
-        self.tree
-            .node(id)
-            .value
-            .as_ref()
-            .and_then(|v| v.as_str())
-            .unwrap_or_default()
-            .to_string()
+        match self.tree.value_ref(id) {
+            Some(crate::tree::ValueRef::Str(s)) => s.to_string(),
+            _ => String::new(),
+        }
     }
 
     /// Reads an unsigned offset of `size` bytes that addresses a NUL-terminated string
@@ -789,7 +810,7 @@ impl<'s> Builder<'s> {
     ) -> DResult<Option<String>> {
         let off = self.uint(name, size)?;
         let id = self.last.expect("uint created a node");
-        self.tree.node_mut(id).kind = Kind::StrRef;
+        self.tree.set_kind(id, Kind::StrRef);
         Ok(self.resolve_strref(id, off, base, table_end))
     }
 
@@ -804,12 +825,13 @@ impl<'s> Builder<'s> {
         let at = base.saturating_add(off);
         match self.peek_cstr(at, table_end) {
             Ok((s, span)) => {
-                let node = self.tree.node_mut(id);
-                node.kind = Kind::StrRef;
-                node.display =
-                    Some(format!("offset 0x{off:X} → string at 0x{:X}", span.start_byte()).into());
-                node.value = Some(Value::Str(s.clone()));
-                node.reference = Some(span);
+                self.tree.set_kind(id, Kind::StrRef);
+                self.tree.set_display_text(
+                    id,
+                    &format!("offset 0x{off:X} → string at 0x{:X}", span.start_byte()),
+                );
+                self.tree.set_value(id, Value::Str(s.clone()));
+                self.tree.set_reference(id, Some(span));
                 Some(s)
             }
             Err(msg) => {
@@ -830,10 +852,11 @@ impl<'s> Builder<'s> {
     ) -> DResult<NodeId> {
         let at = self.derived_anchor();
         let id = self.push(name.into(), Kind::Derived, BitSpan { start: at, end: at })?;
-        let node = self.tree.node_mut(id);
-        node.value = Some(value);
-        node.reference = Some(from);
-        node.display = display.map(Into::into);
+        self.tree.set_value(id, value);
+        self.tree.set_reference(id, Some(from));
+        if let Some(d) = display {
+            self.tree.set_display_text(id, &d);
+        }
         Ok(id)
     }
 
@@ -847,11 +870,13 @@ impl<'s> Builder<'s> {
     ) -> DResult<T> {
         let at = self.derived_anchor();
         let id = self.push(name.into(), Kind::Derived, BitSpan { start: at, end: at })?;
-        self.tree.node_mut(id).reference = from;
+        self.tree.set_reference(id, from);
         let limit = self.frame().limit;
         let bound = self.frame().bound.clone();
+        let kids = self.spare.pop().unwrap_or_default();
         self.stack.push(Frame {
             id,
+            kids,
             start: at,
             limit,
             bound,
@@ -859,7 +884,8 @@ impl<'s> Builder<'s> {
         let saved = self.pos;
         let r = f(self);
         self.pos = saved;
-        self.stack.pop();
+        let f = self.stack.pop().expect("pushed above");
+        self.give_kids(f);
         self.last = Some(id);
         r
     }
@@ -868,32 +894,46 @@ impl<'s> Builder<'s> {
     /// it always nests.
     fn derived_anchor(&self) -> u64 {
         let f = self.frame();
-        let pstart = self.tree.node(f.id).span.start;
+        let pstart = self.tree.span(f.id).start;
         self.pos.clamp(pstart.min(f.limit), f.limit)
     }
 
     // ----- annotations ----------------------------------------------------------
 
     /// Sets the display text of the last node.
-    pub fn display(&mut self, text: impl Into<String>) {
+    pub fn display(&mut self, text: impl Into<Text>) {
         if let Some(id) = self.last {
             self.set_display(id, text);
         }
     }
 
     /// Sets the display text of node `id`.
-    pub fn set_display(&mut self, id: NodeId, text: impl Into<String>) {
-        self.tree.node_mut(id).display = Some(text.into().into_boxed_str());
+    pub fn set_display(&mut self, id: NodeId, text: impl Into<Text>) {
+        match text.into() {
+            Text::Static(s) => self.tree.set_display_render(id, Render::Static(s)),
+            Text::Owned(s) => self.tree.set_display_text(id, &s),
+        }
+    }
+
+    /// Makes node `id`'s display rendered by `f` whenever it is shown (from the
+    /// node and its neighbours), so it costs no memory while not shown.
+    pub fn set_display_with(&mut self, id: NodeId, f: fn(&Tree, NodeId) -> Option<String>) {
+        self.tree.set_display_render(id, Render::With(f));
+    }
+
+    /// The display of node `id` as it would be shown now.
+    pub fn display_of(&self, id: NodeId) -> Option<String> {
+        self.tree.display(id).map(|d| d.into_owned())
     }
 
     /// Sets the value of node `id`.
     pub fn set_value(&mut self, id: NodeId, v: Value) {
-        self.tree.node_mut(id).value = Some(v);
+        self.tree.set_value(id, v);
     }
 
     /// Sets the reference span of node `id`.
     pub fn set_reference(&mut self, id: NodeId, span: BitSpan) {
-        self.tree.node_mut(id).reference = Some(span);
+        self.tree.set_reference(id, Some(span));
     }
 
     /// Records an error on the last node (decoding continues).
@@ -907,20 +947,14 @@ impl<'s> Builder<'s> {
     /// error on the same node is appended.
     pub fn set_error(&mut self, id: NodeId, msg: impl Into<String>) {
         let msg = msg.into();
-        let node = self.tree.node_mut(id);
-        node.error = Some(match node.error.take() {
-            Some(prev) => format!("{prev}; {msg}").into(),
-            None => msg.into(),
-        });
-        let mut cur = Some(id);
-        while let Some(c) = cur {
-            let n = self.tree.node_mut(c);
-            if n.damaged && c != id {
-                break;
+        match self.tree.error(id) {
+            Some(prev) => {
+                let both = format!("{prev}; {msg}");
+                self.tree.set_error_text(id, &both);
             }
-            n.damaged = true;
-            cur = n.parent;
+            None => self.tree.set_error_text(id, &msg),
         }
+        self.tree.mark_damaged(id);
     }
 
     // ----- structure ------------------------------------------------------------
@@ -929,11 +963,13 @@ impl<'s> Builder<'s> {
         // A group opened after a seek outside the enclosing region starts at its
         // edge, so even an empty group nests; reads inside it fail cleanly.
         let outer = self.frame();
-        let outer_start = self.tree.node(outer.id).span.start.min(outer.start);
+        let outer_start = self.tree.span(outer.id).start.min(outer.start);
         let start = self.pos.clamp(outer_start.min(outer.limit), outer.limit);
         let id = self.push(name, kind, BitSpan { start, end: start })?;
+        let kids = self.spare.pop().unwrap_or_default();
         self.stack.push(Frame {
             id,
+            kids,
             start,
             limit,
             bound,
@@ -945,17 +981,37 @@ impl<'s> Builder<'s> {
         let f = self.stack.pop().expect("close matches open");
         let mut start = f.start;
         let mut end = self.pos.clamp(f.start, f.limit.max(f.start));
-        for &c in &self.tree.node(f.id).children {
-            let s = self.tree.node(c).span;
+        for &c in &f.kids {
+            let s = self.tree.span(c);
             if s.is_empty() {
                 continue;
             }
             start = start.min(s.start);
             end = end.max(s.end);
         }
-        self.tree.node_mut(f.id).span = BitSpan { start, end };
-        self.last = Some(f.id);
-        f.id
+        let id = f.id;
+        self.tree.set_span(id, BitSpan { start, end });
+        self.give_kids(f);
+        self.last = Some(id);
+        id
+    }
+
+    /// Gives a closing frame's children to the tree and keeps its list for reuse.
+    fn give_kids(&mut self, mut f: Frame) {
+        self.tree.add_children(f.id, &f.kids);
+        f.kids.clear();
+        if self.spare.len() < 64 {
+            self.spare.push(f.kids);
+        }
+    }
+
+    /// Gives the root frame's children (if any) to the tree.
+    fn flush_root(&mut self) {
+        if let Some(f) = self.stack.first_mut() {
+            let kids = std::mem::take(&mut f.kids);
+            let id = f.id;
+            self.tree.add_children(id, &kids);
+        }
     }
 
     fn nest<T>(
@@ -1041,10 +1097,13 @@ impl<'s> Builder<'s> {
         }
         let r = f(self);
         self.close();
-        self.tree.node_mut(id).span = BitSpan {
-            start: start_bits,
-            end,
-        };
+        self.tree.set_span(
+            id,
+            BitSpan {
+                start: start_bits,
+                end,
+            },
+        );
         self.pos = end;
         self.last = Some(id);
         r.ok()
@@ -1212,7 +1271,9 @@ impl<'s> Builder<'s> {
         while self.stack.len() > 1 {
             self.close();
         }
+        self.flush_root();
         fill_gaps(&mut self.tree);
+        self.tree.shrink();
         self.tree
     }
 }
@@ -1244,7 +1305,7 @@ impl crate::tree::Recipe for FnRecipe {
         b.set_endian(self.endian);
         // The label said what the region is until now; an eager region has only
         // what `f` gives it.
-        b.tree.node_mut(id).display = None;
+        b.tree.clear_display(id);
         // A Stop has already recorded its error in the tree.
         let _ = (self.f)(&mut b);
         // The region keeps its whole span, as an eager region does.
@@ -1316,20 +1377,29 @@ fn fill_gaps(tree: &mut Tree) {
 /// Inserts `unknown` nodes into the parents `ids` where no child covers their span.
 /// Lazy nodes have no children yet and are left alone.
 fn fill_gaps_of(tree: &mut Tree, ids: impl Iterator<Item = NodeId>) {
+    let mut spans: Vec<BitSpan> = Vec::new();
+    let mut gaps: Vec<BitSpan> = Vec::new();
     for id in ids {
-        let node = tree.node(id);
-        if node.children.is_empty() || node.span.is_empty() || node.kind == Kind::Derived {
+        let span = tree.span(id);
+        if tree.children(id).is_empty() || span.is_empty() || tree.kind(id) == Kind::Derived {
             continue;
         }
-        let mut spans: Vec<BitSpan> = node
-            .children
-            .iter()
-            .map(|&c| tree.node(c).span)
-            .filter(|s| !s.is_empty())
-            .collect();
-        spans.sort_by_key(|s| (s.start, s.end));
-        let mut gaps = Vec::new();
-        let mut cursor = node.span.start;
+        spans.clear();
+        spans.extend(
+            tree.children(id)
+                .iter()
+                .map(|&c| tree.span(c))
+                .filter(|s| !s.is_empty()),
+        );
+        // Children usually come in order: sort only when they do not.
+        if !spans
+            .windows(2)
+            .all(|w| (w[0].start, w[0].end) <= (w[1].start, w[1].end))
+        {
+            spans.sort_by_key(|s| (s.start, s.end));
+        }
+        gaps.clear();
+        let mut cursor = span.start;
         for s in &spans {
             if s.start > cursor {
                 gaps.push(BitSpan {
@@ -1339,39 +1409,28 @@ fn fill_gaps_of(tree: &mut Tree, ids: impl Iterator<Item = NodeId>) {
             }
             cursor = cursor.max(s.end);
         }
-        if cursor < node.span.end {
+        if cursor < span.end {
             gaps.push(BitSpan {
                 start: cursor,
-                end: node.span.end,
+                end: span.end,
             });
         }
-        for g in gaps {
-            let gid = tree.len() as NodeId;
-            let mut list = std::mem::take(&mut tree.node_mut(id).children);
+        if gaps.is_empty() {
+            continue;
+        }
+        let mut list = tree.children(id).to_vec();
+        for &g in &gaps {
+            let gid = tree.push_rec(Some(id), Name::Static("unknown"), Kind::Unknown, g);
             let at = list
                 .iter()
                 .position(|&c| {
-                    let s = tree.node(c).span;
+                    let s = tree.span(c);
                     !s.is_empty() && s.start >= g.end
                 })
                 .unwrap_or(list.len());
             list.insert(at, gid);
-            tree.node_mut(id).children = list;
-            tree.push_detached(Node {
-                name: Name::Static("unknown"),
-                kind: Kind::Unknown,
-                span: g,
-                value: None,
-                display: None,
-                error: None,
-                reference: None,
-                damaged: false,
-                lazy: false,
-                page: false,
-                parent: Some(id),
-                children: Vec::new(),
-            });
         }
+        tree.set_children(id, &list);
     }
 }
 
@@ -1379,9 +1438,8 @@ fn fill_gaps_of(tree: &mut Tree, ids: impl Iterator<Item = NodeId>) {
 mod tests {
     use super::*;
 
-    fn val(b: &Builder, path: &str) -> Option<Value> {
-        let t = b.tree();
-        t.find(path).and_then(|id| t.node(id).value.clone())
+    fn val(t: &Tree, path: &str) -> Option<Value> {
+        t.find(path).and_then(|id| t.value(id))
     }
 
     #[test]
@@ -1394,7 +1452,7 @@ mod tests {
         // A field that straddles a byte boundary.
         assert_eq!(b.bits("straddle", 3).unwrap(), 0b111);
         let t = b.finish();
-        let s = t.node(t.find("straddle").unwrap()).span;
+        let s = t.span(t.find("straddle").unwrap());
         assert_eq!((s.start, s.end), (7, 10));
         assert_eq!((s.start_byte(), s.end_byte()), (0, 2));
         // The rest of the second byte is unclaimed.
@@ -1411,7 +1469,9 @@ mod tests {
         assert_eq!(b.u16("be").unwrap(), 0x0304);
         b.set_endian(Endian::Little);
         assert_eq!(b.int("neg", 2).unwrap(), -2);
-        assert_eq!(val(&b, "neg"), Some(Value::I(-2)));
+        // Children of open groups reach the tree when the groups close.
+        assert_eq!(b.children(0).len(), 3);
+        assert_eq!(val(&b.finish(), "neg"), Some(Value::I(-2)));
     }
 
     #[test]
@@ -1429,8 +1489,8 @@ mod tests {
         assert_eq!(bad.error.as_deref(), Some("expected a 4-byte integer at 0x4, found only 2 bytes before the end of file at 0x6"));
         assert_eq!((bad.span.start_byte(), bad.span.end_byte()), (4, 6));
         assert!(t.find("G/never").is_none());
-        assert!(t.node(t.find("G").unwrap()).damaged);
-        assert!(t.node(t.root()).damaged);
+        assert!(t.is_damaged(t.find("G").unwrap()));
+        assert!(t.is_damaged(t.root()));
         assert_eq!(t.errors().len(), 1);
     }
 
@@ -1456,7 +1516,7 @@ mod tests {
             "{:?}",
             y.error
         );
-        assert!(!t.node(t.find("after").unwrap()).damaged);
+        assert!(!t.is_damaged(t.find("after").unwrap()));
     }
 
     #[test]
@@ -1488,17 +1548,12 @@ mod tests {
         .unwrap();
         let t = b.finish();
         let g = t.node(t.find("G").unwrap());
-        let names: Vec<String> = g
-            .children
-            .iter()
-            .map(|&c| t.node(c).name.to_string())
-            .collect();
+        let names: Vec<String> = g.children.iter().map(|&c| t.name(c).to_string()).collect();
         assert_eq!(names, ["a", "unknown", "b"]);
         let root_names: Vec<String> = t
-            .node(0)
-            .children
+            .children(0)
             .iter()
-            .map(|&c| t.node(c).name.to_string())
+            .map(|&c| t.name(c).to_string())
             .collect();
         assert_eq!(root_names, ["G", "unknown"]);
     }
@@ -1537,9 +1592,7 @@ mod tests {
         let t = b.finish();
         assert!(t.len() <= 4096 + 16 * 12 + 2);
         assert!(t
-            .node(t.find("A").unwrap())
-            .error
-            .as_deref()
+            .error(t.find("A").unwrap())
             .unwrap()
             .contains("node budget"));
     }

@@ -24,7 +24,7 @@ pub mod wire;
 pub use builder::{Builder, DResult, Endian, Stop};
 pub use formats::{formats, Format};
 pub use source::ByteSource;
-pub use tree::{BitSpan, Kind, Name, Node, NodeId, Tree, Value};
+pub use tree::{BitSpan, IdMap, Kind, Name, NameRef, Node, NodeId, Tree, Value, ValueRef};
 
 /// A decoded file.
 #[derive(Debug, Clone)]
@@ -41,7 +41,7 @@ pub struct Decoded {
 impl Decoded {
     /// True if no node carries an error.
     pub fn is_clean(&self) -> bool {
-        !self.tree.node(self.tree.root()).damaged
+        !self.tree.is_damaged(self.tree.root())
     }
 }
 
@@ -156,13 +156,13 @@ pub fn expand(
     tree: &mut Tree,
     id: NodeId,
 ) -> Result<std::ops::Range<NodeId>, String> {
-    let Some(node) = tree.nodes().get(id as usize) else {
+    if id as usize >= tree.len() {
         return Err(format!(
             "node {id} is not in the tree ({} nodes)",
             tree.len()
         ));
-    };
-    if !node.lazy {
+    }
+    if !tree.is_lazy(id) {
         return Err(format!(
             "node {id} ({}) is not lazy: its children are decoded",
             tree.path(id)
@@ -175,15 +175,18 @@ pub fn expand(
         ));
     };
     let first = tree.len();
-    let before = tree.node(id).clone();
+    let marks = tree.marks();
+    let before = tree.node(id);
     let taken = std::mem::replace(tree, Tree::with_root(Name::Static(""), BitSpan::default()));
     *tree = recipe.expand(src, taken, id);
-    tree.note_expanded(id, first, before);
+    tree.note_expanded(id, marks, before);
     Ok(first as NodeId..tree.len() as NodeId)
 }
 
 /// Releases what [`expand`] added below node `id` (see [`Tree::release`]): the
-/// node becomes lazy again and can be expanded anew.
-pub fn release(tree: &mut Tree, id: NodeId) -> Result<(), String> {
+/// node becomes lazy again and can be expanded anew. Nodes keep their ids when
+/// groups are released in the reverse order of their opening; otherwise the
+/// returned map says where they moved.
+pub fn release(tree: &mut Tree, id: NodeId) -> Result<IdMap, String> {
     tree.release(id)
 }

@@ -175,7 +175,7 @@ pub fn to_json(d: &Decoded) -> String {
         let n = tree.node(id);
         n.children
             .iter()
-            .any(|&c| tree.node(c).page)
+            .any(|&c| tree.is_page(c))
             .then(|| tree.children_flat(id))
     };
     let mut stack: Vec<(NodeId, usize, Option<Vec<NodeId>>)> =
@@ -183,7 +183,7 @@ pub fn to_json(d: &Decoded) -> String {
     json_node_open(&mut out, tree, tree.root());
     while let Some(top) = stack.last_mut() {
         let (id, i) = (top.0, top.1);
-        let children = top.2.as_deref().unwrap_or(&tree.node(id).children);
+        let children = top.2.as_deref().unwrap_or(tree.children(id));
         if i < children.len() {
             top.1 += 1;
             out.push_str(if i == 0 { ",\"children\":[" } else { "," });

@@ -77,14 +77,14 @@ impl Damage {
 /// Depth of node `id` below the root, pages not counted.
 fn depth_of(tree: &Tree, id: NodeId) -> usize {
     let mut d = 0;
-    let mut cur = tree.node(id).parent;
-    let mut this_page = tree.node(id).page;
+    let mut cur = tree.parent(id);
+    let mut this_page = tree.is_page(id);
     while let Some(p) = cur {
         if !this_page {
             d += 1;
         }
-        this_page = tree.node(p).page;
-        cur = tree.node(p).parent;
+        this_page = tree.is_page(p);
+        cur = tree.parent(p);
     }
     d
 }
@@ -96,15 +96,7 @@ fn key(tree: &Tree, id: NodeId) -> (u64, u64, usize) {
 
 /// Marks node `id` and its ancestors damaged.
 fn mark_damaged(tree: &mut Tree, id: NodeId) {
-    let mut cur = Some(id);
-    while let Some(c) = cur {
-        let n = tree.node_mut(c);
-        if n.damaged && c != id {
-            break;
-        }
-        n.damaged = true;
-        cur = n.parent;
-    }
+    tree.mark_damaged(id);
 }
 
 /// Walks the whole tree, expanding and releasing every lazy node that may hide
@@ -148,7 +140,7 @@ struct Frame {
 }
 
 fn expand_if_lazy(src: &dyn ByteSource, tree: &mut Tree, id: NodeId) -> bool {
-    tree.node(id).lazy && crate::expand(src, tree, id).is_ok()
+    tree.is_lazy(id) && crate::expand(src, tree, id).is_ok()
 }
 
 /// Expands `id` if it is lazy (unless `limits` keep lazy nodes), marking the
@@ -161,7 +153,7 @@ fn open(
     limits: &Limits,
     surveying: bool,
 ) -> bool {
-    if limits.keep_lazy || !tree.node(id).lazy || (surveying && tree.is_vouched(id)) {
+    if limits.keep_lazy || !tree.is_lazy(id) || (surveying && tree.is_vouched(id)) {
         return false;
     }
     let Ok(made) = crate::expand(src, tree, id) else {
@@ -169,7 +161,7 @@ fn open(
     };
     if let Some(d) = limits.damage.filter(|d| !d.is_empty()) {
         for k in made {
-            if tree.node(k).lazy && d.0.contains(&key(tree, k)) {
+            if tree.is_lazy(k) && d.0.contains(&key(tree, k)) {
                 mark_damaged(tree, k);
             }
         }
@@ -180,8 +172,7 @@ fn open(
 /// How many children node `id` has, pages looked through (a page that is not
 /// decoded counts the entries it will hold).
 pub fn child_count(tree: &Tree, id: NodeId) -> usize {
-    tree.node(id)
-        .children
+    tree.children(id)
         .iter()
         .map(|&c| {
             let n = tree.node(c);
@@ -238,12 +229,12 @@ fn walk_inner(
         stack[0].next = usize::MAX;
     }
     while let Some(top) = stack.last_mut() {
-        let child = tree.node(top.id).children.get(top.next).copied();
+        let child = tree.children(top.id).get(top.next).copied();
         match child {
             Some(c) => {
                 top.next += 1;
                 let depth = top.depth;
-                if tree.node(c).page {
+                if tree.is_page(c) {
                     let expanded = open(src, tree, c, &limits, found.is_some());
                     stack.push(Frame {
                         id: c,
@@ -276,7 +267,7 @@ fn walk_inner(
                 }
                 if f.expanded {
                     if let Some(found) = found.as_deref_mut() {
-                        if tree.node(f.id).damaged {
+                        if tree.is_damaged(f.id) {
                             found.0.insert(key(tree, f.id));
                         }
                     }
@@ -313,7 +304,7 @@ fn find_child(src: &dyn ByteSource, tree: &mut Tree, id: NodeId, name: &str) -> 
         .and_then(|s| s.strip_suffix(']'))
         .and_then(|s| s.parse().ok());
     let mut k = 0;
-    while let Some(&c) = tree.node(id).children.get(k) {
+    while let Some(&c) = tree.children(id).get(k) {
         k += 1;
         let n = tree.node(c);
         if n.page {
@@ -465,7 +456,7 @@ impl Visitor for TextVisitor<'_> {
         if hidden > 0 {
             // The line ends with a newline, then maybe an error line: mark the
             // node's own line.
-            let line_end = match tree.node(id).error {
+            let line_end = match tree.error(id) {
                 Some(_) => self.out[..self.out.len() - 1].rfind('\n').unwrap_or(0),
                 None => self.out.len() - 1,
             };
@@ -475,7 +466,7 @@ impl Visitor for TextVisitor<'_> {
             );
             self.out.insert_str(line_end, &mark);
         }
-        if tree.node(id).error.is_some() {
+        if tree.error(id).is_some() {
             self.errors += 1;
         }
         if self.out.len() >= FLUSH_AT {

@@ -9,8 +9,10 @@
 //! each read, so format code never computes a span by hand.
 
 use crate::source::ByteSource;
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::{self, Write as _};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 /// Index of a node inside its [`Tree`].
@@ -67,6 +69,7 @@ impl BitSpan {
 /// What a node is. Integer kinds say how the bytes were read; the meaning of an
 /// enum or flag field is carried by `display`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Kind {
     /// The root of a decoded file.
     File,
@@ -139,6 +142,44 @@ impl Kind {
             Kind::Unknown => "unknown",
             Kind::Derived => "derived",
         }
+    }
+
+    /// Every kind, in the order of their codes.
+    const ALL: [Kind; 23] = [
+        Kind::File,
+        Kind::Struct,
+        Kind::Array,
+        Kind::U8,
+        Kind::U16,
+        Kind::U32,
+        Kind::U64,
+        Kind::I8,
+        Kind::I16,
+        Kind::I32,
+        Kind::I64,
+        Kind::F32,
+        Kind::F64,
+        Kind::VarInt,
+        Kind::Bits,
+        Kind::Bool,
+        Kind::FourCC,
+        Kind::Str,
+        Kind::StrRef,
+        Kind::Bytes,
+        Kind::Padding,
+        Kind::Unknown,
+        Kind::Derived,
+    ];
+
+    /// The kind's small code (stable: the tree's records and the wire format
+    /// store it).
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The kind with code `c`, if there is one.
+    pub fn from_code(c: u8) -> Option<Kind> {
+        Kind::ALL.get(c as usize).copied()
     }
 
     /// True for kinds that group other nodes rather than hold a value.
@@ -243,7 +284,82 @@ impl From<String> for Name {
     }
 }
 
-/// One node of the structure tree.
+/// A node's name as the tree stores it, borrowed: text or a list index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameRef<'a> {
+    /// A field name (fixed or computed).
+    Str(&'a str),
+    /// A list element, shown as `[i]`.
+    Index(u32),
+}
+
+impl fmt::Display for NameRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NameRef::Str(s) => f.write_str(s),
+            NameRef::Index(i) => write!(f, "[{i}]"),
+        }
+    }
+}
+
+impl NameRef<'_> {
+    /// True if the name renders as `s` (`[3]` for index 3), without allocating.
+    pub fn is(&self, s: &str) -> bool {
+        match *self {
+            NameRef::Str(t) => t == s,
+            NameRef::Index(i) => s
+                .strip_prefix('[')
+                .and_then(|r| r.strip_suffix(']'))
+                .is_some_and(|d| {
+                    !d.is_empty()
+                        && (d == "0" || !d.starts_with('0'))
+                        && d.bytes().all(|c| c.is_ascii_digit())
+                        && d.parse::<u32>() == Ok(i)
+                }),
+        }
+    }
+}
+
+/// A node's value as the tree stores it, borrowed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ValueRef<'a> {
+    /// Unsigned integer.
+    U(u64),
+    /// Signed integer.
+    I(i64),
+    /// Floating point.
+    F(f64),
+    /// Boolean.
+    Bool(bool),
+    /// Text.
+    Str(&'a str),
+}
+
+impl ValueRef<'_> {
+    /// An owned copy.
+    pub fn to_owned(&self) -> Value {
+        match *self {
+            ValueRef::U(v) => Value::U(v),
+            ValueRef::I(v) => Value::I(v),
+            ValueRef::F(v) => Value::F(v),
+            ValueRef::Bool(v) => Value::Bool(v),
+            ValueRef::Str(s) => Value::Str(s.to_string()),
+        }
+    }
+    /// The value as an unsigned integer, if it is a non-negative integer.
+    pub fn as_u64(&self) -> Option<u64> {
+        match *self {
+            ValueRef::U(v) => Some(v),
+            ValueRef::I(v) if v >= 0 => Some(v as u64),
+            _ => None,
+        }
+    }
+}
+
+/// One node of the structure tree, as a snapshot: [`Tree::node`] builds it from
+/// the tree's compact storage (its display rendered, its children listed). Code
+/// that visits many nodes uses [`Tree`]'s accessors ([`Tree::span`],
+/// [`Tree::children`], [`Tree::display`], …), which build nothing.
 #[derive(Clone, Debug)]
 pub struct Node {
     /// Field name, list index or computed name.
@@ -299,44 +415,841 @@ pub(crate) trait Recipe: fmt::Debug + Send + Sync {
 /// again.
 pub(crate) type RecipeRef = Arc<dyn Recipe>;
 
+/// How a node's display text is made when it is read: stored text, or a rule
+/// that renders it from the node (so the common displays cost no memory).
+#[derive(Clone, Copy)]
+pub(crate) enum Render {
+    /// Fixed text.
+    Static(&'static str),
+    /// The name an enumeration gives the node's value, or `unknown (v)`.
+    Enum(fn(u64) -> Option<&'static str>),
+    /// The names of the flags set in the node's value (see
+    /// [`crate::builder::flag_names`]).
+    Flags(&'static [(u64, &'static str)]),
+    /// A decoder's own rule, reading the node and its neighbours.
+    With(fn(&Tree, NodeId) -> Option<String>),
+}
+
+impl Render {
+    fn key(&self) -> (u8, usize, usize) {
+        match *self {
+            Render::Static(s) => (0, s.as_ptr() as usize, s.len()),
+            Render::Enum(f) => (1, f as usize, 0),
+            Render::Flags(t) => (2, t.as_ptr() as usize, t.len()),
+            Render::With(f) => (3, f as usize, 0),
+        }
+    }
+}
+
+impl fmt::Debug for Render {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Render::Static(s) => write!(f, "Static({s:?})"),
+            Render::Enum(_) => f.write_str("Enum"),
+            Render::Flags(_) => f.write_str("Flags"),
+            Render::With(_) => f.write_str("With"),
+        }
+    }
+}
+
+// ----- compact storage ---------------------------------------------------------
+
+/// A fast hasher for the tree's small interning tables (keys are addresses and
+/// lengths, not attacker-chosen text).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v as u64);
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+}
+
+type FastHash = BuildHasherDefault<AddrHasher>;
+
+const NONE: u32 = u32::MAX;
+
+// Rec::flags
+const DAMAGED: u8 = 1;
+const LAZY: u8 = 2;
+const PAGE: u8 = 4;
+const HAS_ERROR: u8 = 8;
+const HAS_REF: u8 = 16;
+/// The span's length does not fit `len`: it is in `Tree::long_len`.
+const LONG: u8 = 32;
+/// `payload` holds the children's range in `Tree::kids`.
+const KIDS: u8 = 64;
+/// The value is in `Tree::side_vals` (the payload holds children).
+const SIDE_VAL: u8 = 128;
+
+// Value tags (the top three bits of Rec::kind).
+const V_NONE: u8 = 0;
+const V_U: u8 = 1;
+const V_I: u8 = 2;
+const V_F: u8 = 3;
+const V_BOOL: u8 = 4;
+const V_STR: u8 = 5;
+
+// Rec::disp
+const D_NONE: u16 = 0;
+const D_TEXT: u16 = 1;
+const D_FIRST_RENDER: u16 = 2;
+
+// Rec::name tags (top two bits).
+const N_STATIC: u32 = 0;
+const N_INDEX: u32 = 1 << 30;
+const N_OWNED: u32 = 2 << 30;
+const N_TAG: u32 = 3 << 30;
+const N_MAX_INDEX: u32 = (1 << 30) - 1;
+
+/// One node in 32 bytes: everything a node usually has inline, the rest
+/// (display text, errors, references, values of groups) in side tables.
+#[derive(Clone, Copy, Debug)]
+struct Rec {
+    /// First bit.
+    start: u64,
+    /// Length in bits (see [`LONG`]).
+    len: u32,
+    /// Tagged name: a static name's index, a list index, or an owned name's index.
+    name: u32,
+    /// Parent id, [`NONE`] for the root.
+    parent: u32,
+    /// Kind (low five bits) and value tag (high three).
+    kind: u8,
+    flags: u8,
+    /// [`D_NONE`], [`D_TEXT`], or a render rule's index plus [`D_FIRST_RENDER`].
+    disp: u16,
+    /// The value (integers and floats as bits, a string as its range in
+    /// `Tree::text`), or, with [`KIDS`], the children's range in `Tree::kids`.
+    payload: u64,
+}
+
+const _: () = assert!(std::mem::size_of::<Rec>() == 32);
+
+/// A range of `Tree::text`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TextRef {
+    off: u32,
+    len: u32,
+}
+
+/// What a release needs to undo an expansion.
+#[derive(Clone, Debug)]
+struct Expansion {
+    /// Lengths of the node arena, the children arena, the text arena and the
+    /// owned-name list before the expansion.
+    nodes: usize,
+    kids: usize,
+    text: usize,
+    owned: usize,
+    /// The node as it was before.
+    before: Box<Node>,
+    /// When the expansion was last used (see [`Tree::touch`]).
+    used: u64,
+}
+
 /// A decoded file: an arena of nodes whose first entry is the root.
 ///
-/// A tree decoded with a lazy threshold ([`crate::decode_with`]) also keeps, for
-/// each lazy node, what [`crate::expand`] needs to decode it later.
+/// Nodes are stored compactly (32 bytes each plus 4 for their place in their
+/// parent's child list); names, strings, display text and errors live in shared
+/// arenas or are rendered when read. A tree decoded with a lazy threshold
+/// ([`crate::decode_with`]) also keeps, for each lazy node, what
+/// [`crate::expand`] needs to decode it later.
 #[derive(Clone, Debug)]
 pub struct Tree {
-    nodes: Vec<Node>,
+    recs: Vec<Rec>,
+    /// Children lists, each contiguous.
+    kids: Vec<NodeId>,
+    /// Owned names, string values, display text and errors.
+    text: String,
+    statics: Vec<&'static str>,
+    static_ix: HashMap<(usize, usize), u32, FastHash>,
+    owned: Vec<TextRef>,
+    renders: Vec<Render>,
+    render_ix: HashMap<(u8, usize, usize), u16, FastHash>,
+    disp_text: BTreeMap<NodeId, TextRef>,
+    errors: BTreeMap<NodeId, TextRef>,
+    refs: BTreeMap<NodeId, BitSpan>,
+    side_vals: BTreeMap<NodeId, Value>,
+    long_len: BTreeMap<NodeId, u64>,
     recipes: BTreeMap<NodeId, RecipeRef>,
-    /// For each expanded node still holding its children: the tree's length
-    /// before the expansion (its new nodes start there).
-    /// (and the node as it was before, which a release restores).
-    expanded: BTreeMap<NodeId, (usize, Node)>,
+    /// For each expanded node still holding its children.
+    expanded: BTreeMap<NodeId, Expansion>,
+    clock: u64,
     lazy_threshold: Option<u64>,
     page_size: Option<u32>,
 }
 
 impl Tree {
-    pub(crate) fn with_root(name: Name, span: BitSpan) -> Self {
+    /// A tree with no nodes and empty tables.
+    fn blank() -> Self {
         Tree {
+            recs: Vec::new(),
+            kids: Vec::new(),
+            text: String::new(),
+            statics: Vec::new(),
+            static_ix: HashMap::default(),
+            owned: Vec::new(),
+            renders: Vec::new(),
+            render_ix: HashMap::default(),
+            disp_text: BTreeMap::new(),
+            errors: BTreeMap::new(),
+            refs: BTreeMap::new(),
+            side_vals: BTreeMap::new(),
+            long_len: BTreeMap::new(),
             recipes: BTreeMap::new(),
             expanded: BTreeMap::new(),
+            clock: 0,
             lazy_threshold: None,
             page_size: None,
-            nodes: vec![Node {
-                name,
-                kind: Kind::File,
-                span,
-                value: None,
-                display: None,
-                error: None,
-                reference: None,
-                damaged: false,
-                lazy: false,
-                page: false,
-                parent: None,
-                children: Vec::new(),
-            }],
         }
+    }
+
+    pub(crate) fn with_root(name: Name, span: BitSpan) -> Self {
+        let mut t = Tree::blank();
+        t.push_rec(None, name, Kind::File, span);
+        t
+    }
+
+    // ----- storage helpers ------------------------------------------------------
+
+    /// Stores `s` in the text arena (cut to what a 32-bit offset can address).
+    fn put_text(&mut self, s: &str) -> TextRef {
+        let room = (u32::MAX as usize).saturating_sub(self.text.len());
+        let mut n = s.len().min(room);
+        while !s.is_char_boundary(n) {
+            n -= 1;
+        }
+        let off = self.text.len() as u32;
+        self.text.push_str(&s[..n]);
+        TextRef { off, len: n as u32 }
+    }
+
+    fn get_text(&self, r: TextRef) -> &str {
+        self.text
+            .get(r.off as usize..(r.off as usize).saturating_add(r.len as usize))
+            .unwrap_or("")
+    }
+
+    fn name_code(&mut self, name: Name) -> u32 {
+        match name {
+            Name::Index(i) if i <= N_MAX_INDEX => N_INDEX | i,
+            Name::Index(i) => self.owned_name(&format!("[{i}]")),
+            Name::Static(s) => {
+                let key = (s.as_ptr() as usize, s.len());
+                if let Some(&ix) = self.static_ix.get(&key) {
+                    return N_STATIC | ix;
+                }
+                let ix = self.statics.len() as u32;
+                if ix > N_MAX_INDEX {
+                    return self.owned_name(s);
+                }
+                self.statics.push(s);
+                self.static_ix.insert(key, ix);
+                N_STATIC | ix
+            }
+            Name::Owned(s) => self.owned_name(&s),
+        }
+    }
+
+    fn owned_name(&mut self, s: &str) -> u32 {
+        let ix = self.owned.len() as u32;
+        if ix > N_MAX_INDEX {
+            return N_INDEX | N_MAX_INDEX;
+        }
+        let r = self.put_text(s);
+        self.owned.push(r);
+        N_OWNED | ix
+    }
+
+    fn rec(&self, id: NodeId) -> &Rec {
+        &self.recs[id as usize]
+    }
+
+    fn rec_mut(&mut self, id: NodeId) -> &mut Rec {
+        &mut self.recs[id as usize]
+    }
+
+    /// Appends a node with no children, value or display; its parent does not
+    /// list it yet (see [`Tree::add_children`]).
+    pub(crate) fn push_rec(
+        &mut self,
+        parent: Option<NodeId>,
+        name: Name,
+        kind: Kind,
+        span: BitSpan,
+    ) -> NodeId {
+        let id = self.recs.len() as NodeId;
+        let name = self.name_code(name);
+        let n = span.end.saturating_sub(span.start);
+        let (len, flags) = if n >= u32::MAX as u64 {
+            self.long_len.insert(id, n);
+            (u32::MAX, LONG)
+        } else {
+            (n as u32, 0)
+        };
+        self.recs.push(Rec {
+            start: span.start,
+            len,
+            name,
+            parent: parent.unwrap_or(NONE),
+            kind: kind.code(),
+            flags,
+            disp: D_NONE,
+            payload: 0,
+        });
+        id
+    }
+
+    /// Appends `new` to the children of `id` (they must name `id` as parent).
+    pub(crate) fn add_children(&mut self, id: NodeId, new: &[NodeId]) {
+        if new.is_empty() {
+            return;
+        }
+        let old = self.children(id);
+        let start = self.kids.len();
+        if old.is_empty() {
+            self.kids.extend_from_slice(new);
+        } else {
+            let (a, b) = (self.kids_range(id).0, old.len());
+            self.kids.extend_from_within(a..a + b);
+            self.kids.extend_from_slice(new);
+        }
+        let count = self.kids.len() - start;
+        self.set_kids_range(id, start, count);
+    }
+
+    /// Replaces the children of `id` with `list`.
+    pub(crate) fn set_children(&mut self, id: NodeId, list: &[NodeId]) {
+        if list.is_empty() {
+            self.clear_children(id);
+            return;
+        }
+        let start = self.kids.len();
+        self.kids.extend_from_slice(list);
+        self.set_kids_range(id, start, list.len());
+    }
+
+    fn clear_children(&mut self, id: NodeId) {
+        let r = self.rec_mut(id);
+        if r.flags & KIDS != 0 {
+            r.flags &= !KIDS;
+            r.payload = 0;
+        }
+    }
+
+    fn set_kids_range(&mut self, id: NodeId, start: usize, count: usize) {
+        let (start, count) = (start as u64, count as u64);
+        if self.rec(id).flags & (KIDS | SIDE_VAL) == 0 {
+            // An inline value moves aside to make room for the children.
+            if let Some(v) = self.value_ref(id).map(|v| v.to_owned()) {
+                self.side_vals.insert(id, v);
+                self.rec_mut(id).flags |= SIDE_VAL;
+            }
+        }
+        let r = self.rec_mut(id);
+        r.flags |= KIDS;
+        r.payload = (start << 32) | count;
+    }
+
+    fn kids_range(&self, id: NodeId) -> (usize, usize) {
+        let r = self.rec(id);
+        if r.flags & KIDS == 0 {
+            return (0, 0);
+        }
+        (
+            (r.payload >> 32) as usize,
+            (r.payload & 0xFFFF_FFFF) as usize,
+        )
+    }
+
+    // ----- reading ----------------------------------------------------------------
+
+    /// The node's bit span.
+    pub fn span(&self, id: NodeId) -> BitSpan {
+        let r = self.rec(id);
+        let len = if r.flags & LONG != 0 {
+            self.long_len.get(&id).copied().unwrap_or(r.len as u64)
+        } else {
+            r.len as u64
+        };
+        BitSpan {
+            start: r.start,
+            end: r.start.saturating_add(len),
+        }
+    }
+
+    /// The node's kind.
+    pub fn kind(&self, id: NodeId) -> Kind {
+        Kind::from_code(self.rec(id).kind & 31).unwrap_or(Kind::Unknown)
+    }
+
+    /// The node's name.
+    pub fn name(&self, id: NodeId) -> NameRef<'_> {
+        let code = self.rec(id).name;
+        let ix = code & !N_TAG;
+        match code & N_TAG {
+            N_STATIC => NameRef::Str(self.statics.get(ix as usize).copied().unwrap_or("")),
+            N_INDEX => NameRef::Index(ix),
+            _ => NameRef::Str(
+                self.owned
+                    .get(ix as usize)
+                    .map(|&r| self.get_text(r))
+                    .unwrap_or(""),
+            ),
+        }
+    }
+
+    /// The node's name as a [`Name`] (owned only when computed at run time).
+    pub fn name_owned(&self, id: NodeId) -> Name {
+        let code = self.rec(id).name;
+        let ix = code & !N_TAG;
+        match code & N_TAG {
+            N_STATIC => Name::Static(self.statics.get(ix as usize).copied().unwrap_or("")),
+            N_INDEX => Name::Index(ix),
+            _ => Name::Owned(self.name(id).to_string().into()),
+        }
+    }
+
+    /// The node's value.
+    pub fn value_ref(&self, id: NodeId) -> Option<ValueRef<'_>> {
+        let r = self.rec(id);
+        let tag = r.kind >> 5;
+        if tag == V_NONE {
+            return None;
+        }
+        if r.flags & SIDE_VAL != 0 {
+            return self.side_vals.get(&id).map(|v| match v {
+                Value::U(v) => ValueRef::U(*v),
+                Value::I(v) => ValueRef::I(*v),
+                Value::F(v) => ValueRef::F(*v),
+                Value::Bool(v) => ValueRef::Bool(*v),
+                Value::Str(s) => ValueRef::Str(s),
+            });
+        }
+        let p = r.payload;
+        Some(match tag {
+            V_U => ValueRef::U(p),
+            V_I => ValueRef::I(p as i64),
+            V_F => ValueRef::F(f64::from_bits(p)),
+            V_BOOL => ValueRef::Bool(p != 0),
+            _ => ValueRef::Str(self.get_text(TextRef {
+                off: (p >> 32) as u32,
+                len: p as u32,
+            })),
+        })
+    }
+
+    /// The node's value, owned.
+    pub fn value(&self, id: NodeId) -> Option<Value> {
+        self.value_ref(id).map(|v| v.to_owned())
+    }
+
+    /// The node's display text (enum names, flag lists, what an offset points
+    /// at), rendered now.
+    pub fn display(&self, id: NodeId) -> Option<Cow<'_, str>> {
+        match self.rec(id).disp {
+            D_NONE => None,
+            D_TEXT => self
+                .disp_text
+                .get(&id)
+                .map(|&r| Cow::Borrowed(self.get_text(r))),
+            k => {
+                let render = *self.renders.get((k - D_FIRST_RENDER) as usize)?;
+                let v = self.value_ref(id).and_then(|v| v.as_u64()).unwrap_or(0);
+                match render {
+                    Render::Static(s) => Some(Cow::Borrowed(s)),
+                    Render::Enum(f) => Some(match f(v) {
+                        Some(n) => Cow::Borrowed(n),
+                        None => Cow::Owned(format!("unknown ({v})")),
+                    }),
+                    Render::Flags(t) => Some(Cow::Owned(crate::builder::flag_names(v, t))),
+                    Render::With(f) => f(self, id).map(Cow::Owned),
+                }
+            }
+        }
+    }
+
+    /// True if the node has display text.
+    pub fn has_display(&self, id: NodeId) -> bool {
+        self.rec(id).disp != D_NONE
+    }
+
+    /// What went wrong decoding the node.
+    pub fn error(&self, id: NodeId) -> Option<&str> {
+        if self.rec(id).flags & HAS_ERROR == 0 {
+            return None;
+        }
+        self.errors.get(&id).map(|&r| self.get_text(r))
+    }
+
+    /// The bytes the node refers to elsewhere in the file.
+    pub fn reference(&self, id: NodeId) -> Option<BitSpan> {
+        if self.rec(id).flags & HAS_REF == 0 {
+            return None;
+        }
+        self.refs.get(&id).copied()
+    }
+
+    /// True if the node or a descendant carries an error.
+    pub fn is_damaged(&self, id: NodeId) -> bool {
+        self.rec(id).flags & DAMAGED != 0
+    }
+
+    /// True while the node's children are not decoded yet (see [`Node::lazy`]).
+    pub fn is_lazy(&self, id: NodeId) -> bool {
+        self.rec(id).flags & LAZY != 0
+    }
+
+    /// True on a page of a long list (see [`Node::page`]).
+    pub fn is_page(&self, id: NodeId) -> bool {
+        self.rec(id).flags & PAGE != 0
+    }
+
+    /// The node's parent, `None` for the root.
+    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
+        let p = self.rec(id).parent;
+        (p != NONE).then_some(p)
+    }
+
+    /// The node's children, in display order.
+    pub fn children(&self, id: NodeId) -> &[NodeId] {
+        let (a, n) = self.kids_range(id);
+        self.kids.get(a..a + n).unwrap_or(&[])
+    }
+
+    // ----- writing (the builder's) ------------------------------------------------
+
+    pub(crate) fn set_value(&mut self, id: NodeId, v: Value) {
+        if self.rec(id).flags & KIDS != 0 {
+            let tag = match v {
+                Value::U(_) => V_U,
+                Value::I(_) => V_I,
+                Value::F(_) => V_F,
+                Value::Bool(_) => V_BOOL,
+                Value::Str(_) => V_STR,
+            };
+            self.side_vals.insert(id, v);
+            let r = self.rec_mut(id);
+            r.flags |= SIDE_VAL;
+            r.kind = (r.kind & 31) | (tag << 5);
+            return;
+        }
+        if self.rec(id).flags & SIDE_VAL != 0 {
+            self.side_vals.remove(&id);
+            self.rec_mut(id).flags &= !SIDE_VAL;
+        }
+        let (tag, payload) = match v {
+            Value::U(x) => (V_U, x),
+            Value::I(x) => (V_I, x as u64),
+            Value::F(x) => (V_F, x.to_bits()),
+            Value::Bool(x) => (V_BOOL, x as u64),
+            Value::Str(s) => {
+                let t = self.put_text(&s);
+                (V_STR, ((t.off as u64) << 32) | t.len as u64)
+            }
+        };
+        let r = self.rec_mut(id);
+        r.kind = (r.kind & 31) | (tag << 5);
+        r.payload = payload;
+    }
+
+    /// Sets the value of a node that has no children and whose value (if any)
+    /// is an integer: the fast path of integer reads.
+    #[inline]
+    pub(crate) fn set_uint(&mut self, id: NodeId, v: u64) {
+        let r = &mut self.recs[id as usize];
+        if r.flags & (KIDS | SIDE_VAL) == 0 {
+            r.kind = (r.kind & 31) | (V_U << 5);
+            r.payload = v;
+        } else {
+            self.set_value(id, Value::U(v));
+        }
+    }
+
+    pub(crate) fn clear_value(&mut self, id: NodeId) {
+        self.side_vals.remove(&id);
+        let r = self.rec_mut(id);
+        r.kind &= 31;
+        r.flags &= !SIDE_VAL;
+        if r.flags & KIDS == 0 {
+            r.payload = 0;
+        }
+    }
+
+    pub(crate) fn set_display_text(&mut self, id: NodeId, s: &str) {
+        let t = self.put_text(s);
+        self.disp_text.insert(id, t);
+        self.rec_mut(id).disp = D_TEXT;
+    }
+
+    pub(crate) fn set_display_render(&mut self, id: NodeId, render: Render) {
+        let key = render.key();
+        let k = match self.render_ix.get(&key) {
+            Some(&k) => k,
+            None => {
+                let k = self.renders.len();
+                if k + D_FIRST_RENDER as usize > u16::MAX as usize {
+                    // The rule table is full: store the text instead.
+                    let text = RenderOnce { tree: self, render }
+                        .display(id)
+                        .map(|c| c.into_owned());
+                    match text {
+                        Some(t) => self.set_display_text(id, &t),
+                        None => self.clear_display(id),
+                    }
+                    return;
+                }
+                let k = k as u16;
+                self.renders.push(render);
+                self.render_ix.insert(key, k);
+                k
+            }
+        };
+        self.disp_text.remove(&id);
+        self.rec_mut(id).disp = k + D_FIRST_RENDER;
+    }
+
+    pub(crate) fn clear_display(&mut self, id: NodeId) {
+        self.disp_text.remove(&id);
+        self.rec_mut(id).disp = D_NONE;
+    }
+
+    /// Sets the error of `id` (replacing any).
+    pub(crate) fn set_error_text(&mut self, id: NodeId, s: &str) {
+        let t = self.put_text(s);
+        self.errors.insert(id, t);
+        self.rec_mut(id).flags |= HAS_ERROR;
+    }
+
+    pub(crate) fn clear_error(&mut self, id: NodeId) {
+        self.errors.remove(&id);
+        self.rec_mut(id).flags &= !HAS_ERROR;
+    }
+
+    pub(crate) fn set_reference(&mut self, id: NodeId, span: Option<BitSpan>) {
+        match span {
+            Some(s) => {
+                self.refs.insert(id, s);
+                self.rec_mut(id).flags |= HAS_REF;
+            }
+            None => {
+                self.refs.remove(&id);
+                self.rec_mut(id).flags &= !HAS_REF;
+            }
+        }
+    }
+
+    pub(crate) fn set_kind(&mut self, id: NodeId, kind: Kind) {
+        let r = self.rec_mut(id);
+        r.kind = (r.kind & !31) | kind.code();
+    }
+
+    pub(crate) fn set_span(&mut self, id: NodeId, span: BitSpan) {
+        let n = span.end.saturating_sub(span.start);
+        if n >= u32::MAX as u64 {
+            self.long_len.insert(id, n);
+            let r = self.rec_mut(id);
+            r.start = span.start;
+            r.len = u32::MAX;
+            r.flags |= LONG;
+        } else {
+            if self.rec(id).flags & LONG != 0 {
+                self.long_len.remove(&id);
+            }
+            let r = self.rec_mut(id);
+            r.start = span.start;
+            r.len = n as u32;
+            r.flags &= !LONG;
+        }
+    }
+
+    /// Sets or clears `flag` on `id`.
+    fn set_flag(&mut self, id: NodeId, flag: u8, on: bool) {
+        let r = self.rec_mut(id);
+        if on {
+            r.flags |= flag;
+        } else {
+            r.flags &= !flag;
+        }
+    }
+
+    pub(crate) fn set_damaged(&mut self, id: NodeId, on: bool) {
+        self.set_flag(id, DAMAGED, on);
+    }
+
+    pub(crate) fn set_lazy(&mut self, id: NodeId, on: bool) {
+        self.set_flag(id, LAZY, on);
+    }
+
+    pub(crate) fn set_page(&mut self, id: NodeId) {
+        self.rec_mut(id).flags |= PAGE;
+    }
+
+    /// Marks `id` and its ancestors damaged, stopping at the first ancestor
+    /// already marked.
+    pub(crate) fn mark_damaged(&mut self, id: NodeId) {
+        let mut cur = Some(id);
+        while let Some(c) = cur {
+            if self.is_damaged(c) && c != id {
+                break;
+            }
+            self.set_damaged(c, true);
+            cur = self.parent(c);
+        }
+    }
+
+    /// Appends a node given in full (its children, which must follow it or
+    /// already exist, are listed as given). Returns its id.
+    fn push_node(&mut self, n: &Node) -> NodeId {
+        let id = self.push_rec(n.parent, n.name.clone(), n.kind, n.span);
+        self.fill_from(id, n);
+        id
+    }
+
+    /// Sets everything of `id` but its name, kind, span and parent from `n`.
+    fn fill_from(&mut self, id: NodeId, n: &Node) {
+        self.clear_value(id);
+        self.set_children(id, &n.children);
+        if let Some(v) = &n.value {
+            self.set_value(id, v.clone());
+        }
+        match &n.display {
+            Some(d) => self.set_display_text(id, d),
+            None => self.clear_display(id),
+        }
+        match &n.error {
+            Some(e) => self.set_error_text(id, e),
+            None => self.clear_error(id),
+        }
+        self.set_reference(id, n.reference);
+        self.set_damaged(id, n.damaged);
+        self.set_lazy(id, n.lazy);
+        self.set_flag(id, PAGE, n.page);
+    }
+
+    /// Restores `id` as `n` was, keeping its render rule when `n`'s display is
+    /// the one it renders.
+    fn restore(&mut self, id: NodeId, n: &Node) {
+        let disp = self.rec(id).disp;
+        let same_render =
+            disp >= D_FIRST_RENDER && self.display(id).as_deref() == n.display.as_deref();
+        self.fill_from(id, n);
+        if same_render {
+            self.disp_text.remove(&id);
+            self.rec_mut(id).disp = disp;
+        }
+        let code = self.name_code(n.name.clone());
+        self.rec_mut(id).name = code;
+        self.set_kind(id, n.kind);
+        self.set_span(id, n.span);
+    }
+
+    // ----- whole nodes ------------------------------------------------------------
+
+    /// A snapshot of node `id` (display rendered, children listed).
+    ///
+    /// Panics if `id` did not come from this tree.
+    pub fn node(&self, id: NodeId) -> Node {
+        Node {
+            name: self.name_owned(id),
+            kind: self.kind(id),
+            span: self.span(id),
+            value: self.value(id),
+            display: self.display(id).map(|d| d.into()),
+            error: self.error(id).map(Into::into),
+            reference: self.reference(id),
+            damaged: self.is_damaged(id),
+            lazy: self.is_lazy(id),
+            page: self.is_page(id),
+            parent: self.parent(id),
+            children: self.children(id).to_vec(),
+        }
+    }
+
+    /// Snapshots of all nodes, in creation order (the root first).
+    pub fn nodes(&self) -> Vec<Node> {
+        self.nodes_from(0)
+    }
+
+    /// Snapshots of the nodes from id `first` on.
+    pub fn nodes_from(&self, first: NodeId) -> Vec<Node> {
+        self.nodes_in(first..self.len() as NodeId)
+    }
+
+    /// Snapshots of the nodes with ids in `ids` (clamped to the tree).
+    pub fn nodes_in(&self, ids: std::ops::Range<NodeId>) -> Vec<Node> {
+        let end = ids.end.min(self.len() as NodeId);
+        (ids.start.min(end)..end).map(|i| self.node(i)).collect()
+    }
+
+    /// The first lazy node with id `from` or later, in creation order.
+    pub fn next_lazy(&self, from: NodeId) -> Option<NodeId> {
+        (from..self.len() as NodeId).find(|&id| self.is_lazy(id))
+    }
+
+    /// Bytes the tree holds (its arenas and side tables, by capacity; the side
+    /// tables estimated per entry): what a memory budget counts.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let side = self.disp_text.len() * (size_of::<NodeId>() + size_of::<TextRef>() + 8)
+            + self.errors.len() * (size_of::<NodeId>() + size_of::<TextRef>() + 8)
+            + self.refs.len() * (size_of::<NodeId>() + size_of::<BitSpan>() + 8)
+            + self.side_vals.len() * (size_of::<NodeId>() + size_of::<Value>() + 8)
+            + self.long_len.len() * 20
+            + self.recipes.len() * 32
+            + self.expanded.len() * (size_of::<Expansion>() + size_of::<Node>() + 16);
+        self.recs.capacity() * size_of::<Rec>()
+            + self.kids.capacity() * size_of::<NodeId>()
+            + self.text.capacity()
+            + self.owned.capacity() * size_of::<TextRef>()
+            + self.statics.capacity() * size_of::<&str>()
+            + side
+    }
+
+    /// Gives back spare capacity of the arenas (after an eager decode).
+    pub(crate) fn shrink(&mut self) {
+        self.compact_kids();
+        self.recs.shrink_to_fit();
+        self.kids.shrink_to_fit();
+        self.text.shrink_to_fit();
+        self.owned.shrink_to_fit();
+    }
+
+    /// Rewrites the children arena with only the lists nodes use (lists
+    /// replaced while decoding leave their old copies behind).
+    fn compact_kids(&mut self) {
+        let live: usize = (0..self.recs.len())
+            .map(|i| self.kids_range(i as NodeId).1)
+            .sum();
+        if live == self.kids.len() {
+            return;
+        }
+        let mut kids = Vec::with_capacity(live);
+        for i in 0..self.recs.len() as NodeId {
+            let (a, n) = self.kids_range(i);
+            if n > 0 {
+                let start = kids.len();
+                kids.extend_from_slice(&self.kids[a..a + n]);
+                let r = self.rec_mut(i);
+                r.payload = ((start as u64) << 32) | n as u64;
+            }
+        }
+        self.kids = kids;
     }
 
     /// Rebuilds a tree from its nodes (as received from a worker that decoded it,
@@ -352,7 +1265,7 @@ impl Tree {
         if root.parent.is_some() {
             return Err("node 0 (the root) has a parent".into());
         }
-        if u32::try_from(nodes.len()).is_err() {
+        if u32::try_from(nodes.len()).is_err() || nodes.len() == u32::MAX as usize {
             return Err(format!(
                 "{} nodes are more than a tree can index",
                 nodes.len()
@@ -389,13 +1302,12 @@ impl Tree {
                 "only {seen} of {len} nodes are reachable from the root"
             ));
         }
-        Ok(Tree {
-            nodes,
-            recipes: BTreeMap::new(),
-            expanded: BTreeMap::new(),
-            lazy_threshold: None,
-            page_size: None,
-        })
+        let mut t = Tree::with_root(root.name.clone(), root.span);
+        t.fill_from(0, root);
+        for n in &nodes[1..] {
+            t.push_node(n);
+        }
+        Ok(t)
     }
 
     /// Mirrors an expansion done in another copy of this tree (see
@@ -412,18 +1324,19 @@ impl Tree {
         node: Node,
         new_nodes: Vec<Node>,
     ) -> Result<(), String> {
-        let old_len = self.nodes.len();
-        let Some(old) = self.nodes.get(id as usize) else {
+        let old_len = self.len();
+        if id as usize >= old_len {
             return Err(format!("node {id} is not in the tree ({old_len} nodes)"));
-        };
-        if old.parent != node.parent {
+        }
+        let old_parent = self.parent(id);
+        if old_parent != node.parent {
             return Err(format!(
                 "the expanded node {id} has parent {:?}, but the tree has {:?}",
-                node.parent, old.parent
+                node.parent, old_parent
             ));
         }
         let total = old_len.saturating_add(new_nodes.len());
-        if u32::try_from(total).is_err() {
+        if u32::try_from(total).is_err() || total == u32::MAX as usize {
             return Err(format!("{total} nodes are more than a tree can index"));
         }
         let get = |k: NodeId| -> Option<&Node> {
@@ -482,20 +1395,17 @@ impl Tree {
             ));
         }
         let damaged = node.damaged;
-        let parent = node.parent;
-        self.nodes[id as usize] = node;
-        self.nodes.extend(new_nodes);
+        let code = self.name_code(node.name.clone());
+        self.rec_mut(id).name = code;
+        self.set_kind(id, node.kind);
+        self.set_span(id, node.span);
+        self.fill_from(id, &node);
+        for n in &new_nodes {
+            self.push_node(n);
+        }
         self.recipes.remove(&id);
         if damaged {
-            let mut cur = parent;
-            while let Some(c) = cur {
-                let n = &mut self.nodes[c as usize];
-                if n.damaged {
-                    break;
-                }
-                n.damaged = true;
-                cur = n.parent;
-            }
+            self.mark_damaged(id);
         }
         Ok(())
     }
@@ -521,13 +1431,13 @@ impl Tree {
 
     /// Number of nodes whose children are not decoded yet.
     pub fn lazy_count(&self) -> usize {
-        self.nodes.iter().filter(|n| n.lazy).count()
+        self.recs.iter().filter(|r| r.flags & LAZY != 0).count()
     }
 
     /// Marks `id` lazy and keeps what is needed to decode it later.
     pub(crate) fn set_recipe(&mut self, id: NodeId, r: RecipeRef) {
-        if let Some(n) = self.nodes.get_mut(id as usize) {
-            n.lazy = true;
+        if (id as usize) < self.recs.len() {
+            self.set_lazy(id, true);
             self.recipes.insert(id, r);
         }
     }
@@ -544,28 +1454,60 @@ impl Tree {
     pub fn may_hide_damage(&self) -> bool {
         self.recipes
             .iter()
-            .any(|(&id, r)| self.nodes[id as usize].lazy && !r.vouched())
+            .any(|(&id, r)| self.is_lazy(id) && !r.vouched())
     }
 
     /// True if node `id` is lazy and its decoder vouched that its subtree holds
     /// no error (see [`Tree::may_hide_damage`]).
     pub fn is_vouched(&self, id: NodeId) -> bool {
-        self.nodes[id as usize].lazy && self.recipes.get(&id).is_some_and(|r| r.vouched())
+        self.is_lazy(id) && self.recipes.get(&id).is_some_and(|r| r.vouched())
     }
 
-    /// Notes that node `id`, which was `before`, was expanded when the tree held
-    /// `len` nodes.
-    pub(crate) fn note_expanded(&mut self, id: NodeId, len: usize, before: Node) {
-        self.expanded.insert(id, (len, before));
+    /// Arena lengths before an expansion: what [`Tree::note_expanded`] records.
+    pub(crate) fn marks(&self) -> (usize, usize, usize, usize) {
+        (
+            self.recs.len(),
+            self.kids.len(),
+            self.text.len(),
+            self.owned.len(),
+        )
     }
 
-    /// True if node `id` can be released with [`Tree::release`]: it was expanded,
-    /// and every node made since is inside its subtree.
+    /// Notes that node `id`, which was `before`, was expanded when the arenas
+    /// had the lengths `marks` (see [`Tree::marks`]).
+    pub(crate) fn note_expanded(
+        &mut self,
+        id: NodeId,
+        marks: (usize, usize, usize, usize),
+        before: Node,
+    ) {
+        self.clock += 1;
+        self.expanded.insert(
+            id,
+            Expansion {
+                nodes: marks.0,
+                kids: marks.1,
+                text: marks.2,
+                owned: marks.3,
+                before: Box::new(before),
+                used: self.clock,
+            },
+        );
+    }
+
+    /// True if node `id` was expanded and still holds what the expansion added:
+    /// it can be released with [`Tree::release`].
     pub fn can_release(&self, id: NodeId) -> bool {
+        self.expanded.contains_key(&id)
+    }
+
+    /// True if releasing `id` only drops the end of the arenas: every node made
+    /// since `id` was expanded is inside its subtree.
+    fn releases_tail(&self, id: NodeId) -> bool {
         match self.expanded.get(&id) {
-            Some(&(mark, _)) => self.nodes.get(mark..).is_some_and(|made| {
+            Some(e) => self.recs.get(e.nodes..).is_some_and(|made| {
                 made.iter()
-                    .all(|n| matches!(n.parent, Some(p) if p as usize >= mark || p == id))
+                    .all(|r| r.parent != NONE && (r.parent as usize >= e.nodes || r.parent == id))
             }),
             None => false,
         }
@@ -573,31 +1515,249 @@ impl Tree {
 
     /// Releases what expanding node `id` added: its descendants are dropped, and
     /// it becomes lazy again, as it was before (what the expansion learnt of its
-    /// damage stays), so a
-    /// later [`crate::expand`] decodes it anew (groups expanded inside it are
-    /// released with it). Every node made since `id` was expanded must lie inside
-    /// its subtree: a walk that opens and closes groups in order releases them in
-    /// reverse, and its memory then follows its depth, not the file. Errors, and
-    /// changes nothing, if `id` was not expanded or nodes outside its subtree were
-    /// made after it.
-    pub fn release(&mut self, id: NodeId) -> Result<(), String> {
+    /// damage stays), so a later [`crate::expand`] decodes it anew (groups
+    /// expanded inside it are released with it).
+    ///
+    /// When every node made since `id` was expanded lies inside its subtree (a
+    /// walk that opens and closes groups in order releases them in reverse), the
+    /// release drops the end of the arenas and no other node changes id.
+    /// Otherwise the tree is compacted: nodes after the dropped ones move down,
+    /// and the returned map gives each surviving node's new id (see
+    /// [`IdMap`]). Errors, and changes nothing, if `id` was not expanded.
+    pub fn release(&mut self, id: NodeId) -> Result<IdMap, String> {
         if !self.can_release(id) {
-            return Err(format!(
-                "node {id} cannot be released: it was not expanded, or groups opened after it are still open"
-            ));
+            return Err(format!("node {id} cannot be released: it is not expanded"));
         }
-        let (mark, before) = self.expanded.remove(&id).expect("checked");
-        self.nodes.truncate(mark);
-        // Expansions and recipes of the dropped nodes go with them.
-        self.expanded.split_off(&(mark as NodeId));
-        self.recipes.split_off(&(mark as NodeId));
-        let n = &mut self.nodes[id as usize];
-        let damaged = n.damaged;
-        *n = before;
-        n.children = Vec::new();
-        n.lazy = true;
-        n.damaged |= damaged;
-        Ok(())
+        if self.releases_tail(id) {
+            let e = self.expanded.remove(&id).expect("checked");
+            self.truncate_to(&e);
+            self.restore_released(id, &e.before);
+            return Ok(IdMap::identity());
+        }
+        Ok(self.release_many(&[id]))
+    }
+
+    fn truncate_to(&mut self, e: &Expansion) {
+        let mark = e.nodes as NodeId;
+        self.recs.truncate(e.nodes);
+        self.kids.truncate(e.kids);
+        self.text.truncate(e.text);
+        self.owned.truncate(e.owned);
+        for m in [&mut self.disp_text, &mut self.errors] {
+            m.split_off(&mark);
+        }
+        self.refs.split_off(&mark);
+        self.side_vals.split_off(&mark);
+        self.long_len.split_off(&mark);
+        self.expanded.split_off(&mark);
+        self.recipes.split_off(&mark);
+    }
+
+    /// Makes `id` lazy again as `before` was, keeping what was learnt of its
+    /// damage.
+    fn restore_released(&mut self, id: NodeId, before: &Node) {
+        let damaged = self.is_damaged(id);
+        let mut b = before.clone();
+        b.children = Vec::new();
+        b.lazy = true;
+        b.damaged |= damaged;
+        self.restore(id, &b);
+    }
+
+    /// Releases the expanded nodes `ids` (and everything expanded inside them)
+    /// in one pass, compacting the tree; returns where surviving nodes moved.
+    pub fn release_many(&mut self, ids: &[NodeId]) -> IdMap {
+        let n = self.recs.len();
+        let mut drop = vec![false; n];
+        let mut released: Vec<(NodeId, Expansion)> = Vec::new();
+        for &id in ids {
+            if (id as usize) >= n || drop[id as usize] {
+                continue;
+            }
+            let Some(e) = self.expanded.remove(&id) else {
+                continue;
+            };
+            let mut stack: Vec<NodeId> = self.children(id).to_vec();
+            while let Some(c) = stack.pop() {
+                if !std::mem::replace(&mut drop[c as usize], true) {
+                    stack.extend_from_slice(self.children(c));
+                }
+            }
+            released.push((id, e));
+        }
+        // Nodes expanded inside a dropped subtree are gone with it.
+        let inner: Vec<NodeId> = self
+            .expanded
+            .keys()
+            .copied()
+            .filter(|&k| drop[k as usize])
+            .collect();
+        for k in inner {
+            self.expanded.remove(&k);
+        }
+        for (id, _) in &released {
+            self.clear_children(*id);
+        }
+        // New ids.
+        let mut map = vec![NONE; n];
+        let mut next = 0u32;
+        for (i, m) in map.iter_mut().enumerate() {
+            if !drop[i] {
+                *m = next;
+                next += 1;
+            }
+        }
+        let old = std::mem::replace(self, Tree::with_root(Name::Static(""), BitSpan::default()));
+        *self = old.compacted(&map, next as usize);
+        for (id, e) in released {
+            let nid = map[id as usize];
+            self.restore_released(nid, &e.before);
+        }
+        IdMap { map: Some(map) }
+    }
+
+    /// A copy of the tree with only the nodes `map` keeps, renumbered by it.
+    fn compacted(self, map: &[u32], count: usize) -> Tree {
+        let mut t = Tree {
+            recs: Vec::with_capacity(count),
+            statics: self.statics.clone(),
+            static_ix: self.static_ix.clone(),
+            renders: self.renders.clone(),
+            render_ix: self.render_ix.clone(),
+            clock: self.clock,
+            lazy_threshold: self.lazy_threshold,
+            page_size: self.page_size,
+            ..Tree::blank()
+        };
+        let remap = |k: NodeId| map.get(k as usize).copied().filter(|&m| m != NONE);
+        for (i, r) in self.recs.iter().enumerate() {
+            if map[i] == NONE {
+                continue;
+            }
+            let id = i as NodeId;
+            let mut r = *r;
+            r.parent = if r.parent == NONE {
+                NONE
+            } else {
+                remap(r.parent).unwrap_or(NONE)
+            };
+            if r.name & N_TAG == N_OWNED {
+                let name = self.name(id).to_string();
+                let ix = t.owned.len() as u32;
+                let tr = t.put_text(&name);
+                t.owned.push(tr);
+                r.name = N_OWNED | ix;
+            }
+            let tag = r.kind >> 5;
+            if tag == V_STR && r.flags & SIDE_VAL == 0 {
+                let s = match self.value_ref(id) {
+                    Some(ValueRef::Str(s)) => s,
+                    _ => "",
+                };
+                let tr = t.put_text(s);
+                r.payload = ((tr.off as u64) << 32) | tr.len as u64;
+            }
+            if r.flags & KIDS != 0 {
+                let list: Vec<NodeId> =
+                    self.children(id).iter().filter_map(|&c| remap(c)).collect();
+                if list.is_empty() {
+                    r.flags &= !KIDS;
+                    r.payload = 0;
+                } else {
+                    let start = t.kids.len() as u64;
+                    t.kids.extend_from_slice(&list);
+                    r.payload = (start << 32) | list.len() as u64;
+                }
+            }
+            t.recs.push(r);
+            let nid = map[i];
+            if let Some(&tr) = self.disp_text.get(&id) {
+                let s = self.get_text(tr).to_string();
+                let tr = t.put_text(&s);
+                t.disp_text.insert(nid, tr);
+            }
+            if let Some(&tr) = self.errors.get(&id) {
+                let s = self.get_text(tr).to_string();
+                let tr = t.put_text(&s);
+                t.errors.insert(nid, tr);
+            }
+            if let Some(&s) = self.refs.get(&id) {
+                t.refs.insert(nid, s);
+            }
+            if let Some(v) = self.side_vals.get(&id) {
+                t.side_vals.insert(nid, v.clone());
+            }
+            if let Some(&l) = self.long_len.get(&id) {
+                t.long_len.insert(nid, l);
+            }
+            if let Some(rc) = self.recipes.get(&id) {
+                t.recipes.insert(nid, rc.clone());
+            }
+        }
+        // Expansions that survive: their marks no longer describe a tail, so
+        // they are released by compaction (marks past the end never match).
+        for (k, e) in self.expanded {
+            if let Some(nk) = remap(k) {
+                let mut e = e;
+                e.nodes = usize::MAX;
+                t.expanded.insert(nk, e);
+            }
+        }
+        t
+    }
+
+    /// Notes that the user (or a walk) is looking at node `id`: the expanded
+    /// groups that hold it become the most recently used (see
+    /// [`Tree::trim`]).
+    pub fn touch(&mut self, id: NodeId) {
+        self.clock += 1;
+        let now = self.clock;
+        let mut cur = Some(id);
+        while let Some(c) = cur {
+            if let Some(e) = self.expanded.get_mut(&c) {
+                e.used = now;
+            }
+            cur = self.parent(c);
+        }
+    }
+
+    /// Releases the least recently used expanded groups (see [`Tree::touch`])
+    /// until the tree holds at most `budget` bytes ([`Tree::heap_bytes`]) or
+    /// nothing more can be released; groups holding node `keep` (what is on
+    /// screen) are kept. Returns where surviving nodes moved.
+    pub fn trim(&mut self, budget: usize, keep: Option<NodeId>) -> IdMap {
+        let mut total = IdMap::identity();
+        let mut guard = 0;
+        while self.heap_bytes() > budget && guard < 64 {
+            guard += 1;
+            let mut kept = BTreeSet::new();
+            let mut cur = keep.and_then(|k| total.get(k));
+            while let Some(c) = cur {
+                kept.insert(c);
+                cur = self.parent(c);
+            }
+            // Oldest first; release about a quarter of what is open each round.
+            let mut open: Vec<(u64, NodeId)> = self
+                .expanded
+                .iter()
+                .filter(|(k, _)| !kept.contains(k))
+                .map(|(&k, e)| (e.used, k))
+                .collect();
+            if open.is_empty() {
+                break;
+            }
+            open.sort_unstable();
+            let take = open.len().div_ceil(4);
+            let ids: Vec<NodeId> = open[..take].iter().map(|&(_, k)| k).collect();
+            let m = self.release_many(&ids);
+            total = total.then(&m);
+        }
+        if self.heap_bytes() > budget {
+            self.recs.shrink_to_fit();
+            self.kids.shrink_to_fit();
+            self.text.shrink_to_fit();
+        }
+        total
     }
 
     /// The root node's id (always 0).
@@ -605,44 +1765,14 @@ impl Tree {
         0
     }
 
-    /// The node with this id.
-    ///
-    /// Panics if `id` did not come from this tree.
-    pub fn node(&self, id: NodeId) -> &Node {
-        &self.nodes[id as usize]
-    }
-
-    pub(crate) fn node_mut(&mut self, id: NodeId) -> &mut Node {
-        &mut self.nodes[id as usize]
-    }
-
     /// Number of nodes.
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.recs.len()
     }
 
     /// True if the tree holds only its root.
     pub fn is_empty(&self) -> bool {
-        self.nodes.len() <= 1
-    }
-
-    /// All nodes, in creation order (the root first).
-    pub fn nodes(&self) -> &[Node] {
-        &self.nodes
-    }
-
-    pub(crate) fn push(&mut self, parent: NodeId, node: Node) -> NodeId {
-        let id = self.nodes.len() as NodeId;
-        self.nodes.push(node);
-        self.nodes[parent as usize].children.push(id);
-        id
-    }
-
-    /// Appends a node whose parent already lists it.
-    pub(crate) fn push_detached(&mut self, node: Node) -> NodeId {
-        let id = self.nodes.len() as NodeId;
-        self.nodes.push(node);
-        id
+        self.recs.len() <= 1
     }
 
     /// The path of a node from the root: names joined by `/`, the root's own name
@@ -651,14 +1781,19 @@ impl Tree {
         let mut parts = Vec::new();
         let mut cur = Some(id);
         while let Some(c) = cur {
-            let n = self.node(c);
-            if n.parent.is_some() && !n.page {
-                parts.push(n.name.to_string());
+            if self.parent(c).is_some() && !self.is_page(c) {
+                parts.push(c);
             }
-            cur = n.parent;
+            cur = self.parent(c);
         }
-        parts.reverse();
-        parts.join("/")
+        let mut out = String::new();
+        for (i, &c) in parts.iter().rev().enumerate() {
+            if i > 0 {
+                out.push('/');
+            }
+            let _ = write!(out, "{}", self.name(c));
+        }
+        out
     }
 
     /// Finds a node by a path as printed by [`Tree::path`].
@@ -675,20 +1810,29 @@ impl Tree {
 
     /// The child of `id` called `name`, looking through pages (see [`Node::page`]).
     pub fn child_named(&self, id: NodeId, name: &str) -> Option<NodeId> {
-        self.children_flat(id)
-            .into_iter()
-            .find(|&c| self.node(c).name.to_string() == name)
+        let mut stack: Vec<NodeId> = self.children(id).iter().rev().copied().collect();
+        while let Some(c) = stack.pop() {
+            if self.is_page(c) {
+                stack.extend(self.children(c).iter().rev());
+            } else if self.name(c).is(name) {
+                return Some(c);
+            }
+        }
+        None
     }
 
     /// The children of `id` as the file's structure has them: the children of a
     /// page stand in for the page (pages inside pages too).
     pub fn children_flat(&self, id: NodeId) -> Vec<NodeId> {
+        let kids = self.children(id);
+        if !kids.iter().any(|&c| self.is_page(c)) {
+            return kids.to_vec();
+        }
         let mut out = Vec::new();
-        let mut stack: Vec<NodeId> = self.node(id).children.iter().rev().copied().collect();
+        let mut stack: Vec<NodeId> = kids.iter().rev().copied().collect();
         while let Some(c) = stack.pop() {
-            let n = self.node(c);
-            if n.page {
-                stack.extend(n.children.iter().rev());
+            if self.is_page(c) {
+                stack.extend(self.children(c).iter().rev());
             } else {
                 out.push(c);
             }
@@ -699,8 +1843,11 @@ impl Tree {
     /// Ids of every node that carries an error, in depth-first order.
     pub fn errors(&self) -> Vec<NodeId> {
         let mut out = Vec::new();
+        if self.errors.is_empty() {
+            return out;
+        }
         self.walk(|id, _| {
-            if self.node(id).error.is_some() {
+            if self.rec(id).flags & HAS_ERROR != 0 {
                 out.push(id);
             }
         });
@@ -713,15 +1860,14 @@ impl Tree {
     pub fn walk(&self, mut f: impl FnMut(NodeId, usize)) {
         let mut stack = vec![(self.root(), 0usize)];
         while let Some((id, depth)) = stack.pop() {
-            let n = self.node(id);
-            if n.page {
-                for &c in n.children.iter().rev() {
+            if self.is_page(id) {
+                for &c in self.children(id).iter().rev() {
                     stack.push((c, depth));
                 }
                 continue;
             }
             f(id, depth);
-            for &c in n.children.iter().rev() {
+            for &c in self.children(id).iter().rev() {
                 stack.push((c, depth + 1));
             }
         }
@@ -733,14 +1879,91 @@ impl Tree {
         let bit = BitSpan::bytes(byte, byte + 1);
         let mut cur = self.root();
         'down: loop {
-            for &c in &self.node(cur).children {
-                let s = self.node(c).span;
+            for &c in self.children(cur) {
+                let s = self.span(c);
                 if !s.is_empty() && s.overlaps(&bit) {
                     cur = c;
                     continue 'down;
                 }
             }
             return cur;
+        }
+    }
+}
+
+/// Renders a display with one rule, for a tree whose rule table is full.
+struct RenderOnce<'a> {
+    tree: &'a Tree,
+    render: Render,
+}
+
+impl RenderOnce<'_> {
+    fn display(&self, id: NodeId) -> Option<Cow<'_, str>> {
+        let v = self
+            .tree
+            .value_ref(id)
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0);
+        match self.render {
+            Render::Static(s) => Some(Cow::Borrowed(s)),
+            Render::Enum(f) => Some(match f(v) {
+                Some(n) => Cow::Borrowed(n),
+                None => Cow::Owned(format!("unknown ({v})")),
+            }),
+            Render::Flags(t) => Some(Cow::Owned(crate::builder::flag_names(v, t))),
+            Render::With(f) => f(self.tree, id).map(Cow::Owned),
+        }
+    }
+}
+
+/// Where nodes moved when a release compacted the tree ([`Tree::release`],
+/// [`Tree::trim`]): a node's new id, or `None` if it was dropped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IdMap {
+    /// Old id → new id ([`u32::MAX`]: dropped); `None`: nothing moved.
+    map: Option<Vec<u32>>,
+}
+
+impl IdMap {
+    /// Nothing moved.
+    pub fn identity() -> Self {
+        IdMap { map: None }
+    }
+    /// True if no node changed id.
+    pub fn is_identity(&self) -> bool {
+        self.map.is_none()
+    }
+    /// The new id of `old`, `None` if it was dropped.
+    pub fn get(&self, old: NodeId) -> Option<NodeId> {
+        match &self.map {
+            None => Some(old),
+            Some(m) => match m.get(old as usize) {
+                Some(&n) if n != NONE => Some(n),
+                Some(_) => None,
+                None => None,
+            },
+        }
+    }
+    /// This map followed by `next`.
+    pub fn then(self, next: &IdMap) -> IdMap {
+        match (self.map, &next.map) {
+            (m, None) => IdMap { map: m },
+            (None, Some(n)) => IdMap {
+                map: Some(n.clone()),
+            },
+            (Some(m), Some(_)) => IdMap {
+                map: Some(
+                    m.iter()
+                        .map(|&x| {
+                            if x == NONE {
+                                NONE
+                            } else {
+                                next.get(x).unwrap_or(NONE)
+                            }
+                        })
+                        .collect(),
+                ),
+            },
         }
     }
 }
@@ -771,7 +1994,16 @@ fn check_child(nodes: &[Node], listed: &mut [bool], p: NodeId, c: NodeId) -> Res
 
 #[cfg(test)]
 mod tests {
-    use super::Value;
+    use super::{Kind, Value};
+
+    #[test]
+    fn kind_codes_are_their_places_in_the_list_of_kinds() {
+        for (i, &k) in Kind::ALL.iter().enumerate() {
+            assert_eq!(k.code() as usize, i, "{k:?}");
+            assert_eq!(Kind::from_code(i as u8), Some(k));
+        }
+        assert_eq!(Kind::from_code(Kind::ALL.len() as u8), None);
+    }
 
     #[test]
     fn strings_display_quoted_with_control_characters_escaped_once() {

@@ -17,36 +17,6 @@ use std::collections::{HashMap, HashSet};
 
 const MAGIC: &[u8; 4] = b"HXW1";
 
-const KINDS: [Kind; 23] = [
-    Kind::File,
-    Kind::Struct,
-    Kind::Array,
-    Kind::U8,
-    Kind::U16,
-    Kind::U32,
-    Kind::U64,
-    Kind::I8,
-    Kind::I16,
-    Kind::I32,
-    Kind::I64,
-    Kind::F32,
-    Kind::F64,
-    Kind::VarInt,
-    Kind::Bits,
-    Kind::Bool,
-    Kind::FourCC,
-    Kind::Str,
-    Kind::StrRef,
-    Kind::Bytes,
-    Kind::Padding,
-    Kind::Unknown,
-    Kind::Derived,
-];
-
-fn kind_code(k: Kind) -> u8 {
-    KINDS.iter().position(|&x| x == k).unwrap_or(0) as u8
-}
-
 const F_DAMAGED: u8 = 1;
 const F_LAZY: u8 = 2;
 const F_VALUE: u8 = 4;
@@ -110,7 +80,7 @@ pub fn encode_nodes(nodes: &[Node]) -> Vec<u8> {
                 o.str(s);
             }
         }
-        o.0.push(kind_code(n.kind));
+        o.0.push(n.kind.code());
         let mut flags = 0;
         for (on, f) in [
             (n.damaged, F_DAMAGED),
@@ -275,9 +245,7 @@ pub fn decode_nodes(bytes: &[u8]) -> Result<Vec<Node>, String> {
             2 => Name::Owned(r.str()?.into()),
             _ => return r.err("bad name tag"),
         };
-        let kind = *KINDS
-            .get(r.u8()? as usize)
-            .map_or_else(|| r.err("bad kind"), Ok)?;
+        let kind = Kind::from_code(r.u8()?).map_or_else(|| r.err("bad kind"), Ok)?;
         let flags = r.u8()?;
         let span = BitSpan {
             start: r.uint()?,
@@ -384,7 +352,7 @@ mod tests {
         data.extend_from_slice(&[0xAB; 40]);
         let d = crate::decode_bytes(&data);
         let nodes = d.tree.nodes();
-        let wire = encode_nodes(nodes);
+        let wire = encode_nodes(&nodes);
         let back = decode_nodes(&wire).unwrap();
         assert_eq!(back.len(), nodes.len());
         for (a, b) in nodes.iter().zip(&back) {
@@ -428,7 +396,7 @@ mod tests {
     #[test]
     fn damaged_data_is_an_error_not_a_panic() {
         let d = crate::decode_bytes(b"DXBC0123456789abcdef0123456789abcdef");
-        let wire = encode_nodes(d.tree.nodes());
+        let wire = encode_nodes(&d.tree.nodes());
         for cut in 0..wire.len() {
             assert!(decode_nodes(&wire[..cut]).is_err(), "cut at {cut}");
         }

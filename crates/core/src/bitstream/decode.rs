@@ -1444,8 +1444,7 @@ impl<'s> Decoder<'s> {
             let name = String::from_utf8_lossy(&bytes).into_owned();
             let shown = b
                 .tree()
-                .node(r.record)
-                .display
+                .display(r.record)
                 .as_deref()
                 .unwrap_or("")
                 .to_string();
@@ -1453,11 +1452,10 @@ impl<'s> Decoder<'s> {
             b.set_reference(r.record, BitSpan::bytes(from, from + r.size));
             let op0 = b
                 .tree()
-                .node(r.record)
-                .children
+                .children(r.record)
                 .iter()
                 .copied()
-                .find(|&c| b.tree().node(c).name == Name::Index(0));
+                .find(|&c| b.tree().name(c) == crate::tree::NameRef::Index(0));
             if let Some(op0) = op0 {
                 b.set_display(op0, format!("string table offset of \"{}\"", short(&name)));
             }

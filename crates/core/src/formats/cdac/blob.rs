@@ -770,7 +770,7 @@ fn trial(b: &Builder, plan: &Plan, end: u64, container: &str) -> Option<Arc<Shar
     t.region(Name::Index(0), Kind::Struct, start, end - start, |t| {
         decode(t, plan, end, container, Some(Arc::clone(&sh)))
     });
-    if t.tree().node(t.tree().root()).damaged {
+    if t.tree().is_damaged(t.tree().root()) {
         return None;
     }
     drop(t);
@@ -832,7 +832,7 @@ fn decode_inner(
     let blob = b.current();
     if let Some(msg) = overrun(plan, end, container) {
         // A lazy blob decoded anew after a release keeps the error it had.
-        let there = b.tree().node(blob).error.as_deref();
+        let there = b.tree().error(blob);
         if !there.is_some_and(|e| e.contains(msg.as_str())) {
             b.set_error(blob, msg);
         }
@@ -1267,10 +1267,7 @@ fn header(b: &mut Builder, c: &Ctx, start: u64) -> DResult<()> {
     b.seek(start);
     if c.layout == Layout::Runtime {
         let flags = b.u32("PlatformFlags")?;
-        let at = b
-            .last()
-            .map(|id| b.tree().node(id).span)
-            .unwrap_or_default();
+        let at = b.last().map(|id| b.tree().span(id)).unwrap_or_default();
         let mut parts = vec![if flags & 1 != 0 {
             "bit 0 set (always set by the runtime)".to_string()
         } else {
@@ -1673,7 +1670,7 @@ fn field_spec(
     };
     name_field(b, c, "TypeName", false, Some(later))?;
     b.u16("FieldOffset")?;
-    let off = b.last().and_then(|id| b.tree().node(id).value.clone());
+    let off = b.last().and_then(|id| b.tree().value(id));
     if let Some(Value::U(v)) = off {
         b.display(format!("0x{v:X}"));
     }

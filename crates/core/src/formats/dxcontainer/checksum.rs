@@ -422,19 +422,19 @@ mod tests {
         file[4..20].copy_from_slice(&[0xA5; 16]);
         let good = crate::decode_bytes(&file);
         let h = good.tree.find("Header/Hash").unwrap();
-        assert!(good.tree.node(h).error.is_none());
+        assert!(good.tree.error(h).is_none());
         // The second offset points past the end of the file.
         let mut bad = file.clone();
         bad[36..40].copy_from_slice(&u32::MAX.to_le_bytes());
         let d = crate::decode_bytes(&bad);
         let h = d.tree.find("Header/Hash").unwrap();
-        assert!(d.tree.node(h).error.is_some());
+        assert!(d.tree.error(h).is_some());
         // A part count larger than the file can hold.
         let mut bad = file;
         bad[28..32].copy_from_slice(&u32::MAX.to_le_bytes());
         let d = crate::decode_bytes(&bad);
         let h = d.tree.find("Header/Hash").unwrap();
-        assert!(d.tree.node(h).error.is_some());
+        assert!(d.tree.error(h).is_some());
     }
 
     /// Standard MD5 built from [`compress`] with MD5's own padding.

@@ -194,7 +194,7 @@ fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
     let size = b.u32("Size")? as u64;
     let data = off + PART_HEADER_SIZE;
     if let Some(desc) = part_description(&cc) {
-        let id = b.tree().node(b.current()).children[0];
+        let id = b.children(b.current())[0];
         b.set_display(id, desc);
     }
     let file_len = b.file_len();

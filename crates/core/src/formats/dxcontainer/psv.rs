@@ -212,13 +212,12 @@ pub(super) fn psv0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
 }
 
 fn span_of(b: &Builder) -> BitSpan {
-    b.tree().node(b.last().expect("a node was read")).span
+    b.tree().span(b.last().expect("a node was read"))
 }
 
 fn val(b: &Builder) -> u64 {
     b.tree()
-        .node(b.last().expect("a node was read"))
-        .value
+        .value(b.last().expect("a node was read"))
         .as_ref()
         .and_then(|v| v.as_u64())
         .unwrap_or(0)

@@ -49,7 +49,7 @@ pub(super) fn rdat(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
     let count_id = b.last();
     let n = fit(b, count, 4, 8, size, count_id, None, "part offsets");
     let offsets = u32_array(b, "PartOffsets", n)?;
-    let offset_ids = b.tree().node(b.last().expect("node")).children.clone();
+    let offset_ids = b.children(b.last().expect("node")).to_vec();
     let mut claims = Claims::default();
     claims.add(base, b.pos(), "the RDAT header");
 
@@ -493,7 +493,7 @@ fn subobject(b: &mut Builder, info: &RdatInfo) -> DResult<()> {
     let union_start = b.pos();
     b.group(name, |b| fields(b, body, info))?;
     if kind == 1 || kind == 2 {
-        if let Some(&id) = b.tree().node(b.last().expect("node")).children.first() {
+        if let Some(&id) = b.children(b.last().expect("node")).first() {
             b.set_display(
                 id,
                 "offset into RawBytes; decoded as RawBytes/RootSignatures/[record]",

@@ -53,7 +53,7 @@ fn signature(b: &mut Builder, size: u64, layout: Layout) -> DResult<()> {
     let need = first.saturating_add(count.saturating_mul(elem));
     if need > size {
         b.set_error(
-            b.tree().node(b.current()).children[0],
+            b.children(b.current())[0],
             format!("{count} parameters of {elem} bytes from offset {first} need {need} bytes, but the part has {size}"),
         );
     }
@@ -127,8 +127,7 @@ fn parameter(b: &mut Builder, layout: Layout, base: u64, end: u64) -> DResult<()
     b.u8("Mask")?;
     b.display(mask_text(
         b.tree()
-            .node(b.last().unwrap())
-            .value
+            .value(b.last().unwrap())
             .as_ref()
             .and_then(|v| v.as_u64())
             .unwrap_or(0),

@@ -58,7 +58,7 @@ pub(crate) fn check_tree(tree: &Tree) {
         let n = tree.node(id);
         let mut spans: Vec<(BitSpan, u32)> = Vec::new();
         for &c in &n.children {
-            let s = tree.node(c).span;
+            let s = tree.span(c);
             if s.is_empty() {
                 continue;
             }
@@ -88,7 +88,7 @@ pub(crate) fn check_tree(tree: &Tree) {
 }
 
 /// The node at `path`; panics if there is none.
-pub(crate) fn node<'t>(tree: &'t Tree, path: &str) -> &'t crate::tree::Node {
+pub(crate) fn node(tree: &Tree, path: &str) -> crate::tree::Node {
     let id = tree
         .find(path)
         .unwrap_or_else(|| panic!("no node at {path}"));

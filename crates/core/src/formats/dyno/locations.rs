@@ -266,7 +266,7 @@ fn group(
 /// Appends `extra` to the last node's display.
 fn append(b: &mut Builder, extra: &str) {
     if let Some(id) = b.last() {
-        let d = b.tree().node(id).display.clone().unwrap_or_default();
+        let d = b.tree().display(id).clone().unwrap_or_default();
         b.set_display(id, format!("{d}; {extra}"));
     }
 }
@@ -283,7 +283,7 @@ fn line(
     let d = vint(b, delta_name)?;
     let abs = base.saturating_add(d);
     append(b, &format!("line {abs}"));
-    let span = b.tree().node(b.last().expect("delta node")).span;
+    let span = b.tree().span(b.last().expect("delta node"));
     b.derived(
         line_name,
         Value::I(abs),

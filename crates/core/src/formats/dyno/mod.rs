@@ -424,7 +424,7 @@ fn note(b: &mut Builder, name: &'static str, value: &str, display: &str) -> DRes
     b.derived_group(name, None, |_| Ok(()))?;
     let id = b.last().expect("derived node");
     b.set_value(id, Value::Str(value.into()));
-    b.set_display(id, display);
+    b.set_display(id, display.to_string());
     Ok(())
 }
 
@@ -450,12 +450,7 @@ fn pad(b: &mut Builder, from: u64, to: u64, align: u64, why: &str) {
 /// marks itself (its error stays when it is released) does so again each time it
 /// is decoded anew.
 fn set_error_once(b: &mut Builder, id: crate::tree::NodeId, msg: String) {
-    if b.tree()
-        .node(id)
-        .error
-        .as_deref()
-        .is_some_and(|e| e.contains(&msg))
-    {
+    if b.tree().error(id).is_some_and(|e| e.contains(&msg)) {
         return;
     }
     b.set_error(id, msg);

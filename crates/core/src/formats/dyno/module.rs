@@ -644,7 +644,7 @@ pub fn label_entry(b: &mut Builder, sh: &Shared, id: NodeId, at: u32) {
     let Some(e) = ix.e.get(at as usize).copied() else {
         return;
     };
-    let prev = b.tree().node(id).display.clone().unwrap_or_default();
+    let prev = b.tree().display(id).clone().unwrap_or_default();
     let what = sh.describe(b, &e);
     b.set_display(id, format!("{what}: {prev}"));
     b.set_reference(id, BitSpan::bytes(e.start, e.end));

@@ -198,8 +198,7 @@ fn front_coded(b: &mut Builder, name: &'static str, prev: &mut Vec<u8>) -> DResu
             b.display(format!(
                 "{}; copies \"{kept}\" from the previous string",
                 b.tree()
-                    .node(b.last().expect("node"))
-                    .display
+                    .display(b.last().expect("node"))
                     .as_deref()
                     .unwrap_or_default()
             ));

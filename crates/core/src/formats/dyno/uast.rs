@@ -339,7 +339,7 @@ fn children(b: &mut Builder, cx: &Cx, depth: u32, n: u64, pos: Option<u32>) -> D
 /// Appends `extra` to the last node's display.
 fn append(b: &mut Builder, extra: &str) {
     if let Some(id) = b.last() {
-        let d = b.tree().node(id).display.clone().unwrap_or_default();
+        let d = b.tree().display(id).clone().unwrap_or_default();
         b.set_display(id, format!("{d}; {extra}"));
     }
 }

@@ -406,7 +406,7 @@ fn block(
         }
         let mut repeat = firsts;
         if let Some(first) = repeat.note(parent, kind, i) {
-            if let Some(id_node) = b.tree().node(item).children.first().copied() {
+            if let Some(id_node) = b.children(item).first().copied() {
                 b.set_error(
                     id_node,
                     format!(

@@ -140,7 +140,7 @@ fn read(b: &mut Builder, name: Name, what: &str) -> DResult<(NodeId, u64)> {
 pub(crate) fn uint_vbr(b: &mut Builder, name: impl Into<Name>) -> DResult<u64> {
     let (id, v) = read(b, name.into(), "a uint_vbr")?;
     if v > u64::from(u32::MAX) {
-        let at = b.tree().node(id).span.start_byte();
+        let at = b.tree().span(id).start_byte();
         b.set_error(
             id,
             format!("expected a 32-bit uint_vbr at 0x{at:X}, found the value {v}, which needs more than 32 bits"),
@@ -261,7 +261,7 @@ mod tests {
         assert_eq!(run(&[0x06], |b| int64_vbr(b, "V")).0, Ok(3));
         let (r, t) = run(&[0x01], |b| int64_vbr(b, "V"));
         assert_eq!(r, Ok(i64::MIN));
-        assert_eq!(t.node(t.find("V").unwrap()).value, Some(Value::I(i64::MIN)));
+        assert_eq!(t.value(t.find("V").unwrap()), Some(Value::I(i64::MIN)));
         // u64::MAX - 1 encodes the largest magnitude with a minus sign.
         let (r, _) = run(
             &[0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01],
@@ -290,20 +290,10 @@ mod tests {
         let big = [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02];
         let (r, t) = run(&big, |b| uint64_vbr(b, "V"));
         assert_eq!(r, Err(Stop));
-        assert!(t
-            .node(1)
-            .error
-            .as_deref()
-            .unwrap()
-            .contains("overflows 64 bits"));
+        assert!(t.error(1).unwrap().contains("overflows 64 bits"));
         let (r, t) = run(&[0x80, 0x80, 0x80, 0x80, 0x10], |b| uint_vbr(b, "V"));
         assert_eq!(r, Ok(1 << 32));
-        assert!(t
-            .node(1)
-            .error
-            .as_deref()
-            .unwrap()
-            .contains("needs more than 32 bits"));
+        assert!(t.error(1).unwrap().contains("needs more than 32 bits"));
     }
 
     #[test]
@@ -325,28 +315,20 @@ mod tests {
         assert_eq!(r.as_deref(), Ok("main"));
         let n = t.node(t.find("Name").unwrap());
         assert_eq!(n.value, Some(Value::Str("main".into())));
-        assert_eq!(
-            t.node(t.find("Name/Length").unwrap()).value,
-            Some(Value::U(4))
-        );
+        assert_eq!(t.value(t.find("Name/Length").unwrap()), Some(Value::U(4)));
         let (r, t) = run(b"\x09abc", |b| string(b, "Name"));
         assert_eq!(r, Err(Stop));
         assert!(t
-            .node(t.find("Name/Length").unwrap())
-            .error
-            .as_deref()
+            .error(t.find("Name/Length").unwrap())
             .unwrap()
             .contains("expected 9 characters from 0x1, found only 3"));
         let (r, t) = run(&[0xFF, 0xFF, 0xFF, 0x07, 0x80, 0x80, 0x80, 0x08], |b| {
             type_slot(b, "T", true)
         });
         assert_eq!(r, Ok(0x0100_0000));
+        assert_eq!(t.value(t.find("T").unwrap()), Some(Value::U(0x0100_0000)));
         assert_eq!(
-            t.node(t.find("T").unwrap()).value,
-            Some(Value::U(0x0100_0000))
-        );
-        assert_eq!(
-            t.node(t.find("T/Escape").unwrap()).value,
+            t.value(t.find("T/Escape").unwrap()),
             Some(Value::U(TYPE_SLOT_ESCAPE))
         );
         // Before revision 3 the same bytes are a plain slot.
