@@ -31,12 +31,11 @@ pub const NODES_PER_BYTE: u64 = 36;
 pub const NODES_BASE: u64 = 3 * 4096;
 
 /// Peak bytes allocated during a decode, per input byte. Measured (see
-/// `fuzz/REPORT.md` and `tests/resource_bounds.rs`): real files peak at ~480
-/// bytes per byte and the fuzz corpora at ~810; the costliest input known, one
-/// that drives the builder to its node budget (12 nodes per byte, 160 bytes a
-/// node, vectors growing by doubling), peaks at ~5,600 bytes per byte on a 3 KB
-/// file.
-pub const ALLOC_PER_BYTE: u64 = 8192;
+/// `tests/resource_bounds.rs` and the `node_cost` example): real bitcode peaks at
+/// ~100 bytes per byte (its eager tree holds ~40 bytes a node); the costliest
+/// input known, one that drives the builder to its node budget (12 nodes per
+/// byte, vectors growing by doubling), peaks at ~1,750 bytes per byte.
+pub const ALLOC_PER_BYTE: u64 = 4096;
 /// Constant part of the allocation bound: the builder's base budget of 4096 nodes
 /// (with growth), per-decoder tables and the first allocations of the tree.
 pub const ALLOC_BASE: u64 = 8 << 20;

@@ -224,6 +224,36 @@ fn is_text(vals: &[u64]) -> bool {
             .all(|&v| (0x20..0x7F).contains(&v) || v == 9 || v == 10 || v == 13)
 }
 
+/// The display of a record without text, from the tree: `INST_CALL (34),
+/// abbrev 5` or `VERSION (1), unabbreviated`. Its first two children are its
+/// abbreviation ID and code; the block it lies in is the nearest ancestor whose
+/// second child is a `BlockID`.
+fn record_display(t: &Tree, id: NodeId) -> Option<String> {
+    let kids = t.children(id);
+    let abbrev = t.value_ref(*kids.first()?)?.as_u64()?;
+    let code = t.value_ref(*kids.get(1)?)?.as_u64()?;
+    let mut at = t.parent(id);
+    let block = loop {
+        let a = at?;
+        if let Some(&k) = t.children(a).get(1) {
+            if t.name(k).is("BlockID") {
+                break t.value_ref(k)?.as_u64()?;
+            }
+        }
+        at = t.parent(a);
+    };
+    let mut out = match names::record_name(block, code) {
+        Some(n) => format!("{n} ({code})"),
+        None => format!("record {code} (not named by LLVM)"),
+    };
+    if abbrev == UNABBREV_RECORD {
+        out.push_str(", unabbreviated");
+    } else {
+        out.push_str(&format!(", abbrev {abbrev}"));
+    }
+    Some(out)
+}
+
 fn text_of(vals: &[u64]) -> String {
     vals.iter().map(|&v| (v as u8) as char).collect()
 }
@@ -1213,7 +1243,8 @@ impl<'s> Decoder<'s> {
                     let name = Name::Index(vals.len().min(u32::MAX as usize) as u32);
                     match op.enc {
                         Encoding::Literal(v) => {
-                            b.derived(name, Value::U(v), op.def, Some("literal from the abbreviation".into()))?;
+                            let id = b.derived(name, Value::U(v), op.def, None)?;
+                            b.set_display(id, "literal from the abbreviation");
                             vals.push(v);
                         }
                         Encoding::Array => {
@@ -1570,21 +1601,21 @@ impl<'s> Decoder<'s> {
     ) {
         self.stats.records += 1;
         self.stats.operands += vals.len() as u64;
-        let label = self.record_label(r.block_id, code);
-        let how = match abbrev {
-            Some(id) => format!("abbrev {id}"),
-            None => "unabbreviated".into(),
-        };
-        let mut display = format!("{label}, {how}");
-        if let Some(t) = &text {
-            display.push_str(&format!(": \"{}\"", short(t)));
-        }
+        // Most records show only their label and abbreviation: rendered from the
+        // tree when shown (nothing stored). Records with text, BLOCKINFO records,
+        // records named by the file's BLOCKINFO and records whose name is still to
+        // come from the string table keep their text.
+        let mut rendered = text.is_none()
+            && r.block_id != names::BLOCKINFO_BLOCK
+            && (names::record_name(r.block_id, code).is_some()
+                || self.info.record_name(r.block_id, code).is_none());
         if r.block_id == names::MODULE_BLOCK {
             match (code, vals) {
                 // VERSION 2 and later: global names live in the STRTAB block.
                 (1, [v, ..]) => self.module_version = *v,
                 // GLOBALVAR, FUNCTION, COMDAT, ALIAS, IFUNC: [strtab_offset, strtab_size, …]
                 (7 | 8 | 12 | 14 | 18, [offset, size, ..]) if self.module_version >= 2 => {
+                    rendered = false;
                     self.strtab_refs.push(StrtabRef {
                         record: gid,
                         code,
@@ -1594,6 +1625,18 @@ impl<'s> Decoder<'s> {
                 }
                 _ => {}
             }
+        }
+        if rendered {
+            b.set_display_with(gid, record_display);
+            return;
+        }
+        let label = self.record_label(r.block_id, code);
+        let mut display = match abbrev {
+            Some(id) => format!("{label}, abbrev {id}"),
+            None => format!("{label}, unabbreviated"),
+        };
+        if let Some(t) = &text {
+            display.push_str(&format!(": \"{}\"", short(t)));
         }
         if r.block_id == names::BLOCKINFO_BLOCK {
             let info = Arc::make_mut(&mut self.info);
