@@ -275,3 +275,39 @@ fn the_sample_stream_ends_on_a_word() {
     assert_eq!(s.len() % 4, 0);
     assert!(s.starts_with(b"BC\xC0\xDE"));
 }
+
+/// A dense module of `functions` function blocks: a module block (VERSION 1)
+/// holding a constants block and, per function, a FUNCTION_BLOCK of 40
+/// instruction records (half through a local abbreviation with a literal code,
+/// half unabbreviated) and a VALUE_SYMTAB naming two values.
+pub fn dense_module(functions: usize) -> Vec<u8> {
+    let mut w = Writer::new();
+    w.enter(8, 3).record(1, &[1]);
+    w.enter(11, 4);
+    for i in 0..64 {
+        w.record(4, &[i * 2]);
+    }
+    w.end_block();
+    for f in 0..functions as u64 {
+        w.enter(12, 4).record(1, &[1]).define_abbrev(&[
+            Op::Literal(2),
+            Op::Vbr(6),
+            Op::Vbr(6),
+            Op::Fixed(4),
+        ]);
+        for k in 0..20 {
+            w.abbrev_id(4).vbr(k + 1, 6).vbr(f % 50, 6).fixed(k % 16, 4);
+            w.record(34, &[0, k, f, 3, k + 2]);
+        }
+        w.enter(14, 4);
+        for v in 0..2u64 {
+            let name = format!("v{f}x{v}");
+            let mut ops = vec![v];
+            ops.extend(name.bytes().map(u64::from));
+            w.record(1, &ops);
+        }
+        w.end_block().end_block();
+    }
+    w.end_block();
+    w.finish()
+}

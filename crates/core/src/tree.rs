@@ -1585,6 +1585,8 @@ impl Tree {
             }
             released.push((id, e));
         }
+        // A node released inside another one released is gone with it.
+        released.retain(|(id, _)| !drop[*id as usize]);
         // Nodes expanded inside a dropped subtree are gone with it.
         let inner: Vec<NodeId> = self
             .expanded
