@@ -17,7 +17,7 @@
 //! Both renderers walk the tree with an explicit stack, so arbitrarily deep trees
 //! cannot overflow the call stack.
 
-use crate::tree::{BitSpan, Kind, NodeId, Tree, Value};
+use crate::tree::{BitSpan, Kind, NameRef, NodeId, Tree, ValueRef};
 use crate::Decoded;
 use std::fmt::Write;
 
@@ -68,43 +68,39 @@ fn push_u64(out: &mut String, v: u64) {
 }
 
 /// Appends a node name as text: `[i]` for a list index.
-fn push_name(out: &mut String, name: &crate::tree::Name) {
-    use crate::tree::Name;
+fn push_name(out: &mut String, name: NameRef<'_>) {
     match name {
-        Name::Static(s) => out.push_str(s),
-        Name::Index(i) => {
+        NameRef::Str(s) => out.push_str(s),
+        NameRef::Index(i) => {
             out.push('[');
-            push_u64(out, *i as u64);
+            push_u64(out, i as u64);
             out.push(']');
         }
-        Name::Owned(s) => out.push_str(s),
     }
 }
 
 /// Appends a node name as a JSON string literal.
-fn json_name(out: &mut String, name: &crate::tree::Name) {
-    use crate::tree::Name;
+fn json_name(out: &mut String, name: NameRef<'_>) {
     match name {
-        Name::Index(i) => {
+        NameRef::Index(i) => {
             out.push_str("\"[");
-            push_u64(out, *i as u64);
+            push_u64(out, i as u64);
             out.push_str("]\"");
         }
-        Name::Static(s) => json_str(out, s),
-        Name::Owned(s) => json_str(out, s),
+        NameRef::Str(s) => json_str(out, s),
     }
 }
 
-fn json_value(out: &mut String, v: &Value) {
+fn json_value(out: &mut String, v: ValueRef<'_>) {
     match v {
-        Value::U(x) => push_u64(out, *x),
-        Value::I(x) => out.push_str(itoa::Buffer::new().format(*x)),
-        Value::F(x) if x.is_finite() => {
+        ValueRef::U(x) => push_u64(out, x),
+        ValueRef::I(x) => out.push_str(itoa::Buffer::new().format(x)),
+        ValueRef::F(x) if x.is_finite() => {
             let _ = write!(out, "{x:?}");
         }
-        Value::F(x) => json_str(out, &format!("{x}")),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Str(s) => json_str(out, s),
+        ValueRef::F(x) => json_str(out, &format!("{x}")),
+        ValueRef::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        ValueRef::Str(s) => json_str(out, s),
     }
 }
 
@@ -126,37 +122,37 @@ fn json_span(out: &mut String, key: &str, s: BitSpan, bytes: bool) {
 /// Appends the opening of node `id`'s JSON object: every key before
 /// `children` (the caller closes it).
 pub(crate) fn json_node_open(out: &mut String, tree: &Tree, id: NodeId) {
-    let n = tree.node(id);
+    let span = tree.span(id);
     out.push_str("{\"name\":");
-    json_name(out, &n.name);
+    json_name(out, tree.name(id));
     out.push_str(",\"kind\":\"");
-    out.push_str(n.kind.as_str());
+    out.push_str(tree.kind(id).as_str());
     out.push_str("\",\"start\":");
-    push_u64(out, n.span.start_byte());
+    push_u64(out, span.start_byte());
     out.push_str(",\"end\":");
-    push_u64(out, n.span.end_byte());
-    if let Some(v) = &n.value {
+    push_u64(out, span.end_byte());
+    if let Some(v) = tree.value_ref(id) {
         out.push_str(",\"value\":");
         json_value(out, v);
     }
-    if let Some(d) = &n.display {
+    if let Some(d) = tree.display(id) {
         out.push_str(",\"display\":");
-        json_str(out, d);
+        json_str(out, &d);
     }
-    if let Some(e) = &n.error {
+    if let Some(e) = tree.error(id) {
         out.push_str(",\"error\":");
         json_str(out, e);
     }
-    if !n.span.is_byte_aligned() {
-        json_span(out, "bits", n.span, false);
+    if !span.is_byte_aligned() {
+        json_span(out, "bits", span, false);
     }
-    if let Some(r) = n.reference {
+    if let Some(r) = tree.reference(id) {
         json_span(out, "ref", r, true);
     }
-    if n.damaged {
+    if tree.is_damaged(id) {
         out.push_str(",\"damaged\":true");
     }
-    if n.lazy {
+    if tree.is_lazy(id) {
         out.push_str(",\"lazy\":true");
     }
 }
@@ -172,8 +168,7 @@ pub fn to_json(d: &Decoded) -> String {
     // Explicit stack: (node, next child index, its children with pages looked
     // through when it has pages).
     let paged = |id: NodeId| -> Option<Vec<NodeId>> {
-        let n = tree.node(id);
-        n.children
+        tree.children(id)
             .iter()
             .any(|&c| tree.is_page(c))
             .then(|| tree.children_flat(id))
@@ -204,16 +199,16 @@ pub fn to_json(d: &Decoded) -> String {
         if k > 0 {
             out.push(',');
         }
-        let n = tree.node(id);
+        let span = tree.span(id);
         out.push_str("{\"path\":");
         json_str(&mut out, &tree.path(id));
         let _ = write!(
             out,
             ",\"start\":{},\"end\":{},\"message\":",
-            n.span.start_byte(),
-            n.span.end_byte()
+            span.start_byte(),
+            span.end_byte()
         );
-        json_str(&mut out, n.error.as_deref().unwrap_or_default());
+        json_str(&mut out, tree.error(id).unwrap_or_default());
         out.push('}');
     }
     out.push_str("]}");
@@ -299,45 +294,46 @@ pub(crate) fn text_width(file_size: u64) -> usize {
 /// Appends node `id`'s line of the text dump (and its error line), indented for
 /// `depth`, offsets `width` hex digits wide.
 pub(crate) fn text_node(out: &mut String, tree: &Tree, id: NodeId, depth: usize, width: usize) {
-    let n = tree.node(id);
-    push_pos(out, n.span.start, width);
+    let span = tree.span(id);
+    push_pos(out, span.start, width);
     out.push('-');
-    push_pos(out, n.span.end, width);
+    push_pos(out, span.end, width);
     out.push(' ');
     for _ in 0..depth {
         out.push_str("  ");
     }
-    push_name(out, &n.name);
-    match &n.value {
-        Some(Value::Str(s)) => {
+    push_name(out, tree.name(id));
+    match tree.value_ref(id) {
+        Some(ValueRef::Str(s)) => {
             out.push_str(": \"");
             push_one_line(out, s, 120);
             out.push('"');
         }
-        Some(Value::U(v)) => {
+        Some(ValueRef::U(v)) => {
             out.push_str(": ");
-            push_u64(out, *v);
+            push_u64(out, v);
         }
         Some(v) => {
-            let _ = write!(out, ": {v}");
+            let _ = write!(out, ": {}", v.to_owned());
         }
         None => {}
     }
-    if let Some(disp) = &n.display {
+    if let Some(disp) = tree.display(id) {
         out.push_str(" (");
-        push_one_line(out, disp, 160);
+        push_one_line(out, &disp, 160);
         out.push(')');
     }
-    if n.kind.is_group() || matches!(n.kind, Kind::Unknown | Kind::Padding | Kind::Bytes) {
+    let kind = tree.kind(id);
+    if kind.is_group() || matches!(kind, Kind::Unknown | Kind::Padding | Kind::Bytes) {
         out.push_str(" [");
-        out.push_str(n.kind.as_str());
+        out.push_str(kind.as_str());
         out.push(']');
     }
-    if n.lazy {
+    if tree.is_lazy(id) {
         out.push_str(" [not decoded yet]");
     }
     out.push('\n');
-    if let Some(e) = &n.error {
+    if let Some(e) = tree.error(id) {
         for _ in 0..2 * width + 1 {
             out.push(' ');
         }

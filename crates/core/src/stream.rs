@@ -90,8 +90,8 @@ fn depth_of(tree: &Tree, id: NodeId) -> usize {
 }
 
 fn key(tree: &Tree, id: NodeId) -> (u64, u64, usize) {
-    let n = tree.node(id);
-    (n.span.start, n.span.end, depth_of(tree, id))
+    let span = tree.span(id);
+    (span.start, span.end, depth_of(tree, id))
 }
 
 /// Marks node `id` and its ancestors damaged.
@@ -175,10 +175,9 @@ pub fn child_count(tree: &Tree, id: NodeId) -> usize {
     tree.children(id)
         .iter()
         .map(|&c| {
-            let n = tree.node(c);
-            if n.page {
-                if n.lazy {
-                    n.value.as_ref().and_then(|v| v.as_u64()).unwrap_or(0) as usize
+            if tree.is_page(c) {
+                if tree.is_lazy(c) {
+                    tree.value_ref(c).and_then(|v| v.as_u64()).unwrap_or(0) as usize
                 } else {
                     child_count(tree, c)
                 }
@@ -306,9 +305,8 @@ fn find_child(src: &dyn ByteSource, tree: &mut Tree, id: NodeId, name: &str) -> 
     let mut k = 0;
     while let Some(&c) = tree.children(id).get(k) {
         k += 1;
-        let n = tree.node(c);
-        if n.page {
-            let holds = match (index, page_range(&n.name.to_string())) {
+        if tree.is_page(c) {
+            let holds = match (index, page_range(&tree.name(c).to_string())) {
                 (Some(i), Some((a, b))) => a <= i && i <= b,
                 // Not an index (END_BLOCK on the last page, say): look in every page.
                 _ => true,
@@ -321,7 +319,7 @@ fn find_child(src: &dyn ByteSource, tree: &mut Tree, id: NodeId, name: &str) -> 
             }
             continue;
         }
-        if n.name.to_string() == name {
+        if tree.name(c).is(name) {
             return Some(c);
         }
     }
@@ -373,12 +371,12 @@ impl Visitor for JsonVisitor<'_> {
         if hidden > 0 {
             let _ = write!(self.j.out, ",\"hidden_children\":{hidden}");
         }
-        let n = tree.node(id);
-        if let Some(e) = &n.error {
+        if let Some(e) = tree.error(id) {
+            let span = tree.span(id);
             self.j.errors.push((
                 tree.path(id),
-                n.span.start_byte(),
-                n.span.end_byte(),
+                span.start_byte(),
+                span.end_byte(),
                 e.to_string(),
             ));
         }

@@ -9,7 +9,7 @@
 //! both.
 
 use crate::builder::{hex_preview, Builder, DResult, Endian, Stop, MAX_STRING_VALUE};
-use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
+use crate::tree::{BitSpan, Kind, Name, NodeId, Tree, Value, ValueRef};
 
 /// Longest encoding Chapel's reader accepts for a 64-bit value.
 pub const MAX_VARINT_BYTES: u64 = 10;
@@ -17,6 +17,35 @@ pub const MAX_VARINT_BYTES: u64 = 10;
 /// Maps a ZigZag-encoded number back to its signed value.
 pub fn unzigzag(u: u64) -> i64 {
     ((u >> 1) as i64) ^ -((u & 1) as i64)
+}
+
+/// Maps a signed value to its ZigZag encoding (the inverse of [`unzigzag`]).
+fn zigzag(s: i64) -> u64 {
+    ((s << 1) ^ (s >> 63)) as u64
+}
+
+/// The display of a varint that fits in 64 bits, rendered from its node: its
+/// bytes (the only encoding of its value in that many bytes: 7 bits each, the
+/// continuation bit on all but the last), then the value, `03 → 3` or
+/// `05 → ZigZag 5 → -3`.
+fn varint_shown(t: &Tree, id: NodeId) -> Option<String> {
+    let n = t.span(id).len_bits() / 8;
+    let (v, signed) = match t.value_ref(id)? {
+        ValueRef::U(v) => (v, None),
+        ValueRef::I(s) => (zigzag(s), Some(s)),
+        _ => return None,
+    };
+    let bytes: Vec<u8> = (0..n)
+        .map(|i| {
+            let group = v.checked_shr(7 * i as u32).unwrap_or(0) & 0x7F;
+            group as u8 | if i + 1 < n { 0x80 } else { 0 }
+        })
+        .collect();
+    let enc = hex_preview(&bytes);
+    Some(match signed {
+        Some(s) => format!("{enc} → ZigZag {v} → {s}"),
+        None => format!("{enc} → {v}"),
+    })
 }
 
 /// Decodes a variable-byte integer from `bytes`: `(value, length, overflowed)`, or
@@ -77,20 +106,26 @@ fn varint(b: &mut Builder, name: Name, signed: bool) -> DResult<u64> {
                 Ok(())
             })?;
             let id = b.last().expect("varint node");
-            let enc = hex_preview(window.get(..n as usize).unwrap_or_default());
             if signed {
-                let s = unzigzag(v);
-                b.set_value(id, Value::I(s));
-                b.set_display(id, format!("{enc} → ZigZag {v} → {s}"));
+                b.set_value(id, Value::I(unzigzag(v)));
             } else {
                 b.set_value(id, Value::U(v));
-                b.set_display(id, format!("{enc} → {v}"));
             }
             if overflow {
+                // Its bytes are not the encoding of its value: show them as read.
+                let enc = hex_preview(window.get(..n as usize).unwrap_or_default());
+                let shown = if signed {
+                    format!("{enc} → ZigZag {v} → {}", unzigzag(v))
+                } else {
+                    format!("{enc} → {v}")
+                };
+                b.set_display(id, shown);
                 b.set_error(
                     id,
                     format!("variable-byte integer at 0x{start:X} ({enc}) does not fit in 64 bits"),
                 );
+            } else {
+                b.set_display_with(id, varint_shown);
             }
             Ok(v)
         }
@@ -298,6 +333,26 @@ mod tests {
         assert_eq!(unzigzag(2), 1);
         assert_eq!(unzigzag(3), -2);
         assert_eq!(unzigzag(u64::MAX), i64::MIN);
+        for v in [0, 1, 2, 3, 1000, u64::MAX - 1, u64::MAX] {
+            assert_eq!(zigzag(unzigzag(v)), v);
+        }
+    }
+
+    #[test]
+    fn longer_than_needed_and_ten_byte_varints_show_the_bytes_they_span() {
+        let mut data = vec![0x80, 0x80, 0x00, 0xFE, 0x80, 0x00];
+        data.extend([0xFF; 9]);
+        data.push(0x01);
+        let data = data.as_slice();
+        let mut b = Builder::new(&data, "t");
+        assert_eq!(vuint(&mut b, "zero").unwrap(), 0);
+        assert_eq!(vint(&mut b, "s").unwrap(), 63);
+        assert_eq!(vuint(&mut b, "max").unwrap(), u64::MAX);
+        let t = b.finish();
+        let shown = |p: &str| t.display(t.find(p).unwrap()).unwrap().into_owned();
+        assert_eq!(shown("zero"), "80 80 00 → 0");
+        assert_eq!(shown("s"), "FE 80 00 → ZigZag 126 → 63");
+        assert_eq!(shown("max"), "FF FF FF FF FF FF FF FF FF 01 → 18446744073709551615");
     }
 
     #[test]
