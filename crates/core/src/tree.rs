@@ -1020,7 +1020,9 @@ impl Tree {
                 k
             }
         };
-        self.disp_text.remove(&id);
+        if self.rec(id).disp == D_TEXT {
+            self.disp_text.remove(&id);
+        }
         self.rec_mut(id).disp = k + D_FIRST_RENDER;
     }
 

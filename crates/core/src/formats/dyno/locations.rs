@@ -13,11 +13,11 @@
 
 use super::layout::Layout;
 use super::module::{check_group, group_order, label_entry, Shared};
-use super::prim::{string, varint_of, vint, vuint};
+use super::prim::{string, varint_of, varint_shown, vint, vuint};
 use super::skim::{self, LocIndex};
 use super::{magic, tags, LOCATION_MAGIC};
 use crate::builder::{Builder, DResult};
-use crate::tree::{Kind, Name, NodeId, Value};
+use crate::tree::{Kind, Name, NodeId, Tree, Value, ValueRef};
 use std::sync::Arc;
 
 /// The page size when lists are paged.
@@ -272,7 +272,9 @@ fn append(b: &mut Builder, extra: &str) {
 }
 
 /// Reads a signed line delta, shows the absolute line it gives and adds it as a
-/// derived node named `line_name`.
+/// derived node named `line_name`. Both displays are rendered when shown (see
+/// [`delta_shown`], [`line_shown`]); `from` is what [`line_shown`] says the
+/// base is.
 fn line(
     b: &mut Builder,
     delta_name: &'static str,
@@ -282,19 +284,138 @@ fn line(
 ) -> DResult<i64> {
     let d = vint(b, delta_name)?;
     let abs = base.saturating_add(d);
-    append(b, &format!("line {abs}"));
-    let span = b.tree().span(b.last().expect("delta node"));
-    b.derived(
-        line_name,
-        Value::I(abs),
-        span,
-        Some(format!(
-            "{from} {base} {} {}",
-            if d < 0 { "-" } else { "+" },
-            d.unsigned_abs()
-        )),
-    )?;
+    let delta = b.last().expect("delta node");
+    // An overflowing varint keeps its text; a saturated sum cannot be undone.
+    let rendered = b.tree().error(delta).is_none() && base.checked_add(d).is_some();
+    if rendered {
+        b.set_display_with(delta, delta_shown);
+    } else {
+        append(b, &format!("line {abs}"));
+    }
+    let span = b.tree().span(delta);
+    let id = b.derived(line_name, Value::I(abs), span, None)?;
+    if rendered && from == line_from(line_name, from == "entry's first line") {
+        b.set_display_with(id, line_shown);
+    } else {
+        b.set_display(
+            id,
+            format!(
+                "{from} {base} {} {}",
+                if d < 0 { "-" } else { "+" },
+                d.unsigned_abs()
+            ),
+        );
+    }
     Ok(abs)
+}
+
+/// True if the entry `item` (being built) can render its display from its
+/// children: it has no error so far (its values are the ones read).
+fn rendered_lines(b: &Builder, item: NodeId) -> bool {
+    b.children(item)
+        .iter()
+        .all(|&k| b.tree().error(k).is_none())
+}
+
+/// What a line is counted from: the entry's first line for its last line, and
+/// for a first line the previous entry's last line (in an additional entry: its
+/// entry's first line).
+fn line_from(line_name: &str, additional: bool) -> &'static str {
+    match (line_name, additional) {
+        ("FirstLine", false) => "previous last line",
+        ("FirstLine", true) => "entry's first line",
+        _ => "first line",
+    }
+}
+
+/// The signed value of `id`, if it has one.
+fn int_of(t: &Tree, id: NodeId) -> Option<i64> {
+    match t.value_ref(id)? {
+        ValueRef::I(v) => Some(v),
+        ValueRef::U(v) => i64::try_from(v).ok(),
+        _ => None,
+    }
+}
+
+/// The sibling `step` places after `id` (before it when negative).
+fn sibling(t: &Tree, id: NodeId, step: isize) -> Option<NodeId> {
+    let kids = t.children(t.parent(id)?);
+    let at = kids.iter().position(|&k| k == id)?;
+    kids.get(at.checked_add_signed(step)?).copied()
+}
+
+/// The value of `id`'s child named `name`, as shown.
+fn kid_value(t: &Tree, id: NodeId, name: &str) -> Option<String> {
+    let k = *t.children(id).iter().find(|&&k| t.name(k).is(name))?;
+    Some(t.value(k)?.to_string())
+}
+
+/// A line delta: its varint, then the line it gives (the derived node after
+/// it), `03 → ZigZag 3 → -2; line 40`.
+fn delta_shown(t: &Tree, id: NodeId) -> Option<String> {
+    let abs = int_of(t, sibling(t, id, 1)?)?;
+    Some(format!("{}; line {abs}", varint_shown(t, id)?))
+}
+
+/// A derived line: the base it is counted from and the delta (the node before
+/// it), `first line 38 + 2`.
+fn line_shown(t: &Tree, id: NodeId) -> Option<String> {
+    let abs = int_of(t, id)?;
+    let d = int_of(t, sibling(t, id, -1)?)?;
+    let base = abs.checked_sub(d)?;
+    let entry = t.parent(id)?;
+    let additional = t
+        .parent(entry)
+        .is_some_and(|list| t.name(list).is("Additional"));
+    let from = line_from(&t.name(id).to_string(), additional);
+    Some(format!(
+        "{from} {base} {} {}",
+        if d < 0 { "-" } else { "+" },
+        d.unsigned_abs()
+    ))
+}
+
+/// A location entry: `lines 3-9, columns 1-20`.
+fn entry_shown(t: &Tree, id: NodeId) -> Option<String> {
+    Some(format!(
+        "lines {}-{}, columns {}-{}",
+        kid_value(t, id, "FirstLine")?,
+        kid_value(t, id, "LastLine")?,
+        kid_value(t, id, "FirstColumn")?,
+        kid_value(t, id, "LastColumn")?
+    ))
+}
+
+/// The name of the location tag whose varint is node `id`.
+fn tag_name(t: &Tree, id: NodeId) -> Option<&'static str> {
+    let tag = match t.value_ref(id)? {
+        ValueRef::I(v) => v as i128,
+        ValueRef::U(v) => v as i128,
+        _ => return None,
+    };
+    Some(tags::location_tag(tag).unwrap_or("unknown"))
+}
+
+/// A location tag: its varint and its name.
+fn tag_shown(t: &Tree, id: NodeId) -> Option<String> {
+    Some(format!(
+        "{}; {} (LocationMapTag, all-location-maps.h @05cfdad5)",
+        varint_shown(t, id)?,
+        tag_name(t, id)?
+    ))
+}
+
+/// An additional location entry: `Comment: lines 3-4, columns 1-9`.
+fn additional_shown(t: &Tree, id: NodeId) -> Option<String> {
+    let tag = *t.children(id).first()?;
+    Some(format!(
+        "{}: lines {}-{}, columns {}-{}",
+        tag_name(t, tag)?,
+        kid_value(t, id, "FirstLine")?,
+        kid_value(t, id, "LastLine")?,
+        kid_value(t, id, "FirstColumn")?,
+        kid_value(t, id, "LastColumn")?
+    ))
 }
 
 fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> {
@@ -309,10 +430,14 @@ fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> 
     let last_line = line(b, "LastLineDelta", "LastLine", first, "first line")?;
     let c1 = vuint(b, "FirstColumn")?;
     let c2 = vuint(b, "LastColumn")?;
-    b.set_display(
-        item,
-        format!("lines {first}-{last_line}, columns {c1}-{c2}"),
-    );
+    if rendered_lines(b, item) {
+        b.set_display_with(item, entry_shown);
+    } else {
+        b.set_display(
+            item,
+            format!("lines {first}-{last_line}, columns {c1}-{c2}"),
+        );
+    }
     let m = vuint(b, "AdditionalCount")?;
     if m == 0 {
         *last = last_line;
@@ -329,10 +454,15 @@ fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> 
                     raw as i128
                 };
                 let tname = tags::location_tag(tag).unwrap_or("unknown");
-                append(
-                    b,
-                    &format!("{tname} (LocationMapTag, all-location-maps.h @05cfdad5)"),
-                );
+                let tag_id = b.last().expect("tag node");
+                if b.tree().error(tag_id).is_none() {
+                    b.set_display_with(tag_id, tag_shown);
+                } else {
+                    append(
+                        b,
+                        &format!("{tname} (LocationMapTag, all-location-maps.h @05cfdad5)"),
+                    );
+                }
                 let f = line(
                     b,
                     "FirstLineDelta",
@@ -343,7 +473,11 @@ fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> 
                 let l = line(b, "LastLineDelta", "LastLine", f, "first line")?;
                 let a = vuint(b, "FirstColumn")?;
                 let z = vuint(b, "LastColumn")?;
-                b.set_display(it, format!("{tname}: lines {f}-{l}, columns {a}-{z}"));
+                if rendered_lines(b, it) {
+                    b.set_display_with(it, additional_shown);
+                } else {
+                    b.set_display(it, format!("{tname}: lines {f}-{l}, columns {a}-{z}"));
+                }
                 Ok(())
             })?;
         }

@@ -28,7 +28,7 @@ fn zigzag(s: i64) -> u64 {
 /// bytes (the only encoding of its value in that many bytes: 7 bits each, the
 /// continuation bit on all but the last), then the value, `03 → 3` or
 /// `05 → ZigZag 5 → -3`.
-fn varint_shown(t: &Tree, id: NodeId) -> Option<String> {
+pub(super) fn varint_shown(t: &Tree, id: NodeId) -> Option<String> {
     let n = t.span(id).len_bits() / 8;
     let (v, signed) = match t.value_ref(id)? {
         ValueRef::U(v) => (v, None),
@@ -352,7 +352,10 @@ mod tests {
         let shown = |p: &str| t.display(t.find(p).unwrap()).unwrap().into_owned();
         assert_eq!(shown("zero"), "80 80 00 → 0");
         assert_eq!(shown("s"), "FE 80 00 → ZigZag 126 → 63");
-        assert_eq!(shown("max"), "FF FF FF FF FF FF FF FF FF 01 → 18446744073709551615");
+        assert_eq!(
+            shown("max"),
+            "FF FF FF FF FF FF FF FF FF 01 → 18446744073709551615"
+        );
     }
 
     #[test]
