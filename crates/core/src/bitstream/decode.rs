@@ -401,14 +401,27 @@ impl<'s> Decoder<'s> {
     /// allowing `max_bits` bits of value as LLVM's `ReadVBR` / `ReadVBR64` do.
     pub(super) fn scan_vbr(&self, pos: u64, width: u64, max_bits: u64, limit: u64) -> Scan {
         let hi = 1u64 << (width - 1);
+        let mask = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
         let mut value = 0u64;
         let mut shift = 0u64;
         let mut p = pos;
+        // Up to 64 bits read at once (`word`, bits `[at, at + len)`), chunks
+        // taken from it.
+        let (mut word, mut at, mut len) = (0u64, pos, 0u64);
         loop {
             if p.saturating_add(width) > limit {
                 return Scan::Short;
             }
-            let chunk = self.peek(p, width);
+            if p + width > at + len {
+                at = p;
+                len = (limit - p).min(64);
+                word = self.peek(p, len);
+            }
+            let chunk = (word >> (p - at)) & mask;
             p += width;
             if shift < 64 {
                 value |= (chunk & (hi - 1)) << shift;

@@ -1,0 +1,79 @@
+//! What opening a file and its groups costs when decoding on demand: decodes
+//! each FILE with `stream::streaming_options()` (the root and its children, lazy
+//! groups left closed), then opens lazy groups breadth first, one at a time, as
+//! a viewer would, and prints the time to open the file, the slowest group
+//! openings and the median.
+//!
+//! ```text
+//! cargo run --release -p hexlens-core --example open_cost -- [--groups N] FILE...
+//! ```
+
+use hexlens_core::stream::streaming_options;
+use hexlens_core::tree::NodeId;
+use std::collections::VecDeque;
+use std::time::Instant;
+
+fn main() {
+    let mut groups = 300usize;
+    let mut files = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--groups" {
+            groups = args
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("--groups N");
+        } else {
+            files.push(a);
+        }
+    }
+    for path in files {
+        let data = std::fs::read(&path).expect("read the file");
+        let src = data.as_slice();
+        let t = Instant::now();
+        let mut d = hexlens_core::decode_with(&src, &streaming_options());
+        let open = t.elapsed().as_secs_f64() * 1e3;
+        println!(
+            "{path}: {} bytes; open {open:.1} ms, {} nodes",
+            data.len(),
+            d.tree.len()
+        );
+        let mut queue: VecDeque<NodeId> = (0..d.tree.len() as NodeId)
+            .filter(|&id| d.tree.is_lazy(id))
+            .collect();
+        let mut times: Vec<(f64, String, usize)> = Vec::new();
+        while let Some(id) = queue.pop_front() {
+            if times.len() >= groups {
+                break;
+            }
+            let t = Instant::now();
+            let Ok(made) = hexlens_core::expand(&src, &mut d.tree, id) else {
+                continue;
+            };
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            let what = format!(
+                "{}{}",
+                d.tree.path(id),
+                if d.tree.is_page(id) { " (page)" } else { "" }
+            );
+            times.push((ms, what, made.len()));
+            queue.extend(made.filter(|&k| d.tree.is_lazy(k)));
+        }
+        if times.is_empty() {
+            println!("  no lazy groups");
+            continue;
+        }
+        let mut sorted: Vec<f64> = times.iter().map(|t| t.0).collect();
+        sorted.sort_by(f64::total_cmp);
+        println!(
+            "  {} groups opened: median {:.2} ms, max {:.1} ms",
+            times.len(),
+            sorted[sorted.len() / 2],
+            sorted[sorted.len() - 1]
+        );
+        times.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (ms, what, n) in times.iter().take(3) {
+            println!("  {ms:8.1} ms  {what} ({n} nodes)");
+        }
+    }
+}
