@@ -56,7 +56,19 @@ fn inputs() -> Vec<Input> {
     let symbols = scaled(100_000);
     let types = scaled(10_000);
     let functions = scaled(10_000);
-    vec![
+    let mut real = Vec::new();
+    // Real bitcode (e.g. bench/dense.sh's clang-19 build of sqlite3.c):
+    // HEXLENS_BENCH_BITCODE=FILE.
+    if let Some(p) = std::env::var_os("HEXLENS_BENCH_BITCODE") {
+        let path = std::path::PathBuf::from(p);
+        real.push(Input {
+            group: "bitcode-real",
+            format: "bitcode",
+            what: path.display().to_string(),
+            make: Box::new(move || std::fs::read(&path).expect("HEXLENS_BENCH_BITCODE")),
+        });
+    }
+    real.into_iter().chain(vec![
         Input {
             group: "dxcontainer",
             format: "dxcontainer",
@@ -87,7 +99,8 @@ fn inputs() -> Vec<Input> {
             what: format!("{functions} functions"),
             make: Box::new(move || llvm1::file(functions)),
         },
-    ]
+    ])
+    .collect()
 }
 
 /// Decodes `data` once and checks it is what the generator meant: the expected
