@@ -68,39 +68,40 @@ fn inputs() -> Vec<Input> {
             make: Box::new(move || std::fs::read(&path).expect("HEXLENS_BENCH_BITCODE")),
         });
     }
-    real.into_iter().chain(vec![
-        Input {
-            group: "dxcontainer",
-            format: "dxcontainer",
-            what: format!("DXIL part with {} MiB of bitcode", dxil_bytes >> 20),
-            make: Box::new(move || dxil::container(dxil_bytes, false)),
-        },
-        Input {
-            group: "bitcode",
-            format: "bitcode",
-            what: format!("{} MiB LLVM bitstream", bitcode_bytes >> 20),
-            make: Box::new(move || dxil::bitcode(bitcode_bytes, false)),
-        },
-        Input {
-            group: "dyno",
-            format: "chapel-dyno",
-            what: format!("{symbols} symbols"),
-            make: Box::new(move || dyno::file(symbols)),
-        },
-        Input {
-            group: "cdac",
-            format: "cdac",
-            what: format!("{types} types"),
-            make: Box::new(move || cdac::blob(types)),
-        },
-        Input {
-            group: "llvm1",
-            format: "llvm1-bytecode",
-            what: format!("{functions} functions"),
-            make: Box::new(move || llvm1::file(functions)),
-        },
-    ])
-    .collect()
+    real.into_iter()
+        .chain(vec![
+            Input {
+                group: "dxcontainer",
+                format: "dxcontainer",
+                what: format!("DXIL part with {} MiB of bitcode", dxil_bytes >> 20),
+                make: Box::new(move || dxil::container(dxil_bytes, false)),
+            },
+            Input {
+                group: "bitcode",
+                format: "bitcode",
+                what: format!("{} MiB LLVM bitstream", bitcode_bytes >> 20),
+                make: Box::new(move || dxil::bitcode(bitcode_bytes, false)),
+            },
+            Input {
+                group: "dyno",
+                format: "chapel-dyno",
+                what: format!("{symbols} symbols"),
+                make: Box::new(move || dyno::file(symbols)),
+            },
+            Input {
+                group: "cdac",
+                format: "cdac",
+                what: format!("{types} types"),
+                make: Box::new(move || cdac::blob(types)),
+            },
+            Input {
+                group: "llvm1",
+                format: "llvm1-bytecode",
+                what: format!("{functions} functions"),
+                make: Box::new(move || llvm1::file(functions)),
+            },
+        ])
+        .collect()
 }
 
 /// Decodes `data` once and checks it is what the generator meant: the expected
