@@ -18,7 +18,7 @@ use super::skim::PageIndex;
 use crate::builder::{Builder, DResult, Stop};
 use crate::source::ByteSource;
 use crate::tree::{BitSpan, Kind, Name, NodeId, Recipe, Tree, Value};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 /// Blocks nested deeper than this are not decoded (an error says so).
@@ -170,6 +170,9 @@ pub struct Decoder<'s> {
     start: u64,
     end: u64,
     window: RefCell<Window>,
+    /// The last 64 bits read: `(first bit, word)`. Fields are read in order, a
+    /// few bits each, so most reads fall inside the word before.
+    last: Cell<(u64, u64)>,
     /// Absolute bit 32-bit alignment is measured from (the stream's first bit).
     pub(super) align_base: u64,
     pub(super) info: Arc<BlockInfo>,
@@ -316,6 +319,7 @@ impl<'s> Decoder<'s> {
                 buf: Vec::new(),
                 next: FIRST_WINDOW,
             }),
+            last: Cell::new((u64::MAX, 0)),
             align_base: stream_start.saturating_mul(8),
             info: Arc::new(BlockInfo::default()),
             lazy: b.lazy_threshold(),
@@ -349,6 +353,30 @@ impl<'s> Decoder<'s> {
     /// Up to 64 bits at absolute bit `abs`, least significant first (zeros outside
     /// the stream's bytes).
     pub(super) fn peek(&self, abs: u64, n: u64) -> u64 {
+        if n == 0 {
+            return 0;
+        }
+        let (at, word) = self.last.get();
+        if let Some(off) = abs.checked_sub(at) {
+            if off + n <= 64 {
+                let v = word >> off;
+                return if n >= 64 { v } else { v & ((1u64 << n) - 1) };
+            }
+        }
+        if n > 64 {
+            return self.peek_window(abs, n);
+        }
+        let word = self.peek_window(abs, 64);
+        self.last.set((abs, word));
+        if n >= 64 {
+            word
+        } else {
+            word & ((1u64 << n) - 1)
+        }
+    }
+
+    /// [`Decoder::peek`] through the window.
+    fn peek_window(&self, abs: u64, n: u64) -> u64 {
         if n == 0 {
             return 0;
         }
@@ -401,27 +429,14 @@ impl<'s> Decoder<'s> {
     /// allowing `max_bits` bits of value as LLVM's `ReadVBR` / `ReadVBR64` do.
     pub(super) fn scan_vbr(&self, pos: u64, width: u64, max_bits: u64, limit: u64) -> Scan {
         let hi = 1u64 << (width - 1);
-        let mask = if width >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << width) - 1
-        };
         let mut value = 0u64;
         let mut shift = 0u64;
         let mut p = pos;
-        // Up to 64 bits read at once (`word`, bits `[at, at + len)`), chunks
-        // taken from it.
-        let (mut word, mut at, mut len) = (0u64, pos, 0u64);
         loop {
             if p.saturating_add(width) > limit {
                 return Scan::Short;
             }
-            if p + width > at + len {
-                at = p;
-                len = (limit - p).min(64);
-                word = self.peek(p, len);
-            }
-            let chunk = (word >> (p - at)) & mask;
+            let chunk = self.peek(p, width);
             p += width;
             if shift < 64 {
                 value |= (chunk & (hi - 1)) << shift;

@@ -453,6 +453,10 @@ impl Decoder<'_> {
         let mut vals: Vec<u64> = Vec::new();
         let keep_all = block_id == names::BLOCKINFO_BLOCK;
         for k in 0..n {
+            if k >= 2 && !keep_all {
+                p = self.skip_vbr6(p, limit)?;
+                continue;
+            }
             let Scan::Ok(v, w) = self.scan_vbr(p, 6, 64, limit) else {
                 return None;
             };
@@ -470,6 +474,26 @@ impl Decoder<'_> {
         }
         self.skim_finish(block_id, code, &vals, n, cur_bid, st)?;
         Some(p)
+    }
+
+    /// Skips a `vbr6` operand at `p` whose value is not needed: where it ends,
+    /// or `None` where [`Decoder::scan_vbr`] (up to 64 bits) would not read it.
+    /// The continuation bits of up to ten chunks are tested at once.
+    fn skip_vbr6(&self, p: u64, limit: u64) -> Option<u64> {
+        /// Bit 5 of each of ten 6-bit chunks.
+        const MORE: u64 = 0x0820_8208_2082_0820;
+        let chunks = (limit.saturating_sub(p) / 6).min(10);
+        if chunks > 0 {
+            let word = self.peek(p, chunks * 6);
+            let last = !word & MORE & ((1u64 << (chunks * 6)) - 1);
+            if last != 0 {
+                return Some(p + last.trailing_zeros() as u64 + 1);
+            }
+        }
+        match self.scan_vbr(p, 6, 64, limit) {
+            Scan::Ok(_, w) => Some(p + w),
+            _ => None,
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -511,6 +535,23 @@ impl Decoder<'_> {
                         return None;
                     }
                     for _ in 0..n {
+                        if block_id != names::BLOCKINFO_BLOCK && vals.len() >= 2 {
+                            // The value is not needed: only where the element ends.
+                            match elt {
+                                Encoding::Vbr(6) => {
+                                    p = self.skip_vbr6(p, limit)?;
+                                    continue;
+                                }
+                                Encoding::Fixed(w) => {
+                                    if p.saturating_add(w) > limit {
+                                        return None;
+                                    }
+                                    p += w;
+                                    continue;
+                                }
+                                _ => {}
+                            }
+                        }
                         let v = self.skim_scalar(&mut p, elt, limit)?;
                         if block_id == names::BLOCKINFO_BLOCK || vals.len() < 2 {
                             vals.push(v);
@@ -647,5 +688,54 @@ impl Decoder<'_> {
             }
         }
         Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::decode::{Decoder, Scan};
+    use crate::builder::Builder;
+
+    /// Skipping a `vbr6` operand ends where reading it does, and fails where
+    /// reading it fails (the stream's end, more than 64 bits of value), for
+    /// every bit position and end of many pseudo-random streams.
+    #[test]
+    fn skipping_a_vbr6_ends_where_reading_it_ends() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut checked = 0;
+        for round in 0..200 {
+            // Continuation bits set often, so long and unterminated values occur.
+            let bytes: Vec<u8> = (0..24)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x as u8) | if round % 3 == 0 { 0xA2 } else { 0 }
+                })
+                .collect();
+            let src = bytes.as_slice();
+            let b = Builder::new(&src, "t");
+            let d = Decoder::new(&b, 0, bytes.len() as u64, 0);
+            let bits = bytes.len() as u64 * 8;
+            for p in 0..bits {
+                for limit in [
+                    bits,
+                    bits - (round % 40) as u64,
+                    p + 6 * (round % 12) as u64,
+                ] {
+                    let want = match d.scan_vbr(p, 6, 64, limit) {
+                        Scan::Ok(_, w) => Some(p + w),
+                        _ => None,
+                    };
+                    assert_eq!(
+                        d.skip_vbr6(p, limit),
+                        want,
+                        "round {round}, bit {p}, limit {limit}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100_000);
     }
 }
