@@ -64,7 +64,12 @@ pub fn json_str(out: &mut String, s: &str) {
 
 /// Appends an unsigned integer in decimal.
 fn push_u64(out: &mut String, v: u64) {
-    out.push_str(itoa::Buffer::new().format(v));
+    if v < 10 {
+        // Common (small values, bit offsets): one byte, no copy of a buffer.
+        out.push((b'0' + v as u8) as char);
+    } else {
+        out.push_str(itoa::Buffer::new().format(v));
+    }
 }
 
 /// Appends a node name as text: `[i]` for a list index.
