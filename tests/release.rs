@@ -173,20 +173,32 @@ fn lazy_groups(t: &Tree, n: usize) -> Vec<NodeId> {
         .collect()
 }
 
+/// Opens the first lazy group of `d`, then the `n` lazy groups that follow
+/// it, in turn; returns the first and the `n`.
+fn open_groups(src: &[u8], d: &mut Decoded, n: usize) -> (NodeId, Vec<NodeId>) {
+    let first = lazy_groups(&d.tree, 1)[0];
+    expand(&src, &mut d.tree, first).unwrap();
+    let groups = lazy_groups(&d.tree, n);
+    assert_eq!(groups.len(), n);
+    for &g in &groups {
+        expand(&src, &mut d.tree, g).unwrap();
+    }
+    (first, groups)
+}
+
+/// The lines of the children of `id`.
+fn kid_lines(t: &Tree, id: NodeId) -> Vec<String> {
+    t.children(id).iter().map(|&k| line(t, k, 0)).collect()
+}
+
 #[test]
 fn trimming_releases_the_least_recently_used_group_first_and_keeps_what_is_looked_at() {
     let bytes = llvm1::file(300);
     let src = bytes.as_slice();
     let mut d = decode_with(&src, &paged(1000));
     // Open four groups in turn: w, a, b, c.
-    let first = lazy_groups(&d.tree, 1)[0];
-    expand(&src, &mut d.tree, first).unwrap();
-    let fns = lazy_groups(&d.tree, 3);
-    assert_eq!(fns.len(), 3);
+    let (first, fns) = open_groups(src, &mut d, 3);
     let paths: Vec<String> = fns.iter().map(|&f| d.tree.path(f)).collect();
-    for &f in &fns {
-        expand(&src, &mut d.tree, f).unwrap();
-    }
     // Looking at w, then a, makes b the least recently used.
     d.tree.touch(first);
     d.tree.touch(fns[0]);
@@ -212,10 +224,7 @@ fn trimming_releases_the_least_recently_used_group_first_and_keeps_what_is_looke
     let eager = decode_bytes(&bytes);
     let ea = eager.tree.find(&paths[0]).unwrap();
     let a = d.tree.find(&paths[0]).unwrap();
-    assert_eq!(d.tree.children(a).len(), eager.tree.children(ea).len());
-    for (&x, &y) in d.tree.children(a).iter().zip(eager.tree.children(ea)) {
-        assert_eq!(line(&d.tree, x, 0), line(&eager.tree, y, 0));
-    }
+    assert_eq!(kid_lines(&d.tree, a), kid_lines(&eager.tree, ea));
 }
 
 #[test]
@@ -225,18 +234,8 @@ fn a_release_renumbers_the_nodes_after_it_and_says_where_they_went() {
     let mut d = decode_with(&src, &paged(100));
     // Open two groups, then release the first (not the last opened: the
     // arenas are compacted and later nodes move).
-    let top = lazy_groups(&d.tree, 1)[0];
-    expand(&src, &mut d.tree, top).unwrap();
-    let groups = lazy_groups(&d.tree, 2);
-    assert_eq!(groups.len(), 2);
-    expand(&src, &mut d.tree, groups[0]).unwrap();
-    expand(&src, &mut d.tree, groups[1]).unwrap();
-    let second_kids: Vec<String> = d
-        .tree
-        .children(groups[1])
-        .iter()
-        .map(|&k| line(&d.tree, k, 0))
-        .collect();
+    let (_, groups) = open_groups(src, &mut d, 2);
+    let second_kids = kid_lines(&d.tree, groups[1]);
     let first_kid = d.tree.children(groups[1])[0];
     let len = d.tree.len();
     let map = d.tree.release(groups[0]).unwrap();
@@ -247,12 +246,6 @@ fn a_release_renumbers_the_nodes_after_it_and_says_where_they_went() {
         .expect("a node of the other group survives");
     assert!(moved < first_kid, "it moved down: {first_kid} → {moved}");
     let g1 = map.get(groups[1]).unwrap();
-    let now: Vec<String> = d
-        .tree
-        .children(g1)
-        .iter()
-        .map(|&k| line(&d.tree, k, 0))
-        .collect();
-    assert_eq!(now, second_kids);
+    assert_eq!(kid_lines(&d.tree, g1), second_kids);
     assert_eq!(d.tree.parent(moved), Some(g1));
 }

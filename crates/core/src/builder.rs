@@ -873,14 +873,7 @@ impl<'s> Builder<'s> {
         self.tree.set_reference(id, from);
         let limit = self.frame().limit;
         let bound = self.frame().bound.clone();
-        let kids = self.spare.pop().unwrap_or_default();
-        self.stack.push(Frame {
-            id,
-            kids,
-            start: at,
-            limit,
-            bound,
-        });
+        self.push_frame(id, at, limit, bound);
         let saved = self.pos;
         let r = f(self);
         self.pos = saved;
@@ -919,11 +912,6 @@ impl<'s> Builder<'s> {
     /// node and its neighbours), so it costs no memory while not shown.
     pub fn set_display_with(&mut self, id: NodeId, f: fn(&Tree, NodeId) -> Option<String>) {
         self.tree.set_display_render(id, Render::With(f));
-    }
-
-    /// The display of node `id` as it would be shown now.
-    pub fn display_of(&self, id: NodeId) -> Option<String> {
-        self.tree.display(id).map(|d| d.into_owned())
     }
 
     /// Sets the value of node `id`.
@@ -966,6 +954,12 @@ impl<'s> Builder<'s> {
         let outer_start = self.tree.span(outer.id).start.min(outer.start);
         let start = self.pos.clamp(outer_start.min(outer.limit), outer.limit);
         let id = self.push(name, kind, BitSpan { start, end: start })?;
+        self.push_frame(id, start, limit, bound);
+        Ok(id)
+    }
+
+    /// Opens a frame for group `id` (reusing a spare children list).
+    fn push_frame(&mut self, id: NodeId, start: u64, limit: u64, bound: Rc<str>) {
         let kids = self.spare.pop().unwrap_or_default();
         self.stack.push(Frame {
             id,
@@ -974,7 +968,6 @@ impl<'s> Builder<'s> {
             limit,
             bound,
         });
-        Ok(id)
     }
 
     fn close(&mut self) -> NodeId {

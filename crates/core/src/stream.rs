@@ -94,11 +94,6 @@ fn key(tree: &Tree, id: NodeId) -> (u64, u64, usize) {
     (span.start, span.end, depth_of(tree, id))
 }
 
-/// Marks node `id` and its ancestors damaged.
-fn mark_damaged(tree: &mut Tree, id: NodeId) {
-    tree.mark_damaged(id);
-}
-
 /// Walks the whole tree, expanding and releasing every lazy node that may hide
 /// an error (those whose decoder vouched for them are left closed), to learn
 /// which lazy nodes hide an error. Afterwards every node present (the root and
@@ -162,7 +157,7 @@ fn open(
     if let Some(d) = limits.damage.filter(|d| !d.is_empty()) {
         for k in made {
             if tree.is_lazy(k) && d.0.contains(&key(tree, k)) {
-                mark_damaged(tree, k);
+                tree.mark_damaged(k);
             }
         }
     }

@@ -540,6 +540,16 @@ struct Rec {
 
 const _: () = assert!(std::mem::size_of::<Rec>() == 32);
 
+/// Two 32-bit halves (an offset and a length) in one payload.
+fn pack(off: u64, len: u64) -> u64 {
+    (off << 32) | (len & 0xFFFF_FFFF)
+}
+
+/// The halves [`pack`] joined.
+fn unpack(p: u64) -> (u64, u64) {
+    (p >> 32, p & 0xFFFF_FFFF)
+}
+
 /// A range of `Tree::text`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct TextRef {
@@ -695,23 +705,17 @@ impl Tree {
     ) -> NodeId {
         let id = self.recs.len() as NodeId;
         let name = self.name_code(name);
-        let n = span.end.saturating_sub(span.start);
-        let (len, flags) = if n >= u32::MAX as u64 {
-            self.long_len.insert(id, n);
-            (u32::MAX, LONG)
-        } else {
-            (n as u32, 0)
-        };
         self.recs.push(Rec {
             start: span.start,
-            len,
+            len: 0,
             name,
             parent: parent.unwrap_or(NONE),
             kind: kind.code(),
-            flags,
+            flags: 0,
             disp: D_NONE,
             payload: 0,
         });
+        self.set_span(id, span);
         id
     }
 
@@ -753,7 +757,6 @@ impl Tree {
     }
 
     fn set_kids_range(&mut self, id: NodeId, start: usize, count: usize) {
-        let (start, count) = (start as u64, count as u64);
         if self.rec(id).flags & (KIDS | SIDE_VAL) == 0 {
             // An inline value moves aside to make room for the children.
             if let Some(v) = self.value_ref(id).map(|v| v.to_owned()) {
@@ -763,7 +766,7 @@ impl Tree {
         }
         let r = self.rec_mut(id);
         r.flags |= KIDS;
-        r.payload = (start << 32) | count;
+        r.payload = pack(start as u64, count as u64);
     }
 
     fn kids_range(&self, id: NodeId) -> (usize, usize) {
@@ -771,10 +774,8 @@ impl Tree {
         if r.flags & KIDS == 0 {
             return (0, 0);
         }
-        (
-            (r.payload >> 32) as usize,
-            (r.payload & 0xFFFF_FFFF) as usize,
-        )
+        let (start, count) = unpack(r.payload);
+        (start as usize, count as usize)
     }
 
     // ----- reading ----------------------------------------------------------------
@@ -847,10 +848,13 @@ impl Tree {
             V_I => ValueRef::I(p as i64),
             V_F => ValueRef::F(f64::from_bits(p)),
             V_BOOL => ValueRef::Bool(p != 0),
-            _ => ValueRef::Str(self.get_text(TextRef {
-                off: (p >> 32) as u32,
-                len: p as u32,
-            })),
+            _ => {
+                let (off, len) = unpack(p);
+                ValueRef::Str(self.get_text(TextRef {
+                    off: off as u32,
+                    len: len as u32,
+                }))
+            }
         })
     }
 
@@ -868,25 +872,22 @@ impl Tree {
                 .disp_text
                 .get(&id)
                 .map(|&r| Cow::Borrowed(self.get_text(r))),
-            k => {
-                let render = *self.renders.get((k - D_FIRST_RENDER) as usize)?;
-                let v = self.value_ref(id).and_then(|v| v.as_u64()).unwrap_or(0);
-                match render {
-                    Render::Static(s) => Some(Cow::Borrowed(s)),
-                    Render::Enum(f) => Some(match f(v) {
-                        Some(n) => Cow::Borrowed(n),
-                        None => Cow::Owned(format!("unknown ({v})")),
-                    }),
-                    Render::Flags(t) => Some(Cow::Owned(crate::builder::flag_names(v, t))),
-                    Render::With(f) => f(self, id).map(Cow::Owned),
-                }
-            }
+            k => self.render(*self.renders.get((k - D_FIRST_RENDER) as usize)?, id),
         }
     }
 
-    /// True if the node has display text.
-    pub fn has_display(&self, id: NodeId) -> bool {
-        self.rec(id).disp != D_NONE
+    /// Node `id`'s display as rule `render` makes it.
+    fn render(&self, render: Render, id: NodeId) -> Option<Cow<'_, str>> {
+        let v = self.value_ref(id).and_then(|v| v.as_u64()).unwrap_or(0);
+        match render {
+            Render::Static(s) => Some(Cow::Borrowed(s)),
+            Render::Enum(f) => Some(match f(v) {
+                Some(n) => Cow::Borrowed(n),
+                None => Cow::Owned(format!("unknown ({v})")),
+            }),
+            Render::Flags(t) => Some(Cow::Owned(crate::builder::flag_names(v, t))),
+            Render::With(f) => f(self, id).map(Cow::Owned),
+        }
     }
 
     /// What went wrong decoding the node.
@@ -960,7 +961,7 @@ impl Tree {
             Value::Bool(x) => (V_BOOL, x as u64),
             Value::Str(s) => {
                 let t = self.put_text(&s);
-                (V_STR, ((t.off as u64) << 32) | t.len as u64)
+                (V_STR, pack(t.off as u64, t.len as u64))
             }
         };
         let r = self.rec_mut(id);
@@ -1005,9 +1006,7 @@ impl Tree {
                 let k = self.renders.len();
                 if k + D_FIRST_RENDER as usize > u16::MAX as usize {
                     // The rule table is full: store the text instead.
-                    let text = RenderOnce { tree: self, render }
-                        .display(id)
-                        .map(|c| c.into_owned());
+                    let text = self.render(render, id).map(|c| c.into_owned());
                     match text {
                         Some(t) => self.set_display_text(id, &t),
                         None => self.clear_display(id),
@@ -1099,7 +1098,7 @@ impl Tree {
     }
 
     pub(crate) fn set_page(&mut self, id: NodeId) {
-        self.rec_mut(id).flags |= PAGE;
+        self.set_flag(id, PAGE, true);
     }
 
     /// Marks `id` and its ancestors damaged, stopping at the first ancestor
@@ -1185,12 +1184,7 @@ impl Tree {
 
     /// Snapshots of all nodes, in creation order (the root first).
     pub fn nodes(&self) -> Vec<Node> {
-        self.nodes_from(0)
-    }
-
-    /// Snapshots of the nodes from id `first` on.
-    pub fn nodes_from(&self, first: NodeId) -> Vec<Node> {
-        self.nodes_in(first..self.len() as NodeId)
+        self.nodes_in(0..self.len() as NodeId)
     }
 
     /// Snapshots of the nodes with ids in `ids` (clamped to the tree).
@@ -1247,8 +1241,7 @@ impl Tree {
             if n > 0 {
                 let start = kids.len();
                 kids.extend_from_slice(&self.kids[a..a + n]);
-                let r = self.rec_mut(i);
-                r.payload = ((start as u64) << 32) | n as u64;
+                self.rec_mut(i).payload = pack(start as u64, n as u64);
             }
         }
         self.kids = kids;
@@ -1611,7 +1604,7 @@ impl Tree {
                 next += 1;
             }
         }
-        let old = std::mem::replace(self, Tree::with_root(Name::Static(""), BitSpan::default()));
+        let old = std::mem::replace(self, Tree::blank());
         *self = old.compacted(&map, next as usize);
         for (id, e) in released {
             let nid = map[id as usize];
@@ -1646,9 +1639,8 @@ impl Tree {
                 remap(r.parent).unwrap_or(NONE)
             };
             if r.name & N_TAG == N_OWNED {
-                let name = self.name(id).to_string();
                 let ix = t.owned.len() as u32;
-                let tr = t.put_text(&name);
+                let tr = t.put_text(&self.name(id).to_string());
                 t.owned.push(tr);
                 r.name = N_OWNED | ix;
             }
@@ -1659,7 +1651,7 @@ impl Tree {
                     _ => "",
                 };
                 let tr = t.put_text(s);
-                r.payload = ((tr.off as u64) << 32) | tr.len as u64;
+                r.payload = pack(tr.off as u64, tr.len as u64);
             }
             if r.flags & KIDS != 0 {
                 let list: Vec<NodeId> =
@@ -1668,21 +1660,18 @@ impl Tree {
                     r.flags &= !KIDS;
                     r.payload = 0;
                 } else {
-                    let start = t.kids.len() as u64;
+                    r.payload = pack(t.kids.len() as u64, list.len() as u64);
                     t.kids.extend_from_slice(&list);
-                    r.payload = (start << 32) | list.len() as u64;
                 }
             }
             t.recs.push(r);
             let nid = map[i];
             if let Some(&tr) = self.disp_text.get(&id) {
-                let s = self.get_text(tr).to_string();
-                let tr = t.put_text(&s);
+                let tr = t.put_text(self.get_text(tr));
                 t.disp_text.insert(nid, tr);
             }
             if let Some(&tr) = self.errors.get(&id) {
-                let s = self.get_text(tr).to_string();
-                let tr = t.put_text(&s);
+                let tr = t.put_text(self.get_text(tr));
                 t.errors.insert(nid, tr);
             }
             if let Some(&s) = self.refs.get(&id) {
@@ -1757,9 +1746,7 @@ impl Tree {
             total = total.then(&m);
         }
         if self.heap_bytes() > budget {
-            self.recs.shrink_to_fit();
-            self.kids.shrink_to_fit();
-            self.text.shrink_to_fit();
+            self.shrink();
         }
         total
     }
@@ -1891,31 +1878,6 @@ impl Tree {
                 }
             }
             return cur;
-        }
-    }
-}
-
-/// Renders a display with one rule, for a tree whose rule table is full.
-struct RenderOnce<'a> {
-    tree: &'a Tree,
-    render: Render,
-}
-
-impl RenderOnce<'_> {
-    fn display(&self, id: NodeId) -> Option<Cow<'_, str>> {
-        let v = self
-            .tree
-            .value_ref(id)
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0);
-        match self.render {
-            Render::Static(s) => Some(Cow::Borrowed(s)),
-            Render::Enum(f) => Some(match f(v) {
-                Some(n) => Cow::Borrowed(n),
-                None => Cow::Owned(format!("unknown ({v})")),
-            }),
-            Render::Flags(t) => Some(Cow::Owned(crate::builder::flag_names(v, t))),
-            Render::With(f) => f(self.tree, id).map(Cow::Owned),
         }
     }
 }

@@ -245,16 +245,26 @@ fn record_display(t: &Tree, id: NodeId) -> Option<String> {
         }
         at = t.parent(a);
     };
-    let mut out = match names::record_name(block, code) {
+    let abbrev = (abbrev != UNABBREV_RECORD).then_some(abbrev);
+    Some(record_line(names::record_name(block, code), code, abbrev))
+}
+
+/// `INST_CALL (34)`, or `record 99 (not named by LLVM)`.
+fn record_label(name: Option<&str>, code: u64) -> String {
+    match name {
         Some(n) => format!("{n} ({code})"),
         None => format!("record {code} (not named by LLVM)"),
-    };
-    if abbrev == UNABBREV_RECORD {
-        out.push_str(", unabbreviated");
-    } else {
-        out.push_str(&format!(", abbrev {abbrev}"));
     }
-    Some(out)
+}
+
+/// A record's label and how it was read: `INST_CALL (34), abbrev 5` or
+/// `VERSION (1), unabbreviated`.
+fn record_line(name: Option<&str>, code: u64, abbrev: Option<u64>) -> String {
+    let label = record_label(name, code);
+    match abbrev {
+        Some(id) => format!("{label}, abbrev {id}"),
+        None => format!("{label}, unabbreviated"),
+    }
 }
 
 fn text_of(vals: &[u64]) -> String {
@@ -549,14 +559,6 @@ impl<'s> Decoder<'s> {
 
     fn record_name(&self, block: u64, code: u64) -> Option<&str> {
         names::record_name(block, code).or_else(|| self.info.record_name(block, code))
-    }
-
-    /// `INST_CALL (34)`, or `record 99 (not named by LLVM)`.
-    fn record_label(&self, block: u64, code: u64) -> String {
-        match self.record_name(block, code) {
-            Some(n) => format!("{n} ({code})"),
-            None => format!("record {code} (not named by LLVM)"),
-        }
     }
 
     // ----- stream ---------------------------------------------------------------
@@ -1658,11 +1660,7 @@ impl<'s> Decoder<'s> {
             b.set_display_with(gid, record_display);
             return;
         }
-        let label = self.record_label(r.block_id, code);
-        let mut display = match abbrev {
-            Some(id) => format!("{label}, abbrev {id}"),
-            None => format!("{label}, unabbreviated"),
-        };
+        let mut display = record_line(self.record_name(r.block_id, code), code, abbrev);
         if let Some(t) = &text {
             display.push_str(&format!(": \"{}\"", short(t)));
         }

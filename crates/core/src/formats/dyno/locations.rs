@@ -18,6 +18,7 @@ use super::skim::{self, LocIndex};
 use super::{magic, tags, LOCATION_MAGIC};
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, Name, NodeId, Tree, Value, ValueRef};
+use std::fmt;
 use std::sync::Arc;
 
 /// The page size when lists are paged.
@@ -272,15 +273,15 @@ fn append(b: &mut Builder, extra: &str) {
 }
 
 /// Reads a signed line delta, shows the absolute line it gives and adds it as a
-/// derived node named `line_name`. Both displays are rendered when shown (see
-/// [`delta_shown`], [`line_shown`]); `from` is what [`line_shown`] says the
-/// base is.
+/// derived node named `line_name`, counted from `base` (see [`line_from`];
+/// `additional`: in an additional entry). Both displays are rendered when shown
+/// (see [`delta_shown`], [`line_shown`]).
 fn line(
     b: &mut Builder,
     delta_name: &'static str,
     line_name: &'static str,
     base: i64,
-    from: &str,
+    additional: bool,
 ) -> DResult<i64> {
     let d = vint(b, delta_name)?;
     let abs = base.saturating_add(d);
@@ -294,19 +295,31 @@ fn line(
     }
     let span = b.tree().span(delta);
     let id = b.derived(line_name, Value::I(abs), span, None)?;
-    if rendered && from == line_from(line_name, from == "entry's first line") {
+    if rendered {
         b.set_display_with(id, line_shown);
     } else {
-        b.set_display(
-            id,
-            format!(
-                "{from} {base} {} {}",
-                if d < 0 { "-" } else { "+" },
-                d.unsigned_abs()
-            ),
-        );
+        b.set_display(id, line_text(line_from(line_name, additional), base, d));
     }
     Ok(abs)
+}
+
+/// `first line 38 + 2`: a line counted from `base` by delta `d`.
+fn line_text(from: &str, base: i64, d: i64) -> String {
+    format!(
+        "{from} {base} {} {}",
+        if d < 0 { "-" } else { "+" },
+        d.unsigned_abs()
+    )
+}
+
+/// `lines 3-9, columns 1-20`.
+fn lines_text(
+    first: impl fmt::Display,
+    last: impl fmt::Display,
+    c1: impl fmt::Display,
+    c2: impl fmt::Display,
+) -> String {
+    format!("lines {first}-{last}, columns {c1}-{c2}")
 }
 
 /// True if the entry `item` (being built) can render its display from its
@@ -368,21 +381,16 @@ fn line_shown(t: &Tree, id: NodeId) -> Option<String> {
         .parent(entry)
         .is_some_and(|list| t.name(list).is("Additional"));
     let from = line_from(&t.name(id).to_string(), additional);
-    Some(format!(
-        "{from} {base} {} {}",
-        if d < 0 { "-" } else { "+" },
-        d.unsigned_abs()
-    ))
+    Some(line_text(from, base, d))
 }
 
 /// A location entry: `lines 3-9, columns 1-20`.
 fn entry_shown(t: &Tree, id: NodeId) -> Option<String> {
-    Some(format!(
-        "lines {}-{}, columns {}-{}",
+    Some(lines_text(
         kid_value(t, id, "FirstLine")?,
         kid_value(t, id, "LastLine")?,
         kid_value(t, id, "FirstColumn")?,
-        kid_value(t, id, "LastColumn")?
+        kid_value(t, id, "LastColumn")?,
     ))
 }
 
@@ -409,34 +417,27 @@ fn tag_shown(t: &Tree, id: NodeId) -> Option<String> {
 fn additional_shown(t: &Tree, id: NodeId) -> Option<String> {
     let tag = *t.children(id).first()?;
     Some(format!(
-        "{}: lines {}-{}, columns {}-{}",
+        "{}: {}",
         tag_name(t, tag)?,
-        kid_value(t, id, "FirstLine")?,
-        kid_value(t, id, "LastLine")?,
-        kid_value(t, id, "FirstColumn")?,
-        kid_value(t, id, "LastColumn")?
+        lines_text(
+            kid_value(t, id, "FirstLine")?,
+            kid_value(t, id, "LastLine")?,
+            kid_value(t, id, "FirstColumn")?,
+            kid_value(t, id, "LastColumn")?,
+        )
     ))
 }
 
 fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> {
     let item = b.current();
-    let first = line(
-        b,
-        "FirstLineDelta",
-        "FirstLine",
-        *last,
-        "previous last line",
-    )?;
-    let last_line = line(b, "LastLineDelta", "LastLine", first, "first line")?;
+    let first = line(b, "FirstLineDelta", "FirstLine", *last, false)?;
+    let last_line = line(b, "LastLineDelta", "LastLine", first, false)?;
     let c1 = vuint(b, "FirstColumn")?;
     let c2 = vuint(b, "LastColumn")?;
     if rendered_lines(b, item) {
         b.set_display_with(item, entry_shown);
     } else {
-        b.set_display(
-            item,
-            format!("lines {first}-{last_line}, columns {c1}-{c2}"),
-        );
+        b.set_display(item, lines_text(first, last_line, c1, c2));
     }
     let m = vuint(b, "AdditionalCount")?;
     if m == 0 {
@@ -447,14 +448,9 @@ fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> 
         for j in 0..m {
             b.item(j, |b| {
                 let it = b.current();
-                let raw = varint_of(b, "Tag", signed_tags)?;
-                let tag: i128 = if signed_tags {
-                    super::prim::unzigzag(raw) as i128
-                } else {
-                    raw as i128
-                };
-                let tname = tags::location_tag(tag).unwrap_or("unknown");
+                varint_of(b, "Tag", signed_tags)?;
                 let tag_id = b.last().expect("tag node");
+                let tname = tag_name(b.tree(), tag_id).unwrap_or("unknown");
                 if b.tree().error(tag_id).is_none() {
                     b.set_display_with(tag_id, tag_shown);
                 } else {
@@ -463,20 +459,14 @@ fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> 
                         &format!("{tname} (LocationMapTag, all-location-maps.h @05cfdad5)"),
                     );
                 }
-                let f = line(
-                    b,
-                    "FirstLineDelta",
-                    "FirstLine",
-                    first,
-                    "entry's first line",
-                )?;
-                let l = line(b, "LastLineDelta", "LastLine", f, "first line")?;
+                let f = line(b, "FirstLineDelta", "FirstLine", first, true)?;
+                let l = line(b, "LastLineDelta", "LastLine", f, true)?;
                 let a = vuint(b, "FirstColumn")?;
                 let z = vuint(b, "LastColumn")?;
                 if rendered_lines(b, it) {
                     b.set_display_with(it, additional_shown);
                 } else {
-                    b.set_display(it, format!("{tname}: lines {f}-{l}, columns {a}-{z}"));
+                    b.set_display(it, format!("{tname}: {}", lines_text(f, l, a, z)));
                 }
                 Ok(())
             })?;
