@@ -201,7 +201,7 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
             None => Ok(()),
         }
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = stdout();
     let damage;
     let written = if let Some(t) = lazy_threshold {
         // Parts left lazy stay so: the dump shows them as not decoded.
@@ -251,6 +251,20 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Standard output for the dump. The dump hands over output in big pieces and
+/// ends it with its only newline, so on Unix it goes to a duplicate of the
+/// descriptor: the line-buffered `Stdout` would search every piece for a newline.
+fn stdout() -> Box<dyn Write> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() {
+            return Box::new(std::fs::File::from(fd));
+        }
+    }
+    Box::new(std::io::stdout().lock())
 }
 
 /// Writes the tree from `start`, streaming (or, with `keep_lazy`, as decoded).

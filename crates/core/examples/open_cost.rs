@@ -4,8 +4,12 @@
 //! a viewer would, and prints the time to open the file, the slowest group
 //! openings and the median.
 //!
+//! With `--viewer`, decodes as a viewer does instead: lazy groups and pages of
+//! `STREAM_PAGE` entries, but no first pass over the whole file for exact
+//! totals (counts a viewer shows as not yet known until a group is opened).
+//!
 //! ```text
-//! cargo run --release -p hexlens-core --example open_cost -- [--groups N] FILE...
+//! cargo run --release -p hexlens-core --example open_cost -- [--groups N] [--viewer] FILE...
 //! ```
 
 use hexlens_core::stream::streaming_options;
@@ -16,6 +20,7 @@ use std::time::Instant;
 fn main() {
     let mut groups = 300usize;
     let mut files = Vec::new();
+    let mut opts = streaming_options();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--groups" {
@@ -23,6 +28,8 @@ fn main() {
                 .next()
                 .and_then(|n| n.parse().ok())
                 .expect("--groups N");
+        } else if a == "--viewer" {
+            opts.exact_totals = false;
         } else {
             files.push(a);
         }
@@ -31,7 +38,7 @@ fn main() {
         let data = std::fs::read(&path).expect("read the file");
         let src = data.as_slice();
         let t = Instant::now();
-        let mut d = hexlens_core::decode_with(&src, &streaming_options());
+        let mut d = hexlens_core::decode_with(&src, &opts);
         let open = t.elapsed().as_secs_f64() * 1e3;
         println!(
             "{path}: {} bytes; open {open:.1} ms, {} nodes",

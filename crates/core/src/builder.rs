@@ -910,7 +910,7 @@ impl<'s> Builder<'s> {
 
     /// Makes node `id`'s display rendered by `f` whenever it is shown (from the
     /// node and its neighbours), so it costs no memory while not shown.
-    pub fn set_display_with(&mut self, id: NodeId, f: fn(&Tree, NodeId) -> Option<String>) {
+    pub fn set_display_with(&mut self, id: NodeId, f: crate::tree::DisplayFn) {
         self.tree.set_display_render(id, Render::With(f));
     }
 

@@ -22,8 +22,8 @@ use crate::Decoded;
 use std::fmt::Write;
 
 /// Appends `s` as a JSON string literal.
-pub fn json_str(out: &mut String, s: &str) {
-    out.push('"');
+pub fn json_str(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
     let bytes = s.as_bytes();
     let mut from = 0;
     let mut i = 0;
@@ -35,12 +35,12 @@ pub fn json_str(out: &mut String, s: &str) {
             continue;
         }
         let c = s[i..].chars().next().unwrap_or('\0');
-        let esc: Option<&str> = match c {
-            '"' => Some("\\\""),
-            '\\' => Some("\\\\"),
-            '\n' => Some("\\n"),
-            '\r' => Some("\\r"),
-            '\t' => Some("\\t"),
+        let esc: Option<&[u8]> = match c {
+            '"' => Some(b"\\\""),
+            '\\' => Some(b"\\\\"),
+            '\n' => Some(b"\\n"),
+            '\r' => Some(b"\\r"),
+            '\t' => Some(b"\\t"),
             _ => None,
         };
         let special = esc.is_some() || (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}';
@@ -48,18 +48,101 @@ pub fn json_str(out: &mut String, s: &str) {
             i += c.len_utf8();
             continue;
         }
-        out.push_str(&s[from..i]);
+        out.extend_from_slice(&bytes[from..i]);
         match esc {
-            Some(e) => out.push_str(e),
+            Some(e) => out.extend_from_slice(e),
             None => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
+                let u = c as u32;
+                out.extend_from_slice(b"\\u");
+                for shift in [12, 8, 4, 0] {
+                    out.push(HEX_LOWER[(u >> shift & 15) as usize]);
+                }
             }
         }
         i += c.len_utf8();
         from = i;
     }
-    out.push_str(&s[from..]);
-    out.push('"');
+    out.extend_from_slice(&bytes[from..]);
+    out.push(b'"');
+}
+
+const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
+
+/// Two decimal digits for each number below 100.
+const PAIRS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// Appends an unsigned integer in decimal. The JSON dump writes several numbers
+/// a node, most below 10^8: those take one fixed-size store of eight digits made
+/// with a few multiplications (no division chain, no copy of a variable length).
+#[inline]
+fn put_u64(out: &mut Vec<u8>, v: u64) {
+    if v < 10 {
+        out.push(b'0' + v as u8);
+        return;
+    }
+    if v < 100_000_000 {
+        let d = eight_digits(v as u32);
+        // Leading zero digits are the low zero bytes (v >= 10: d is not zero).
+        let zeros = (d.trailing_zeros() / 8) as usize;
+        let ascii = (d + 0x3030_3030_3030_3030) >> (8 * zeros);
+        let len = out.len();
+        out.extend_from_slice(&ascii.to_le_bytes());
+        out.truncate(len + 8 - zeros);
+        return;
+    }
+    let n = v.ilog10() as usize + 1;
+    let len = out.len();
+    out.extend_from_slice(&[b'0'; 20]);
+    let d = &mut out[len..len + 20];
+    let mut i = n;
+    let mut w = v;
+    while w >= 10_000 {
+        let r = (w % 10_000) as u32;
+        w /= 10_000;
+        put4(d, i - 4, r);
+        i -= 4;
+    }
+    while i > 0 {
+        i -= 1;
+        d[i] = b'0' + (w % 10) as u8;
+        w /= 10;
+    }
+    out.truncate(len + n);
+}
+
+/// The eight decimal digits of `v` (below 10^8, leading zeros included), one a
+/// byte, the first in the lowest byte. Works on lanes of one `u64`: two halves
+/// of four digits, then four pairs, then eight digits.
+#[inline(always)]
+fn eight_digits(v: u32) -> u64 {
+    let x = (v / 10_000) as u64 | ((v % 10_000) as u64) << 32;
+    // Each 32-bit lane (below 10^4) divided by 100: x * 10486 >> 20 is exact there.
+    let q = ((x * 10_486) >> 20) & 0x0000_007F_0000_007F;
+    let pairs = q | (x - q * 100) << 16;
+    // Each 16-bit lane (below 100) divided by 10: x * 103 >> 10 is exact there.
+    let t = ((pairs * 103) >> 10) & 0x000F_000F_000F_000F;
+    t | (pairs - t * 10) << 8
+}
+
+/// Writes `r` (below 10,000) as four digits at `d[at..at + 4]`.
+#[inline(always)]
+fn put4(d: &mut [u8], at: usize, r: u32) {
+    let (hi, lo) = ((r / 100) as usize * 2, (r % 100) as usize * 2);
+    d[at..at + 2].copy_from_slice(&PAIRS[hi..hi + 2]);
+    d[at + 2..at + 4].copy_from_slice(&PAIRS[lo..lo + 2]);
+}
+
+/// Appends a signed integer in decimal.
+fn put_i64(out: &mut Vec<u8>, v: i64) {
+    if v < 0 {
+        out.push(b'-');
+    }
+    put_u64(out, v.unsigned_abs());
 }
 
 /// Appends an unsigned integer in decimal.
@@ -85,90 +168,110 @@ fn push_name(out: &mut String, name: NameRef<'_>) {
 }
 
 /// Appends a node name as a JSON string literal.
-fn json_name(out: &mut String, name: NameRef<'_>) {
+fn json_name(out: &mut Vec<u8>, name: NameRef<'_>) {
     match name {
         NameRef::Index(i) => {
-            out.push_str("\"[");
-            push_u64(out, i as u64);
-            out.push_str("]\"");
+            out.extend_from_slice(b"\"[");
+            put_u64(out, i as u64);
+            out.extend_from_slice(b"]\"");
         }
         NameRef::Str(s) => json_str(out, s),
     }
 }
 
-fn json_value(out: &mut String, v: ValueRef<'_>) {
+fn json_value(out: &mut Vec<u8>, v: ValueRef<'_>) {
     match v {
-        ValueRef::U(x) => push_u64(out, x),
-        ValueRef::I(x) => out.push_str(itoa::Buffer::new().format(x)),
+        ValueRef::U(x) => put_u64(out, x),
+        ValueRef::I(x) => put_i64(out, x),
         ValueRef::F(x) if x.is_finite() => {
-            let _ = write!(out, "{x:?}");
+            let _ = std::io::Write::write_fmt(out, format_args!("{x:?}"));
         }
         ValueRef::F(x) => json_str(out, &format!("{x}")),
-        ValueRef::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        ValueRef::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
         ValueRef::Str(s) => json_str(out, s),
     }
 }
 
-fn json_span(out: &mut String, key: &str, s: BitSpan, bytes: bool) {
-    let (a, b) = if bytes {
-        (s.start_byte(), s.end_byte())
-    } else {
-        (s.start, s.end)
-    };
-    out.push_str(",\"");
-    out.push_str(key);
-    out.push_str("\":{\"start\":");
-    push_u64(out, a);
-    out.push_str(",\"end\":");
-    push_u64(out, b);
-    out.push('}');
+/// Appends `,"<key>":{"start":A,"end":B}` (`key` with its quotes and colon).
+#[inline]
+fn json_span(out: &mut Vec<u8>, key: &[u8], a: u64, b: u64) {
+    out.extend_from_slice(key);
+    out.extend_from_slice(b"{\"start\":");
+    put_u64(out, a);
+    out.extend_from_slice(b",\"end\":");
+    put_u64(out, b);
+    out.push(b'}');
+}
+
+/// `,"kind":"<kind>","start":` for each kind: one copy of a constant a node.
+fn kind_key(k: Kind) -> &'static [u8] {
+    macro_rules! keys {
+        ($($k:ident => $s:literal),* $(,)?) => {
+            match k {
+                $(Kind::$k => concat!(",\"kind\":\"", $s, "\",\"start\":").as_bytes(),)*
+            }
+        };
+    }
+    let key = keys!(
+        File => "file", Struct => "struct", Array => "array", U8 => "u8", U16 => "u16",
+        U32 => "u32", U64 => "u64", I8 => "i8", I16 => "i16", I32 => "i32", I64 => "i64",
+        F32 => "f32", F64 => "f64", VarInt => "varint", Bits => "bits", Bool => "bool",
+        FourCC => "fourcc", Str => "string", StrRef => "strref", Bytes => "bytes",
+        Padding => "padding", Unknown => "unknown", Derived => "derived",
+    );
+    debug_assert!(key
+        .windows(k.as_str().len())
+        .any(|w| w == k.as_str().as_bytes()));
+    key
 }
 
 /// Appends the opening of node `id`'s JSON object: every key before
-/// `children` (the caller closes it).
-pub(crate) fn json_node_open(out: &mut String, tree: &Tree, id: NodeId) {
+/// `children` (the caller closes it). `scratch` is room for a rendered display.
+pub(crate) fn json_node_open(out: &mut Vec<u8>, scratch: &mut String, tree: &Tree, id: NodeId) {
     let span = tree.span(id);
-    out.push_str("{\"name\":");
+    out.extend_from_slice(b"{\"name\":");
     json_name(out, tree.name(id));
-    out.push_str(",\"kind\":\"");
-    out.push_str(tree.kind(id).as_str());
-    out.push_str("\",\"start\":");
-    push_u64(out, span.start_byte());
-    out.push_str(",\"end\":");
-    push_u64(out, span.end_byte());
+    out.extend_from_slice(kind_key(tree.kind(id)));
+    put_u64(out, span.start_byte());
+    out.extend_from_slice(b",\"end\":");
+    put_u64(out, span.end_byte());
     if let Some(v) = tree.value_ref(id) {
-        out.push_str(",\"value\":");
+        out.extend_from_slice(b",\"value\":");
         json_value(out, v);
     }
-    if let Some(d) = tree.display(id) {
-        out.push_str(",\"display\":");
-        json_str(out, &d);
+    scratch.clear();
+    if tree.display_into(id, scratch) {
+        out.extend_from_slice(b",\"display\":");
+        json_str(out, scratch);
     }
     if let Some(e) = tree.error(id) {
-        out.push_str(",\"error\":");
+        out.extend_from_slice(b",\"error\":");
         json_str(out, e);
     }
     if !span.is_byte_aligned() {
-        json_span(out, "bits", span, false);
+        json_span(out, b",\"bits\":", span.start, span.end);
     }
     if let Some(r) = tree.reference(id) {
-        json_span(out, "ref", r, true);
+        json_span(out, b",\"ref\":", r.start_byte(), r.end_byte());
     }
     if tree.is_damaged(id) {
-        out.push_str(",\"damaged\":true");
+        out.extend_from_slice(b",\"damaged\":true");
     }
     if tree.is_lazy(id) {
-        out.push_str(",\"lazy\":true");
+        out.extend_from_slice(b",\"lazy\":true");
     }
 }
 
 /// Renders the JSON contract (one line, no trailing newline).
 pub fn to_json(d: &Decoded) -> String {
     let tree = &d.tree;
-    let mut out = String::with_capacity(tree.len() * 96);
-    out.push_str("{\"format\":");
+    let mut out = Vec::with_capacity(tree.len() * 96);
+    let mut scratch = String::new();
+    out.extend_from_slice(b"{\"format\":");
     json_str(&mut out, d.format);
-    let _ = write!(out, ",\"file_size\":{},\"tree\":", d.file_size);
+    out.extend_from_slice(b",\"file_size\":");
+    put_u64(&mut out, d.file_size);
+    out.extend_from_slice(b",\"tree\":");
 
     // Explicit stack: (node, next child index, its children with pages looked
     // through when it has pages).
@@ -180,44 +283,65 @@ pub fn to_json(d: &Decoded) -> String {
     };
     let mut stack: Vec<(NodeId, usize, Option<Vec<NodeId>>)> =
         vec![(tree.root(), 0, paged(tree.root()))];
-    json_node_open(&mut out, tree, tree.root());
+    json_node_open(&mut out, &mut scratch, tree, tree.root());
     while let Some(top) = stack.last_mut() {
         let (id, i) = (top.0, top.1);
         let children = top.2.as_deref().unwrap_or(tree.children(id));
         if i < children.len() {
             top.1 += 1;
-            out.push_str(if i == 0 { ",\"children\":[" } else { "," });
+            out.extend_from_slice(if i == 0 { b",\"children\":[" } else { b"," });
             let c = children[i];
-            json_node_open(&mut out, tree, c);
+            json_node_open(&mut out, &mut scratch, tree, c);
             stack.push((c, 0, paged(c)));
         } else {
             if !children.is_empty() {
-                out.push(']');
+                out.push(b']');
             }
-            out.push('}');
+            out.push(b'}');
             stack.pop();
         }
     }
 
-    out.push_str(",\"errors\":[");
+    out.extend_from_slice(b",\"errors\":[");
     for (k, id) in tree.errors().into_iter().enumerate() {
         if k > 0 {
-            out.push(',');
+            out.push(b',');
         }
-        let span = tree.span(id);
-        out.push_str("{\"path\":");
-        json_str(&mut out, &tree.path(id));
-        let _ = write!(
-            out,
-            ",\"start\":{},\"end\":{},\"message\":",
-            span.start_byte(),
-            span.end_byte()
+        json_error(
+            &mut out,
+            &tree.path(id),
+            tree.span(id),
+            tree.error(id).unwrap_or_default(),
         );
-        json_str(&mut out, tree.error(id).unwrap_or_default());
-        out.push('}');
     }
-    out.push_str("]}");
-    out
+    out.extend_from_slice(b"]}");
+    into_string(out)
+}
+
+/// Appends one entry of the contract's `errors` list.
+pub(crate) fn json_error(out: &mut Vec<u8>, path: &str, span: BitSpan, message: &str) {
+    out.extend_from_slice(b"{\"path\":");
+    json_str(out, path);
+    out.extend_from_slice(b",\"start\":");
+    put_u64(out, span.start_byte());
+    out.extend_from_slice(b",\"end\":");
+    put_u64(out, span.end_byte());
+    out.extend_from_slice(b",\"message\":");
+    json_str(out, message);
+    out.push(b'}');
+}
+
+/// Appends `,"<key>":N`.
+pub(crate) fn json_u64_key(out: &mut Vec<u8>, key: &str, v: u64) {
+    out.extend_from_slice(b",\"");
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(b"\":");
+    put_u64(out, v);
+}
+
+/// The JSON text: the writers above append only whole UTF-8 strings and ASCII.
+pub(crate) fn into_string(out: Vec<u8>) -> String {
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
@@ -349,5 +473,40 @@ pub(crate) fn text_node(out: &mut String, tree: &Tree, id: NodeId, depth: usize,
         out.push_str("  ! ");
         push_one_line(out, e, 400);
         out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::put_u64;
+
+    #[test]
+    fn numbers_are_written_as_decimal_text() {
+        let mut vals: Vec<u64> = vec![0, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 10_001];
+        for k in 0..=19u32 {
+            let p = 10u64.pow(k);
+            vals.extend([p - 1, p, p + 1, p.saturating_mul(5) - 1]);
+        }
+        vals.extend([
+            99_999_999,
+            100_000_000,
+            u32::MAX as u64,
+            u64::MAX,
+            u64::MAX - 1,
+        ]);
+        // A fixed-seed generator over every digit count.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            vals.push(x >> (x % 64));
+        }
+        let mut out = b"x".to_vec();
+        for v in vals {
+            out.truncate(1);
+            put_u64(&mut out, v);
+            assert_eq!(std::str::from_utf8(&out[1..]).unwrap(), v.to_string());
+        }
     }
 }

@@ -13,9 +13,11 @@
 //! this way. Decoded with [`streaming_options`], they write exactly what
 //! [`output::to_json`] and [`output::to_text`] write for an eager decode.
 
-use crate::output::{self, json_node_open, json_str, text_node, text_width};
+use crate::output::{
+    self, json_error, json_node_open, json_str, json_u64_key, text_node, text_width,
+};
 use crate::source::ByteSource;
-use crate::tree::{NodeId, Tree};
+use crate::tree::{BitSpan, NodeId, Tree};
 use crate::{Decoded, Options};
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -331,15 +333,17 @@ fn page_range(name: &str) -> Option<(u64, u64)> {
 const FLUSH_AT: usize = 1 << 16;
 
 struct Json<'w> {
-    out: String,
+    out: Vec<u8>,
+    /// Room for a rendered display.
+    scratch: String,
     w: &'w mut dyn Write,
-    errors: Vec<(String, u64, u64, String)>,
+    errors: Vec<(String, BitSpan, String)>,
 }
 
 impl Json<'_> {
     fn flush_if_full(&mut self) -> io::Result<()> {
         if self.out.len() >= FLUSH_AT {
-            self.w.write_all(self.out.as_bytes())?;
+            self.w.write_all(&self.out)?;
             self.out.clear();
         }
         Ok(())
@@ -359,21 +363,17 @@ impl Visitor for JsonVisitor<'_> {
         if let Some(n) = self.open.last_mut() {
             self.j
                 .out
-                .push_str(if *n == 0 { ",\"children\":[" } else { "," });
+                .extend_from_slice(if *n == 0 { b",\"children\":[" } else { b"," });
             *n += 1;
         }
-        json_node_open(&mut self.j.out, tree, id);
+        json_node_open(&mut self.j.out, &mut self.j.scratch, tree, id);
         if hidden > 0 {
-            let _ = write!(self.j.out, ",\"hidden_children\":{hidden}");
+            json_u64_key(&mut self.j.out, "hidden_children", hidden as u64);
         }
         if let Some(e) = tree.error(id) {
-            let span = tree.span(id);
-            self.j.errors.push((
-                tree.path(id),
-                span.start_byte(),
-                span.end_byte(),
-                e.to_string(),
-            ));
+            self.j
+                .errors
+                .push((tree.path(id), tree.span(id), e.to_string()));
         }
         self.open.push(0);
         self.j.flush_if_full()
@@ -382,9 +382,9 @@ impl Visitor for JsonVisitor<'_> {
     fn leave(&mut self, _: &Tree, _: NodeId, _: usize) -> io::Result<()> {
         let n = self.open.pop().unwrap_or(0);
         if n > 0 {
-            self.j.out.push(']');
+            self.j.out.push(b']');
         }
-        self.j.out.push('}');
+        self.j.out.push(b'}');
         self.j.flush_if_full()
     }
 }
@@ -403,37 +403,34 @@ pub fn write_json(
 ) -> io::Result<()> {
     let mut v = JsonVisitor {
         j: Json {
-            out: String::with_capacity(FLUSH_AT * 2),
+            out: Vec::with_capacity(FLUSH_AT * 2),
+            scratch: String::new(),
             w,
             errors: Vec::new(),
         },
         open: Vec::new(),
     };
-    v.j.out.push_str("{\"format\":");
+    v.j.out.extend_from_slice(b"{\"format\":");
     json_str(&mut v.j.out, d.format);
-    let _ = write!(v.j.out, ",\"file_size\":{}", d.file_size);
+    json_u64_key(&mut v.j.out, "file_size", d.file_size);
     if start != d.tree.root() {
-        v.j.out.push_str(",\"path\":");
+        v.j.out.extend_from_slice(b",\"path\":");
         json_str(&mut v.j.out, &d.tree.path(start));
     }
-    v.j.out.push_str(",\"tree\":");
+    v.j.out.extend_from_slice(b",\"tree\":");
     walk(src, &mut d.tree, start, limits, &mut v)?;
     let j = &mut v.j;
-    j.out.push_str(",\"errors\":[");
+    j.out.extend_from_slice(b",\"errors\":[");
     let errors = std::mem::take(&mut j.errors);
-    for (k, (path, a, b, msg)) in errors.iter().enumerate() {
+    for (k, (path, span, msg)) in errors.iter().enumerate() {
         if k > 0 {
-            j.out.push(',');
+            j.out.push(b',');
         }
-        j.out.push_str("{\"path\":");
-        json_str(&mut j.out, path);
-        let _ = write!(j.out, ",\"start\":{a},\"end\":{b},\"message\":");
-        json_str(&mut j.out, msg);
-        j.out.push('}');
+        json_error(&mut j.out, path, *span, msg);
         j.flush_if_full()?;
     }
-    j.out.push_str("]}\n");
-    j.w.write_all(j.out.as_bytes())
+    j.out.extend_from_slice(b"]}\n");
+    j.w.write_all(&j.out)
 }
 
 struct TextVisitor<'w> {

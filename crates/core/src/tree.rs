@@ -415,6 +415,9 @@ pub(crate) trait Recipe: fmt::Debug + Send + Sync {
 /// again.
 pub(crate) type RecipeRef = Arc<dyn Recipe>;
 
+/// A decoder's display rule: see [`Render::With`].
+pub type DisplayFn = fn(&Tree, NodeId, &mut String) -> Option<()>;
+
 /// How a node's display text is made when it is read: stored text, or a rule
 /// that renders it from the node (so the common displays cost no memory).
 #[derive(Clone, Copy)]
@@ -426,8 +429,9 @@ pub(crate) enum Render {
     /// The names of the flags set in the node's value (see
     /// [`crate::builder::flag_names`]).
     Flags(&'static [(u64, &'static str)]),
-    /// A decoder's own rule, reading the node and its neighbours.
-    With(fn(&Tree, NodeId) -> Option<String>),
+    /// A decoder's own rule, reading the node and its neighbours: appends the
+    /// display to the string, or returns `None` (what it appended is dropped).
+    With(DisplayFn),
 }
 
 impl Render {
@@ -886,7 +890,48 @@ impl Tree {
                 None => Cow::Owned(format!("unknown ({v})")),
             }),
             Render::Flags(t) => Some(Cow::Owned(crate::builder::flag_names(v, t))),
-            Render::With(f) => f(self, id).map(Cow::Owned),
+            Render::With(f) => {
+                let mut s = String::new();
+                f(self, id, &mut s).map(|()| Cow::Owned(s))
+            }
+        }
+    }
+
+    /// Appends node `id`'s display to `out`, as [`Tree::display`] gives it, without
+    /// making a string of its own; false (and nothing appended) if it has none.
+    pub fn display_into(&self, id: NodeId, out: &mut String) -> bool {
+        let render = match self.rec(id).disp {
+            D_NONE => return false,
+            D_TEXT => {
+                return match self.disp_text.get(&id) {
+                    Some(&r) => {
+                        out.push_str(self.get_text(r));
+                        true
+                    }
+                    None => false,
+                }
+            }
+            k => match self.renders.get((k - D_FIRST_RENDER) as usize) {
+                Some(&r) => r,
+                None => return false,
+            },
+        };
+        match render {
+            Render::With(f) => {
+                let len = out.len();
+                let made = f(self, id, out).is_some();
+                if !made {
+                    out.truncate(len);
+                }
+                made
+            }
+            r => match self.render(r, id) {
+                Some(s) => {
+                    out.push_str(&s);
+                    true
+                }
+                None => false,
+            },
         }
     }
 

@@ -231,7 +231,7 @@ fn is_text(vals: &[u64]) -> bool {
 /// abbrev 5` or `VERSION (1), unabbreviated`. Its first two children are its
 /// abbreviation ID and code; the block it lies in is the nearest ancestor whose
 /// second child is a `BlockID`.
-fn record_display(t: &Tree, id: NodeId) -> Option<String> {
+fn record_display(t: &Tree, id: NodeId, out: &mut String) -> Option<()> {
     let kids = t.children(id);
     let abbrev = t.value_ref(*kids.first()?)?.as_u64()?;
     let code = t.value_ref(*kids.get(1)?)?.as_u64()?;
@@ -246,24 +246,25 @@ fn record_display(t: &Tree, id: NodeId) -> Option<String> {
         at = t.parent(a);
     };
     let abbrev = (abbrev != UNABBREV_RECORD).then_some(abbrev);
-    Some(record_line(names::record_name(block, code), code, abbrev))
+    write_record_line(out, names::record_name(block, code), code, abbrev).ok()
 }
 
-/// `INST_CALL (34)`, or `record 99 (not named by LLVM)`.
-fn record_label(name: Option<&str>, code: u64) -> String {
+/// A record's label and how it was read: `INST_CALL (34), abbrev 5`,
+/// `VERSION (1), unabbreviated` or `record 99 (not named by LLVM), abbrev 4`.
+fn write_record_line(
+    out: &mut String,
+    name: Option<&str>,
+    code: u64,
+    abbrev: Option<u64>,
+) -> std::fmt::Result {
+    use std::fmt::Write as _;
     match name {
-        Some(n) => format!("{n} ({code})"),
-        None => format!("record {code} (not named by LLVM)"),
+        Some(n) => write!(out, "{n} ({code})")?,
+        None => write!(out, "record {code} (not named by LLVM)")?,
     }
-}
-
-/// A record's label and how it was read: `INST_CALL (34), abbrev 5` or
-/// `VERSION (1), unabbreviated`.
-fn record_line(name: Option<&str>, code: u64, abbrev: Option<u64>) -> String {
-    let label = record_label(name, code);
     match abbrev {
-        Some(id) => format!("{label}, abbrev {id}"),
-        None => format!("{label}, unabbreviated"),
+        Some(id) => write!(out, ", abbrev {id}"),
+        None => out.write_str(", unabbreviated"),
     }
 }
 
@@ -1660,7 +1661,13 @@ impl<'s> Decoder<'s> {
             b.set_display_with(gid, record_display);
             return;
         }
-        let mut display = record_line(self.record_name(r.block_id, code), code, abbrev);
+        let mut display = String::new();
+        let _ = write_record_line(
+            &mut display,
+            self.record_name(r.block_id, code),
+            code,
+            abbrev,
+        );
         if let Some(t) = &text {
             display.push_str(&format!(": \"{}\"", short(t)));
         }

@@ -18,7 +18,7 @@ use super::skim::{self, LocIndex};
 use super::{magic, tags, LOCATION_MAGIC};
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, Name, NodeId, Tree, Value, ValueRef};
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
 /// The page size when lists are paged.
@@ -365,14 +365,15 @@ fn kid_value(t: &Tree, id: NodeId, name: &str) -> Option<String> {
 
 /// A line delta: its varint, then the line it gives (the derived node after
 /// it), `03 → ZigZag 3 → -2; line 40`.
-fn delta_shown(t: &Tree, id: NodeId) -> Option<String> {
+fn delta_shown(t: &Tree, id: NodeId, out: &mut String) -> Option<()> {
     let abs = int_of(t, sibling(t, id, 1)?)?;
-    Some(format!("{}; line {abs}", varint_shown(t, id)?))
+    varint_shown(t, id, out)?;
+    write!(out, "; line {abs}").ok()
 }
 
 /// A derived line: the base it is counted from and the delta (the node before
 /// it), `first line 38 + 2`.
-fn line_shown(t: &Tree, id: NodeId) -> Option<String> {
+fn line_shown(t: &Tree, id: NodeId, out: &mut String) -> Option<()> {
     let abs = int_of(t, id)?;
     let d = int_of(t, sibling(t, id, -1)?)?;
     let base = abs.checked_sub(d)?;
@@ -381,17 +382,19 @@ fn line_shown(t: &Tree, id: NodeId) -> Option<String> {
         .parent(entry)
         .is_some_and(|list| t.name(list).is("Additional"));
     let from = line_from(&t.name(id).to_string(), additional);
-    Some(line_text(from, base, d))
+    out.push_str(&line_text(from, base, d));
+    Some(())
 }
 
 /// A location entry: `lines 3-9, columns 1-20`.
-fn entry_shown(t: &Tree, id: NodeId) -> Option<String> {
-    Some(lines_text(
+fn entry_shown(t: &Tree, id: NodeId, out: &mut String) -> Option<()> {
+    out.push_str(&lines_text(
         kid_value(t, id, "FirstLine")?,
         kid_value(t, id, "LastLine")?,
         kid_value(t, id, "FirstColumn")?,
         kid_value(t, id, "LastColumn")?,
-    ))
+    ));
+    Some(())
 }
 
 /// The name of the location tag whose varint is node `id`.
@@ -405,18 +408,21 @@ fn tag_name(t: &Tree, id: NodeId) -> Option<&'static str> {
 }
 
 /// A location tag: its varint and its name.
-fn tag_shown(t: &Tree, id: NodeId) -> Option<String> {
-    Some(format!(
-        "{}; {} (LocationMapTag, all-location-maps.h @05cfdad5)",
-        varint_shown(t, id)?,
-        tag_name(t, id)?
-    ))
+fn tag_shown(t: &Tree, id: NodeId, out: &mut String) -> Option<()> {
+    let name = tag_name(t, id)?;
+    varint_shown(t, id, out)?;
+    write!(
+        out,
+        "; {name} (LocationMapTag, all-location-maps.h @05cfdad5)"
+    )
+    .ok()
 }
 
 /// An additional location entry: `Comment: lines 3-4, columns 1-9`.
-fn additional_shown(t: &Tree, id: NodeId) -> Option<String> {
+fn additional_shown(t: &Tree, id: NodeId, out: &mut String) -> Option<()> {
     let tag = *t.children(id).first()?;
-    Some(format!(
+    write!(
+        out,
         "{}: {}",
         tag_name(t, tag)?,
         lines_text(
@@ -425,7 +431,8 @@ fn additional_shown(t: &Tree, id: NodeId) -> Option<String> {
             kid_value(t, id, "FirstColumn")?,
             kid_value(t, id, "LastColumn")?,
         )
-    ))
+    )
+    .ok()
 }
 
 fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> {

@@ -10,6 +10,7 @@
 
 use crate::builder::{hex_preview, Builder, DResult, Endian, Stop, MAX_STRING_VALUE};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Tree, Value, ValueRef};
+use std::fmt::Write as _;
 
 /// Longest encoding Chapel's reader accepts for a 64-bit value.
 pub const MAX_VARINT_BYTES: u64 = 10;
@@ -28,7 +29,7 @@ fn zigzag(s: i64) -> u64 {
 /// bytes (the only encoding of its value in that many bytes: 7 bits each, the
 /// continuation bit on all but the last), then the value, `03 → 3` or
 /// `05 → ZigZag 5 → -3`.
-pub(super) fn varint_shown(t: &Tree, id: NodeId) -> Option<String> {
+pub(super) fn varint_shown(t: &Tree, id: NodeId, out: &mut String) -> Option<()> {
     let n = t.span(id).len_bits() / 8;
     let (v, signed) = match t.value_ref(id)? {
         ValueRef::U(v) => (v, None),
@@ -42,10 +43,11 @@ pub(super) fn varint_shown(t: &Tree, id: NodeId) -> Option<String> {
         })
         .collect();
     let enc = hex_preview(&bytes);
-    Some(match signed {
-        Some(s) => format!("{enc} → ZigZag {v} → {s}"),
-        None => format!("{enc} → {v}"),
-    })
+    match signed {
+        Some(s) => write!(out, "{enc} → ZigZag {v} → {s}"),
+        None => write!(out, "{enc} → {v}"),
+    }
+    .ok()
 }
 
 /// Decodes a variable-byte integer from `bytes`: `(value, length, overflowed)`, or
