@@ -165,9 +165,9 @@ impl Shared {
                     return Arc::default();
                 }
                 let long = self.long(b);
-                let syms = self.syms(b);
                 let d = skim::bytes_of(b, s, e);
-                let mut ix = skim::uast(&d, s, s + 16, e, b.endian(), &long, &syms.anchors);
+                let syms = || self.syms(b);
+                let mut ix = skim::uast(&d, s, s + 16, e, b.endian(), &long, &syms);
                 ix.bytes = d;
                 ix.base = s;
                 Arc::new(ix)

@@ -12,6 +12,8 @@ use super::prim::{decode_varint, unzigzag, LongStrings, MAX_VARINT_BYTES};
 use super::tags::{self, TagKind};
 use crate::builder::{Builder, MAX_STRING_VALUE};
 use crate::Endian;
+use super::module::Syms;
+use std::sync::Arc;
 
 /// A decoder read that would fail: it reaches past the end of its region.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -456,7 +458,9 @@ fn fields_of(rd: &mut Rd, s: &LongStrings, fk: Fk) -> SR<Fields> {
 struct AstSkim<'a, 'b> {
     rd: Rd<'a>,
     long: &'b LongStrings,
-    anchors: &'b Marks,
+    /// Where the symbol table points (made when an undecoded run first needs it).
+    anchors: &'b dyn Fn() -> Arc<Syms>,
+    syms: Option<Arc<Syms>>,
     ix: AstIndex,
 }
 
@@ -469,7 +473,7 @@ pub fn uast(
     end: u64,
     endian: Endian,
     long: &LongStrings,
-    anchors: &Marks,
+    anchors: &dyn Fn() -> Arc<Syms>,
 ) -> AstIndex {
     let mut rd = Rd::new(d, base, end, endian);
     rd.pos = begin;
@@ -477,6 +481,7 @@ pub fn uast(
         rd,
         long,
         anchors,
+        syms: None,
         ix: AstIndex {
             begin,
             // Entries take 8 to 16 bytes in a typical module.
@@ -508,7 +513,8 @@ pub fn uast(
 fn skim_undecoded(sk: &mut AstSkim) -> SR<()> {
     let at = sk.rd.pos;
     let end = sk.rd.end;
-    let next = sk.anchors.first_from(at).filter(|&a| a < end);
+    let syms = sk.syms.get_or_insert_with(sk.anchors);
+    let next = syms.anchors.first_from(at).filter(|&a| a < end);
     let bound = next.unwrap_or(end).max(at);
     sk.rd.skip(bound - at)?;
     sk.ix.undecoded.push((at, bound));

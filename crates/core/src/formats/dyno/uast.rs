@@ -14,7 +14,7 @@
 //! verified, so its entries are shown as one run.
 
 use super::layout::Layout;
-use super::module::{Shared, Syms};
+use super::module::Shared;
 use super::prim::{ustring, vint, vuint, LongStrings};
 use super::skim::AstIndex;
 use super::tags::{self, TagKind};
@@ -36,13 +36,14 @@ enum Flow {
     Lost,
 }
 
-/// What decoding entries needs: the long strings, where the symbol table points
-/// (an undecoded run ends at the next entry it points at), the section's end, and
-/// the skim of the section (where each entry is, for pages of long lists).
+/// What decoding entries needs: the long strings, the module (where the symbol
+/// table points: an undecoded run ends at the next entry it points at, found
+/// only when a run needs it), the section's end, and the skim of the section
+/// (where each entry is, for pages of long lists).
 #[derive(Clone)]
 struct Cx {
     strings: Arc<LongStrings>,
-    syms: Arc<Syms>,
+    sh: Arc<Shared>,
     ix: Arc<AstIndex>,
     end: u64,
 }
@@ -95,7 +96,7 @@ pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
 
     let cx = Cx {
         strings: sh.long(b),
-        syms: sh.syms(b),
+        sh: sh.clone(),
         ix: sh.ast(b),
         end: b.limit(),
     };
@@ -348,7 +349,8 @@ fn append(b: &mut Builder, extra: &str) {
 /// (or to the section end) as one undecoded run.
 fn undecoded(b: &mut Builder, cx: &Cx, what: &str) -> DResult<()> {
     let at = b.pos();
-    let next = cx.syms.anchors.first_from(at).filter(|&a| a < cx.end);
+    let syms = cx.sh.syms(b);
+    let next = syms.anchors.first_from(at).filter(|&a| a < cx.end);
     let bound = next.unwrap_or(cx.end).max(at);
     if bound > at {
         b.bytes("Undecoded", bound - at)?;
