@@ -19,6 +19,7 @@ pub mod output;
 pub mod source;
 pub mod stream;
 pub mod tree;
+pub mod view;
 pub mod wire;
 
 pub use builder::{Builder, DResult, Endian, Stop};

@@ -8,11 +8,11 @@
 //! and the pages of a decode on demand give the same tree as an eager decode.
 
 use super::layout::Layout;
+use super::module::Syms;
 use super::prim::{decode_varint, unzigzag, LongStrings, MAX_VARINT_BYTES};
 use super::tags::{self, TagKind};
 use crate::builder::{Builder, MAX_STRING_VALUE};
 use crate::Endian;
-use super::module::Syms;
 use std::sync::Arc;
 
 /// A decoder read that would fail: it reaches past the end of its region.
