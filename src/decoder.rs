@@ -198,13 +198,13 @@ pub fn warm() {
     });
 }
 
-/// Decodes `blob` as load number `job`; big parts stay lazy above `lazy_threshold` bytes.
-pub fn open(job: u32, blob: &web_sys::Blob, lazy_threshold: u64) -> Result<(), String> {
+/// Decodes `blob` as load number `job`, as a viewer does: its top levels and
+/// small groups now, the rest when opened (`hexlens_core::view`).
+pub fn open(job: u32, blob: &web_sys::Blob) -> Result<(), String> {
     send(&[
         ("type", "open".into()),
         ("job", job.into()),
         ("blob", blob.into()),
-        ("lazyThreshold", (lazy_threshold as f64).into()),
     ])
 }
 

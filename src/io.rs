@@ -83,9 +83,6 @@ pub async fn load_manifest() -> Result<Vec<Sample>, String> {
         .collect())
 }
 
-/// Lazy nodes: bitcode blocks this big (bytes) or bigger are decoded when expanded.
-pub const LAZY_THRESHOLD: u64 = 256 * 1024;
-
 thread_local! {
     static NEXT_LOAD: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
@@ -111,7 +108,7 @@ fn open_blob(name: String, blob: web_sys::Blob, dispatch: UseReducerDispatcher<S
     // Start reading the first screen now, before the first render asks for it.
     let _ = bytes.window(0, 4096);
     dispatch.dispatch(Action::Open(Rc::new(Doc::pending(Rc::new(bytes), load))));
-    if let Err(message) = decoder::open(load, &blob, LAZY_THRESHOLD) {
+    if let Err(message) = decoder::open(load, &blob) {
         dispatch.dispatch(Action::DecodeFailed { load, message });
     }
 }

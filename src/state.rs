@@ -171,7 +171,16 @@ pub struct State {
     pub bytes_epoch: u32,
     /// Lazy nodes whose children have been asked for (per load).
     pub expanding: Rc<Vec<NodeId>>,
+    /// A byte being revealed: a click or go-to landed in a group not decoded
+    /// yet, which was asked for; when it arrives, the byte's innermost owner in
+    /// it is selected (and opened in turn if it is a small lazy group).
+    pub seek: Option<u64>,
 }
+
+/// A click or go-to opens the lazy group it lands in when the group spans at
+/// most this many bytes, or is a page; a bigger group is selected and waits
+/// for the user to open it (decoding it may mean reading all of it).
+pub const SEEK_OPEN_BYTES: u64 = 16 << 20;
 
 impl State {
     /// The state after `action`, or `None` if nothing changed.
@@ -214,6 +223,7 @@ impl State {
                     },
                     bytes_epoch: self.bytes_epoch,
                     expanding: Rc::default(),
+                    seek: None,
                 })
             }
             Action::Progress { load, done, total } => {
@@ -277,7 +287,19 @@ impl State {
                         let e = Rc::make_mut(&mut s.expanded);
                         e.resize(d.tree.len(), false);
                         s.rows = Rc::new(outline::visible_rows(&d.tree, e));
-                        s.doc = Some(Rc::new(d));
+                        let d = Rc::new(d);
+                        s.doc = Some(d.clone());
+                        if let Some(b) = s.seek {
+                            if let Some(owner) = d.index.owner(b) {
+                                s.select(&d, owner);
+                                s.seek_into(&d, owner, b);
+                                s.reveal = Reveal {
+                                    seq: self.reveal.seq + 1,
+                                    byte: None,
+                                    node: Some(owner),
+                                };
+                            }
+                        }
                     }
                     Err(e) => s.status = Status::Failed(format!("could not decode that part: {e}")),
                 }
@@ -290,12 +312,14 @@ impl State {
                 }
                 let mut s = self.clone();
                 s.expanding = Rc::default();
+                s.seek = None;
                 s.status = Status::Failed(message);
                 Some(s)
             }
             Action::Crashed(message) => {
                 let mut s = self.clone();
                 s.expanding = Rc::default();
+                s.seek = None;
                 s.status = Status::Crashed(message);
                 Some(s)
             }
@@ -349,8 +373,10 @@ impl State {
                 let b = b.min(doc.bytes.len().saturating_sub(1));
                 let mut s = self.clone();
                 s.cursor = b;
+                s.seek = None;
                 if let Some(owner) = doc.index.owner(b) {
                     s.select(&doc, owner);
+                    s.seek_into(&doc, owner, b);
                 }
                 s.reveal = Reveal {
                     seq: self.reveal.seq + 1,
@@ -393,6 +419,27 @@ impl State {
                 Some(s)
             }
             Action::TreeKey(key) => self.tree_key(key),
+        }
+    }
+
+    /// Byte `b` is owned by `owner`, just selected: if that is a lazy group a
+    /// click may open (see [`SEEK_OPEN_BYTES`]), asks for it and keeps seeking
+    /// `b`; otherwise the seek ends there.
+    fn seek_into(&mut self, doc: &Doc, owner: NodeId, b: u64) {
+        let t = &doc.tree;
+        let small = t.is_page(owner) || t.span(owner).len_bits() / 8 <= SEEK_OPEN_BYTES;
+        if !(t.is_lazy(owner) && small) {
+            self.seek = None;
+            return;
+        }
+        self.seek = Some(b);
+        let e = Rc::make_mut(&mut self.expanded);
+        if !e[owner as usize] {
+            e[owner as usize] = true;
+            self.rows = Rc::new(outline::visible_rows(t, e));
+        }
+        if !self.expanding.contains(&owner) {
+            Rc::make_mut(&mut self.expanding).push(owner);
         }
     }
 
@@ -691,5 +738,72 @@ mod tests {
         assert_eq!(s.cursor, 455);
         assert_eq!(s.reveal.byte, Some(455));
         assert!(s.reveal.node.is_some());
+    }
+
+    #[test]
+    fn a_click_in_a_group_not_decoded_yet_opens_it_down_to_the_byte() {
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let src = data.as_slice();
+        let mut worker_tree =
+            hexlens_core::decode_with(&src, &hexlens_core::view::viewer_options()).tree;
+        let wire: Rc<[u8]> = hexlens_core::wire::encode_nodes(&worker_tree.nodes()).into();
+        let mut s = State::default()
+            .apply(Action::Open(Rc::new(Doc::pending(
+                Rc::new(FileBytes::new("f", data.clone())),
+                4,
+            ))))
+            .unwrap()
+            .apply(Action::Decoded {
+                load: 4,
+                format: "dxcontainer".into(),
+                nodes: wire,
+            })
+            .unwrap();
+        // A byte of an operand deep in the DXIL part's bitcode.
+        let eager = hexlens_core::decode(&src).tree;
+        let b = data.len() as u64 - 40;
+        let want = eager.path(
+            Doc::new(
+                Rc::new(FileBytes::new("e", data.clone())),
+                0,
+                "dxcontainer",
+                eager.clone(),
+            )
+            .index
+            .owner(b)
+            .unwrap(),
+        );
+        s = s.apply(Action::ClickByte(b)).unwrap();
+        assert_eq!(s.seek, Some(b), "the click landed in a lazy group");
+        let mut rounds = 0;
+        while let Some(&id) = s.expanding.first() {
+            rounds += 1;
+            assert!(rounds < 20, "the seek ends");
+            let range = hexlens_core::expand(&src, &mut worker_tree, id).unwrap();
+            let mut sent = vec![worker_tree.node(id)];
+            sent.extend(worker_tree.nodes_in(range));
+            let nodes: Rc<[u8]> = hexlens_core::wire::encode_nodes(&sent).into();
+            s = s
+                .apply(Action::Expanded {
+                    load: 4,
+                    node: id,
+                    nodes,
+                })
+                .unwrap();
+        }
+        assert!(
+            rounds >= 2,
+            "it went through more than one group ({rounds})"
+        );
+        assert_eq!(s.seek, None);
+        let doc = s.doc.clone().unwrap();
+        let sel = s.selected.unwrap();
+        assert!(!doc.tree.is_lazy(sel));
+        assert_eq!(doc.tree.path(sel), want);
+        assert_eq!(s.reveal.node, Some(sel));
+        assert!(
+            outline::position(&s.rows, sel).is_some(),
+            "its row is shown"
+        );
     }
 }

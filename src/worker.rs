@@ -13,7 +13,7 @@
 //! "failed", job, message}`, `{type: "panic", message}`.
 
 use crate::pages::PageCache;
-use hexlens_core::{ByteSource, NodeId, Options, Tree};
+use hexlens_core::{view, ByteSource, NodeId, Tree};
 use js_sys::{Object, Reflect, Uint8Array};
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
@@ -181,13 +181,12 @@ fn open(m: &JsValue, job: u32) {
         Ok(s) => s,
         Err(e) => return fail(job, e),
     };
-    let opts = Options {
-        lazy_threshold: num(m, "lazyThreshold").map(|t| t as u64),
-        ..Default::default()
-    };
     // Free the previous file's tree and pages first.
     JOB.with(|j| j.borrow_mut().take());
-    let d = hexlens_core::decode_with(&src, &opts);
+    // What a viewer needs first: the top levels, and small groups up to a
+    // budget; big groups and long lists wait until they are opened.
+    let mut d = hexlens_core::decode_with(&src, &view::viewer_options());
+    view::prefetch(&src, &mut d.tree, view::Budget::default());
     let out = msg(
         "decoded",
         &[("job", job.into()), ("format", d.format.into())],
