@@ -1,7 +1,12 @@
 // Browser benchmark: the scale targets, measured in headless Chromium with the
 // same driver as the browser tests (playwright-core on /usr/bin/chromium).
 //
-//   node bench/browser.mjs [--no-build] [--sizes 1MiB,64MiB,1GiB,4GiB] [--write]
+//   node bench/browser.mjs [--no-build] [--sizes 1MiB,64MiB,1GiB,4GiB] [--dense DIR] [--no-big] [--write]
+//
+// --dense DIR (default target/dense): the dense real files bench/dense.sh makes,
+// where present, are opened too (first paint, tree shown, wasm memory, the
+// biggest group not decoded yet opened, End in the tree). --sizes '' skips the
+// sparse files, --no-big the 1,000,000-node tree.
 //
 // Builds the release site (trunk, as scripts/test-browser.sh does) unless
 // --no-build, generates the inputs in a temp dir (sparse files; see
@@ -33,7 +38,13 @@ const args = process.argv.slice(2);
 const flag = (f) => args.includes(f);
 const opt = (f, d) => (args.includes(f) ? args[args.indexOf(f) + 1] : d);
 const DIST = process.env.HEXLENS_DIST || path.join(ROOT, 'target/bench-dist');
-const sizes = opt('--sizes', Object.keys(SIZES).join(',')).split(',');
+const sizes = opt('--sizes', Object.keys(SIZES).join(',')).split(',').filter(Boolean);
+// Dense real files (bench/dense.sh makes them): opened as a person would.
+const DENSE_DIR = opt('--dense', path.join(ROOT, 'target/dense'));
+const DENSE = ['sqlite-O2.bc', 'sqlite-O1g.bc', 'dxil-container.dxbc', 'cdac-100k-types.bin', 'dyno-1m-symbols.dyno']
+  .map((f) => path.join(DENSE_DIR, f))
+  .filter((f) => fs.existsSync(f));
+const skipBig = flag('--no-big');
 
 if (!flag('--no-build')) {
   const env = {
@@ -193,8 +204,51 @@ for (const s of sizes) {
   await page.close();
 }
 
+// Dense files: open, open the biggest group not decoded yet, jump to the tree's
+// last row; memory after each.
+const denseRows = [];
+for (const f of DENSE) {
+  const { page, errors } = await freshPage();
+  const firstPaint = await openAndTime(page, f);
+  const decoded = await waitDecoded(page, 600000);
+  const rows = await page.evaluate(() => document.querySelectorAll('.trow').length);
+  const memOpen = await memory(page);
+  // The biggest group not decoded yet: open the biggest closed group until the
+  // biggest one is not decoded yet, then time opening that one.
+  const group = await page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+    const size = (r) => Number(r.dataset.end) - Number(r.dataset.start);
+    for (let step = 0; step < 12; step++) {
+      const closed = [...document.querySelectorAll('.trow[aria-expanded=false]')];
+      if (!closed.length) break;
+      const row = closed.reduce((a, b) => (size(b) > size(a) ? b : a));
+      const id = row.dataset.id;
+      const lazy = row.classList.contains('lazy');
+      const name = `${row.dataset.path} (${size(row)} bytes)`;
+      const t0 = performance.now();
+      row.querySelector('.twisty').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      for (let i = 0; i < 6000; i++) {
+        await frame();
+        const r = document.querySelector(`.trow[data-id="${id}"]`);
+        if (r && !r.classList.contains('lazy') && r.getAttribute('aria-expanded') === 'true') break;
+      }
+      if (lazy) return { ms: performance.now() - t0, name };
+    }
+    return { ms: NaN, name: '' };
+  });
+  await page.locator('[role=tree]').focus();
+  await page.keyboard.press('End');
+  await page.waitForTimeout(300);
+  const memEnd = await memory(page);
+  denseRows.push({ file: path.basename(f), bytes: fs.statSync(f).size, firstPaint, decoded, rows, memOpen, group, memEnd, errors });
+  console.log(`${path.basename(f)}: first paint ${firstPaint.toFixed(0)} ms, tree shown ${decoded.toFixed(0)} ms, ` +
+    `page+worker wasm ${MiB(memOpen.pageWasm + memOpen.workerWasm)} MiB; biggest lazy group ${group.name} opened in ${group.ms.toFixed(0)} ms; ` +
+    `after it and End: page+worker wasm ${MiB(memEnd.pageWasm + memEnd.workerWasm)} MiB` + (errors.length ? `, errors: ${errors.join(' | ')}` : ''));
+  await page.close();
+}
+
 // A tree of about 1,000,000 nodes.
-const big = await (async () => {
+const big = skipBig ? null : await (async () => {
   const { page, errors } = await freshPage();
   await openAndTime(page, partsFile);
   const decoded = await waitDecoded(page, 600000);
@@ -245,7 +299,7 @@ const big = await (async () => {
   await page.close();
   return { decoded, build, nodes, stats, rowsInTree, mem, errors };
 })();
-console.log('1M-node tree:', JSON.stringify(big));
+if (big) console.log('1M-node tree:', JSON.stringify(big));
 
 // App transfer size (gzip -9 of what the page downloads to start).
 let transfer = 0;
@@ -280,6 +334,17 @@ lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of fileRows) {
   lines.push(`| ${r.size} | ${ms(r.firstPaint)} | ${ms(r.decoded)} | ${r.end.ok ? ms(r.end.ms) : 'not reached'} | ${ms(r.expand.ms)} | ${MiB(r.mem.heap)} MiB | ${MiB(r.mem.pageWasm)} MiB | ${MiB(r.mem.workerWasm)} MiB | ${MiB(r.mem.rss)} MiB |`);
 }
+if (denseRows.length) {
+  lines.push('');
+  lines.push('Dense files (`bench/dense.sh` makes them), opened through the file input:');
+  lines.push('');
+  lines.push('| file | bytes | first hex rows + tree root painted | tree shown | page + worker wasm after opening | biggest group not decoded yet, opened | page + worker wasm after it and End |');
+  lines.push('| --- | ---: | --- | --- | --- | --- | --- |');
+  for (const r of denseRows) {
+    lines.push(`| ${r.file} | ${r.bytes.toLocaleString('en')} | ${ms(r.firstPaint)} | ${ms(r.decoded)} | ${MiB(r.memOpen.pageWasm + r.memOpen.workerWasm)} MiB | ${ms(r.group.ms)} (${r.group.name}) | ${MiB(r.memEnd.pageWasm + r.memEnd.workerWasm)} MiB |`);
+  }
+}
+if (big) {
 lines.push('');
 lines.push(`Tree of ${big.nodes || 'about 1,000,000'} nodes (\`parts-1m.dxbc\`, 166,667 parts; decoded and shown in ${ms(big.decoded)}, of which ${ms(big.build)} on the page's thread building the tree, byte index and rows from the worker's answer; ${big.rowsInTree} tree rows in the DOM):`);
 lines.push('');
@@ -292,11 +357,12 @@ lines.push(`| tree scroll step: work | ${ms1(big.stats.tree.workP95)} | ${ms1(bi
 lines.push(`| tree scroll: frame interval | ${ms1(big.stats.tree.frameP95)} | ${ms1(big.stats.tree.frameMax)} | |`);
 lines.push('');
 lines.push(`Memory with that tree open: JS heap ${MiB(big.mem.heap)} MiB, page wasm ${MiB(big.mem.pageWasm)} MiB, worker wasm ${MiB(big.mem.workerWasm)} MiB, renderer RSS ${MiB(big.mem.rss)} MiB.`);
+}
 lines.push('');
 lines.push(`App transfer size (gzip -9): ${transfer.toLocaleString('en')} bytes (${assets.join(', ')}).`);
 const table = lines.join('\n');
 console.log('\n' + table);
-const errs = [...fileRows.flatMap((r) => r.errors), ...big.errors];
+const errs = [...fileRows.flatMap((r) => r.errors), ...denseRows.flatMap((r) => r.errors), ...(big ? big.errors : [])];
 if (errs.length) console.log('\npage errors:', errs);
 
 if (flag('--write')) {

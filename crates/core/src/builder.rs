@@ -114,6 +114,8 @@ pub struct Builder<'s> {
     lazy_threshold: Option<u64>,
     page_size: Option<u32>,
     exact_totals: bool,
+    /// Set by [`Builder::lazy_region_reading`] for the lazy node it makes.
+    next_reads: Option<u64>,
     /// Children lists of closed frames, kept for reuse.
     spare: Vec<Vec<NodeId>>,
 }
@@ -177,6 +179,7 @@ impl<'s> Builder<'s> {
             lazy_threshold: None,
             page_size: None,
             exact_totals: false,
+            next_reads: None,
             spare: Vec::new(),
         }
     }
@@ -230,6 +233,7 @@ impl<'s> Builder<'s> {
             lazy_threshold,
             page_size,
             exact_totals: false,
+            next_reads: None,
             spare: Vec::new(),
         }
     }
@@ -1126,6 +1130,30 @@ impl<'s> Builder<'s> {
         self.lazy_region_vouched(false, name, kind, start, len, label, f)
     }
 
+    /// [`Builder::lazy_region`] for a region whose decoding reads `reads` bytes of
+    /// the file, more than its own span (a header whose hash covers the whole
+    /// file): what opening it costs, for callers that open groups unasked
+    /// ([`Tree::open_cost`], [`crate::view::prefetch`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn lazy_region_reading<F>(
+        &mut self,
+        reads: u64,
+        name: impl Into<Name>,
+        kind: Kind,
+        start: u64,
+        len: u64,
+        label: Option<String>,
+        f: F,
+    ) -> Option<()>
+    where
+        F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
+    {
+        self.next_reads = Some(reads);
+        let r = self.lazy_region(name, kind, start, len, label, f);
+        self.next_reads = None;
+        r
+    }
+
     /// [`Builder::lazy_region`] for a decoder that, when `vouched`, has checked the
     /// region without making nodes and found nothing it would report: the lazy
     /// node then says its subtree holds no error ([`Tree::may_hide_damage`]), so a
@@ -1182,6 +1210,7 @@ impl<'s> Builder<'s> {
             endian: self.endian,
             f: Arc::new(f),
             vouched,
+            reads: self.next_reads.take(),
         };
         let id = self.lazy_node(name, kind, len * 8, Arc::new(recipe)).ok()?;
         if let Some(l) = label {
@@ -1281,6 +1310,8 @@ struct FnRecipe {
     f: RegionFn,
     /// The decoder checked the region and found nothing it would report.
     vouched: bool,
+    /// Bytes decoding it reads, when more than its span.
+    reads: Option<u64>,
 }
 
 type RegionFn = Arc<dyn Fn(&mut Builder) -> DResult<()> + Send + Sync>;
@@ -1311,6 +1342,10 @@ impl crate::tree::Recipe for FnRecipe {
 
     fn vouched(&self) -> bool {
         self.vouched
+    }
+
+    fn reads(&self) -> Option<u64> {
+        self.reads
     }
 }
 

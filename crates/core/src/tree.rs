@@ -409,6 +409,11 @@ pub(crate) trait Recipe: fmt::Debug + Send + Sync {
     fn vouched(&self) -> bool {
         false
     }
+    /// Bytes of the file decoding it reads, when more than the node's span
+    /// (see [`Tree::open_cost`]).
+    fn reads(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// A shared recipe: kept after an expansion so a released node can be decoded
@@ -1501,6 +1506,16 @@ impl Tree {
     /// no error (see [`Tree::may_hide_damage`]).
     pub fn is_vouched(&self, id: NodeId) -> bool {
         self.is_lazy(id) && self.recipes.get(&id).is_some_and(|r| r.vouched())
+    }
+
+    /// Bytes of the file opening lazy node `id` reads: its span, or more when
+    /// its decoder said so (a header whose hash covers the whole file).
+    pub fn open_cost(&self, id: NodeId) -> u64 {
+        let span = self.span(id).len_bits().div_ceil(8);
+        match self.recipes.get(&id).and_then(|r| r.reads()) {
+            Some(r) => r.max(span),
+            None => span,
+        }
     }
 
     /// Arena lengths before an expansion: what [`Tree::note_expanded`] records.

@@ -59,7 +59,7 @@ pub fn prefetch(src: &dyn ByteSource, tree: &mut Tree, budget: Budget) -> usize 
             break;
         }
         if tree.is_lazy(id) {
-            if tree.span(id).len_bits() / 8 > budget.group_bytes {
+            if tree.open_cost(id) > budget.group_bytes {
                 continue;
             }
             if crate::expand(src, tree, id).is_err() {
@@ -76,12 +76,13 @@ pub fn prefetch(src: &dyn ByteSource, tree: &mut Tree, budget: Budget) -> usize 
 mod tests {
     use super::*;
 
+    fn fixture(path: &str) -> Vec<u8> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/");
+        std::fs::read(format!("{dir}{path}")).expect("fixture")
+    }
+
     fn sample(name: &str) -> Vec<u8> {
-        let dir = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/fixtures/dxcontainer/curated/"
-        );
-        std::fs::read(format!("{dir}{name}")).expect("sample")
+        fixture(&format!("dxcontainer/curated/{name}"))
     }
 
     #[test]
@@ -131,5 +132,29 @@ mod tests {
         };
         assert_eq!(prefetch(&src, &mut d.tree, small), 0);
         assert_eq!(d.tree.len(), before);
+    }
+
+    #[test]
+    fn a_group_that_reads_more_than_its_bytes_costs_what_it_reads() {
+        // A .dyno header is 80 bytes, but checking its hash reads the whole file.
+        let data = fixture("dyno/spec_le.dyno");
+        let src = data.as_slice();
+        let mut d = crate::decode_with(&src, &viewer_options());
+        let header = d.tree.find("Header").expect("a header");
+        assert!(d.tree.is_lazy(header));
+        assert!(d.tree.span(header).len_bits() / 8 < data.len() as u64);
+        assert_eq!(d.tree.open_cost(header), data.len() as u64);
+        let budget = Budget {
+            nodes: usize::MAX,
+            group_bytes: data.len() as u64 - 1,
+        };
+        prefetch(&src, &mut d.tree, budget);
+        assert!(d.tree.is_lazy(header), "the prefetch leaves it to the user");
+        let budget = Budget {
+            nodes: usize::MAX,
+            group_bytes: data.len() as u64,
+        };
+        prefetch(&src, &mut d.tree, budget);
+        assert!(!d.tree.is_lazy(header));
     }
 }

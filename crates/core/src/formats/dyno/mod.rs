@@ -133,7 +133,9 @@ fn decode(b: &mut Builder) -> DResult<()> {
         // Checking the hash reads the whole file: the header is decoded when it
         // is opened.
         let label = "file header; its SHA-256 is checked against the whole file when opened, not decoded yet";
-        b.lazy_region(
+        let whole = b.file_len();
+        b.lazy_region_reading(
+            whole,
             "Header",
             Kind::Struct,
             0,
