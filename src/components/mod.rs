@@ -15,12 +15,14 @@ pub mod tree_view;
 use crate::clip;
 use hexlens_core::{Kind, Node, NodeId, Tree};
 
-/// What a tree row shows after a node's name: [`value_text`], or for a group
-/// without a value, the text of its naming field (a part's FourCC, an element's
-/// semantic name) so a list of parts reads `[0] SFI0`, `[1] ISG1`, …
+/// What a tree row shows after a node's name: for a group without a value
+/// whose first fields include a naming field (a part's FourCC, an element's
+/// semantic name, a symbol's name), that name first, so a list reads `[0] SFI0`,
+/// `[1] ISG1`, … and a remark (an odd offset, a count) never hides what the
+/// group is; then [`value_text`].
 pub fn row_text(tree: &Tree, id: NodeId, len: u64) -> String {
     let n = tree.node(id);
-    if n.kind == Kind::Struct && n.value.is_none() && n.display.is_none() {
+    if n.kind == Kind::Struct && n.value.is_none() {
         let label = n.children.iter().take(3).find_map(|&c| {
             let c = tree.node(c);
             match (c.kind, &c.value) {
@@ -32,7 +34,12 @@ pub fn row_text(tree: &Tree, id: NodeId, len: u64) -> String {
             }
         });
         if let Some(l) = label {
-            return l;
+            return match n.display.as_deref().map(|d| clip::plain(d, clip::ROW)) {
+                // The display already leads with the name (a DXContainer part's).
+                Some(d) if d.starts_with(l.trim_matches('"')) => d,
+                Some(d) => format!("{l} · {d}"),
+                None => l,
+            };
         }
     }
     value_text(&n, len)
@@ -67,4 +74,41 @@ pub fn offset_digits(size: u64) -> usize {
         d += 1;
     }
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::row_text;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    /// A container whose one part (SFI0, 8 bytes of flags) starts at 0x26, two
+    /// bytes past the end of the part table.
+    fn unaligned_part() -> Vec<u8> {
+        let mut v = b"DXBC".to_vec();
+        v.extend([0u8; 16]);
+        v.extend(1u16.to_le_bytes());
+        v.extend(0u16.to_le_bytes());
+        let size_at = v.len();
+        v.extend(0u32.to_le_bytes());
+        v.extend(1u32.to_le_bytes());
+        v.extend(0x26u32.to_le_bytes());
+        v.extend([0u8; 2]);
+        v.extend(b"SFI0");
+        v.extend(8u32.to_le_bytes());
+        v.extend([0u8; 8]);
+        let n = v.len() as u32;
+        v[size_at..size_at + 4].copy_from_slice(&n.to_le_bytes());
+        v
+    }
+
+    #[wasm_bindgen_test]
+    fn a_part_row_leads_with_its_fourcc_and_a_remark_follows_it() {
+        let d = hexlens_core::decode_bytes(&unaligned_part());
+        let t = &d.tree;
+        let part = t.find("Parts/[0]").expect("the part");
+        let len = t.span(part).len_bits() / 8;
+        let text = row_text(t, part, len);
+        assert!(text.starts_with("SFI0: shader feature flags"), "{text}");
+        assert!(text.contains("⚠ at 0x26, not 4-byte aligned"), "{text}");
+    }
 }

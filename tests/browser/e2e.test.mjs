@@ -127,7 +127,7 @@ test('a sample opened through the file input shows its parts in an ARIA tree', a
     const r = page.locator(row(`Parts/[${i}]`));
     assert.equal(await r.getAttribute('role'), 'treeitem');
     assert.equal(await r.getAttribute('aria-level'), '3');
-    assert.match(await r.locator('.tval').textContent(), new RegExp(cc));
+    assert.match(await r.locator('.tval').textContent(), new RegExp(`^${cc}: `), 'the row leads with the FourCC');
   }
   assert.equal(await page.locator(row('Parts')).getAttribute('aria-expanded'), 'true');
   assert.equal(await page.locator('#notice-damaged').count(), 0, 'a real sample decodes cleanly');

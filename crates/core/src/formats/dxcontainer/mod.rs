@@ -148,9 +148,6 @@ fn decode(b: &mut Builder) -> DResult<()> {
                         format!("part starts at 0x{off:X}, inside the previous part (which ends at 0x{prev_end:X})"),
                     );
                 }
-                if off % 4 != 0 {
-                    b.set_display(id, format!("at 0x{off:X} (not 4-byte aligned)"));
-                }
                 part(b, i, off, &ctx)
             });
             prev_end = prev_end.max(off.saturating_add(len).min(file_len));
@@ -191,9 +188,24 @@ type PartDecoder = fn(&mut Builder, u64, &Context) -> DResult<()>;
 /// Decodes one part (cursor at its header, region bounded by its size).
 fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
     let cc = b.fourcc("Name")?;
+    // The part's row leads with what it is; an odd place follows as a warning.
+    let what = crate::builder::fourcc_text(&cc);
+    let desc = part_description(&cc);
+    let place = if !off.is_multiple_of(4) {
+        format!("; ⚠ at 0x{off:X}, not 4-byte aligned")
+    } else {
+        String::new()
+    };
+    b.set_display(
+        b.current(),
+        format!(
+            "{what}: {}{place}",
+            desc.unwrap_or("part not named by the spec")
+        ),
+    );
     let size = b.u32("Size")? as u64;
     let data = off + PART_HEADER_SIZE;
-    if let Some(desc) = part_description(&cc) {
+    if let Some(desc) = desc {
         let id = b.children(b.current())[0];
         b.set_display(id, desc);
     }
