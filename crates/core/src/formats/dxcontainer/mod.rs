@@ -37,7 +37,9 @@ use super::{has_magic, Format};
 use crate::builder::{Builder, DResult};
 use crate::source::ByteSource;
 use crate::tree::{Kind, Name, Value};
-pub(crate) use lazy::{contiguous_pages, fixed_pages, lazy_part, page_size, pages, SKIM_CHUNK};
+pub(crate) use lazy::{
+    contiguous_pages, fixed_pages, lazy_part, page_size, pages, Page, SKIM_CHUNK,
+};
 
 /// The registry entry.
 pub const FORMAT: Format = Format {
@@ -103,6 +105,27 @@ fn decode(b: &mut Builder) -> DResult<()> {
                 file_len.saturating_sub(HEADER_SIZE)
             ));
         }
+        // A long table whose every entry is in the file is shown in pages; the
+        // offsets are read now without nodes (laying out the parts needs them).
+        if let Some(n) = page_size(b).filter(|&n| part_count > n && part_count <= room) {
+            let raw = b.peek_bytes(HEADER_SIZE, part_count * 4);
+            offsets = raw
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as u64)
+                .collect();
+            if offsets.len() as u64 == part_count {
+                let list = fixed_pages(HEADER_SIZE, 4, part_count, n);
+                return b.array("PartOffsets", |b| {
+                    pages(b, &list, |b, first, next| {
+                        for i in first..next {
+                            b.u32(Name::Index(i as u32))?;
+                        }
+                        Ok(())
+                    })
+                });
+            }
+            offsets.clear();
+        }
         b.array("PartOffsets", |b| {
             for i in 0..part_count {
                 offsets.push(b.u32(Name::Index(i as u32))? as u64);
@@ -113,47 +136,115 @@ fn decode(b: &mut Builder) -> DResult<()> {
 
     let table_end = (HEADER_SIZE + 4 * offsets.len() as u64).min(file_len);
     b.seek(table_end);
-    let ctx = prescan(b, &offsets);
+    let ctx = Context {
+        part_count: offsets.len(),
+        ..prescan(b, &offsets)
+    };
+    let count = offsets.len();
+    // Parts laid out one after the other, each inside the file, are shown in
+    // pages when there are many: nothing about one of them depends on another.
+    if let Some(n) = page_size(b).filter(|&n| count as u64 > n) {
+        if let Some(ends) = part_ends(b, &offsets, table_end, file_len) {
+            let offs = std::sync::Arc::new(offsets);
+            let list: Vec<Page> = fixed_pages(0, 0, count as u64, n)
+                .into_iter()
+                .map(|p| Page {
+                    start: offs[p.first as usize],
+                    end: match offs.get(p.next as usize) {
+                        Some(&next_start) => next_start,
+                        None => ends[count - 1],
+                    },
+                    ..p
+                })
+                .collect();
+            let exact = b.exact_totals();
+            return b.array("Parts", |b| {
+                pages(b, &list, move |b, first, next| {
+                    b.set_exact_totals(exact);
+                    for i in first as usize..next as usize {
+                        // Laid out one after the other: no part overlaps the one before.
+                        let off = offs[i];
+                        part_entry(b, i, off, off, table_end, &ctx);
+                    }
+                    Ok(())
+                })
+            });
+        }
+    }
     b.array("Parts", |b| {
         let mut prev_end = table_end;
         for (i, &off) in offsets.iter().enumerate() {
-            let ctx = Context { part_count: offsets.len(), ..ctx };
-            let name = Name::Index(i as u32);
-            // A part that would start inside the header or past the end of the file
-            // is not decoded there: it gets an empty node carrying the error.
-            let misplaced = if off < table_end {
-                Some(format!(
-                    "part offset 0x{off:X} points inside the container header and part table (which end at 0x{table_end:X})"
-                ))
-            } else if off >= file_len {
-                Some(format!("part offset 0x{off:X} is past the end of the file (0x{file_len:X})"))
-            } else {
-                None
-            };
-            if let Some(msg) = misplaced {
-                b.error_node(name, prev_end, msg);
-                continue;
-            }
-            // The part's own Size node reports a size that runs past the end.
-            let len = match b.peek_uint(off.saturating_add(4), 4) {
-                Some(s) => (PART_HEADER_SIZE + s).min(file_len - off),
-                None => file_len - off,
-            };
-            let overlap = off < prev_end;
-            b.region(name, Kind::Struct, off, len, |b| {
-                let id = b.current();
-                if overlap {
-                    b.set_error(
-                        id,
-                        format!("part starts at 0x{off:X}, inside the previous part (which ends at 0x{prev_end:X})"),
-                    );
-                }
-                part(b, i, off, &ctx)
-            });
-            prev_end = prev_end.max(off.saturating_add(len).min(file_len));
+            prev_end = part_entry(b, i, off, prev_end, table_end, &ctx);
         }
         Ok(())
     })
+}
+
+/// Where each part ends, if the parts lie one after the other after the part
+/// table, each inside the file (a well-formed container); `None` otherwise.
+fn part_ends(b: &Builder, offsets: &[u64], table_end: u64, file_len: u64) -> Option<Vec<u64>> {
+    let mut ends = Vec::with_capacity(offsets.len());
+    let mut prev = table_end;
+    for &off in offsets {
+        if off < prev || off >= file_len {
+            return None;
+        }
+        let size = b.peek_uint(off.checked_add(4)?, 4)?;
+        let end = off.checked_add(PART_HEADER_SIZE + size)?;
+        if end > file_len {
+            return None;
+        }
+        ends.push(end);
+        prev = end;
+    }
+    Some(ends)
+}
+
+/// Part `i` at `off` in the list of parts, after parts that end at `prev_end`:
+/// a part that would start inside the header or past the end of the file gets
+/// an empty node carrying the error. Returns where the parts now end.
+fn part_entry(
+    b: &mut Builder,
+    i: usize,
+    off: u64,
+    prev_end: u64,
+    table_end: u64,
+    ctx: &Context,
+) -> u64 {
+    let file_len = b.file_len();
+    let name = Name::Index(i as u32);
+    let misplaced = if off < table_end {
+        Some(format!(
+            "part offset 0x{off:X} points inside the container header and part table (which end at 0x{table_end:X})"
+        ))
+    } else if off >= file_len {
+        Some(format!(
+            "part offset 0x{off:X} is past the end of the file (0x{file_len:X})"
+        ))
+    } else {
+        None
+    };
+    if let Some(msg) = misplaced {
+        b.error_node(name, prev_end, msg);
+        return prev_end;
+    }
+    // The part's own Size node reports a size that runs past the end.
+    let len = match b.peek_uint(off.saturating_add(4), 4) {
+        Some(s) => (PART_HEADER_SIZE + s).min(file_len - off),
+        None => file_len - off,
+    };
+    let overlap = off < prev_end;
+    b.region(name, Kind::Struct, off, len, |b| {
+        let id = b.current();
+        if overlap {
+            b.set_error(
+                id,
+                format!("part starts at 0x{off:X}, inside the previous part (which ends at 0x{prev_end:X})"),
+            );
+        }
+        part(b, i, off, ctx)
+    });
+    prev_end.max(off.saturating_add(len).min(file_len))
 }
 
 /// Peeks at the parts other parts depend on (the DXIL program header's shader
