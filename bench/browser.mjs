@@ -168,34 +168,44 @@ for (const s of sizes) {
     }
     return { ms: performance.now() - t0, ok: false, lastRow };
   }, (await fs.promises.stat(files[s])).size);
-  // Open the lazy function block: click one of its bytes (which selects it and
-  // shows its tree row), then time opening it until its children are shown.
+  // Open the function block: a click on one of its bytes opens the groups it
+  // lands in while they are at most 16 MiB, down to the byte's field; a bigger
+  // group is selected and waits. Click, open what waits (the Program part of a
+  // big file, untimed), click again; time the last opening: the click itself
+  // when it opened the function block, else opening the waiting block.
   await page.locator('#hex').evaluate((e) => (e.scrollTop = 0));
   await page.waitForSelector('#hex .hrow:not(.pending) .c[data-o="96"]');
-  // The Program part (as big as the file) is not opened by a click: open it
-  // first, untimed, then click again to land on the function block.
-  await page.click('#hex .hx .c[data-o="96"]');
-  await page.waitForSelector('.trow.lazy.selected');
-  if (/^\W*Program/.test(await page.locator('.trow.lazy.selected').textContent())) {
-    const pid = await page.locator('.trow.lazy.selected').getAttribute('data-id');
-    await page.locator('.trow.lazy.selected .twisty').click();
-    await page.waitForSelector(`.trow[data-id="${pid}"]:not(.lazy)`);
-    await page.click('#hex .hx .c[data-o="96"]');
-    await page.waitForSelector('.trow.lazy.selected');
+  let expand = { ms: NaN };
+  for (let round = 0; round < 3; round++) {
+    expand = await page.evaluate(async () => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+      const t0 = performance.now();
+      document.querySelector('#hex .hx .c[data-o="96"]').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      for (let i = 0; i < 3000; i++) {
+        await frame();
+        const sel = document.querySelector('.trow.selected');
+        if (sel && !document.querySelector('.trow.waiting')) {
+          return { ms: performance.now() - t0, lazy: sel.classList.contains('lazy'), text: sel.textContent, id: sel.dataset.id };
+        }
+      }
+      return { ms: NaN, lazy: false };
+    });
+    if (!expand.lazy) break;
+    const wasProgram = /^\W*Program/.test(expand.text);
+    expand = await page.evaluate(async (id) => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+      const row = document.querySelector(`.trow[data-id="${id}"]`);
+      const t0 = performance.now();
+      row.querySelector('.twisty').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      for (let i = 0; i < 3000; i++) {
+        await frame();
+        const r = document.querySelector(`.trow[data-id="${id}"]`);
+        if (r && !r.classList.contains('lazy')) return { ms: performance.now() - t0 };
+      }
+      return { ms: NaN };
+    }, expand.id);
+    if (!wasProgram) break;
   }
-  const expand = await page.evaluate(async () => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
-    const row = document.querySelector('.trow.lazy.selected');
-    const id = row.dataset.id;
-    const t0 = performance.now();
-    row.querySelector('.twisty').dispatchEvent(new MouseEvent('click', { bubbles: true }));
-    for (let i = 0; i < 3000; i++) {
-      await frame();
-      const r = document.querySelector(`.trow[data-id="${id}"]`);
-      if (r && !r.classList.contains('lazy')) return { ms: performance.now() - t0 };
-    }
-    return { ms: NaN };
-  });
   const mem = await memory(page);
   fileRows.push({ size: s, firstPaint, decoded, end, expand, mem, errors });
   console.log(`${s}: first paint ${firstPaint.toFixed(0)} ms, decoded ${decoded.toFixed(0)} ms, end ${end.ok ? end.ms.toFixed(0) + ' ms' : 'NOT REACHED'}, expand ${expand.ms.toFixed(0)} ms, ` +
@@ -329,7 +339,7 @@ const lines = [];
 lines.push(`Measured by \`node bench/browser.mjs --write\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} cores (${cpu}), ${chromeV}, headless.`);
 lines.push(`Load average at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}.`);
 lines.push('');
-lines.push('| file (DXIL container, sparse) | first hex rows + tree root painted | decoded | scrolled to the last byte | lazy function block opened | JS heap | page wasm | worker wasm | renderer RSS |');
+lines.push('| file (DXIL container, sparse) | first hex rows + tree root painted | decoded | scrolled to the last byte | function block opened (click, or opening it when too big for a click) | JS heap | page wasm | worker wasm | renderer RSS |');
 lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of fileRows) {
   lines.push(`| ${r.size} | ${ms(r.firstPaint)} | ${ms(r.decoded)} | ${r.end.ok ? ms(r.end.ms) : 'not reached'} | ${ms(r.expand.ms)} | ${MiB(r.mem.heap)} MiB | ${MiB(r.mem.pageWasm)} MiB | ${MiB(r.mem.workerWasm)} MiB | ${MiB(r.mem.rss)} MiB |`);
