@@ -18,6 +18,8 @@ pub const PAGE: u64 = 64 * 1024;
 pub struct PageCache {
     len: u64,
     cap: usize,
+    /// Pages [`PageCache::read_with`] fetches at once on a miss (at least 1).
+    read_ahead: u64,
     pages: HashMap<u64, Rc<[u8]>>,
     /// Most recently used at the back.
     order: VecDeque<u64>,
@@ -29,9 +31,18 @@ impl PageCache {
         PageCache {
             len,
             cap: cap.max(2),
+            read_ahead: 1,
             pages: HashMap::new(),
             order: VecDeque::new(),
         }
+    }
+
+    /// This cache, fetching up to `pages` pages at once when a read misses
+    /// (the ones after the missed page that are not held, at most a quarter of
+    /// the cache): one read of the file instead of many when a decoder walks it.
+    pub fn with_read_ahead(mut self, pages: u64) -> Self {
+        self.read_ahead = pages.clamp(1, (self.cap as u64 / 4).max(1));
+        self
     }
 
     /// File length.
@@ -142,10 +153,28 @@ impl PageCache {
                     p
                 }
                 None => {
-                    let (s, e) = self.page_range(n);
+                    // This page and the missing ones after it, up to the read-ahead.
+                    let last_page = (self.len - 1) / PAGE;
+                    let mut k = n;
+                    while k < last_page
+                        && k + 1 - n < self.read_ahead
+                        && !self.pages.contains_key(&(k + 1))
+                    {
+                        k += 1;
+                    }
+                    let (s, _) = self.page_range(n);
+                    let (_, e) = self.page_range(k);
                     match fetch(s, e) {
                         Some(v) if v.len() as u64 == e - s => {
-                            let p: Rc<[u8]> = v.into();
+                            // Later pages first, so the one asked for is the most recent.
+                            for m in (n + 1..=k).rev() {
+                                let (ms, me) = self.page_range(m);
+                                let piece: Rc<[u8]> =
+                                    v[(ms - s) as usize..(me - s) as usize].into();
+                                self.insert(m, piece);
+                            }
+                            let (_, e0) = self.page_range(n);
+                            let p: Rc<[u8]> = v[..(e0 - s) as usize].into();
                             self.insert(n, p.clone());
                             p
                         }
@@ -189,6 +218,42 @@ mod tests {
         // Again: everything is cached.
         let n = c.read_with(at, &mut buf, |_, _| panic!("no fetch expected"));
         assert_eq!(n, buf.len());
+    }
+
+    #[test]
+    fn a_miss_reads_ahead_the_pages_not_held() {
+        let data = file(10 * PAGE as usize + 100);
+        let mut c = PageCache::new(data.len() as u64, 64).with_read_ahead(4);
+        let mut fetched = Vec::new();
+        let read = |c: &mut PageCache, at: u64, len: usize, fetched: &mut Vec<(u64, u64)>| {
+            let mut buf = vec![0u8; len];
+            let n = c.read_with(at, &mut buf, |s, e| {
+                fetched.push((s, e));
+                Some(data[s as usize..e as usize].to_vec())
+            });
+            assert_eq!(&buf[..n], &data[at as usize..at as usize + n]);
+            n
+        };
+        // A byte of page 0 brings pages 0-3.
+        assert_eq!(read(&mut c, 5, 1, &mut fetched), 1);
+        assert_eq!(fetched, vec![(0, 4 * PAGE)]);
+        // Pages 1-3 are held; page 6 is read first, so page 4's read-ahead stops
+        // before it.
+        read(&mut c, 3 * PAGE, 10, &mut fetched);
+        read(&mut c, 6 * PAGE, 10, &mut fetched);
+        read(&mut c, 4 * PAGE + 1, 2 * PAGE as usize, &mut fetched);
+        assert_eq!(
+            fetched,
+            vec![(0, 4 * PAGE), (6 * PAGE, 10 * PAGE), (4 * PAGE, 6 * PAGE)]
+        );
+        // The last page is short: the read-ahead stops at the end of the file.
+        let mut c = PageCache::new(data.len() as u64, 64).with_read_ahead(8);
+        let mut fetched = Vec::new();
+        assert_eq!(
+            read(&mut c, 9 * PAGE, 2 * PAGE as usize, &mut fetched),
+            PAGE as usize + 100
+        );
+        assert_eq!(fetched, vec![(9 * PAGE, 10 * PAGE + 100)]);
     }
 
     #[test]

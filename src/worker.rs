@@ -21,6 +21,9 @@ use wasm_bindgen::JsCast;
 
 /// Pages the worker keeps (64 KiB each): 16 MiB.
 const WORKER_CACHE_PAGES: usize = 256;
+/// Pages read at once when the decoder misses (1 MiB): a decoder walking a
+/// file reads it in a few big reads, not one per page.
+const READ_AHEAD: u64 = 16;
 /// Least time between two progress messages, in ms.
 const PROGRESS_EVERY_MS: f64 = 100.0;
 
@@ -43,7 +46,9 @@ impl BlobSource {
         Ok(BlobSource {
             blob,
             reader,
-            cache: RefCell::new(PageCache::new(len, WORKER_CACHE_PAGES)),
+            cache: RefCell::new(
+                PageCache::new(len, WORKER_CACHE_PAGES).with_read_ahead(READ_AHEAD),
+            ),
             job,
             furthest: Cell::new(0),
             last_report: Cell::new(now()),
