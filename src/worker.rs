@@ -4,9 +4,12 @@
 //! The worker reads the file through `FileReaderSync` over `Blob.slice`, a page
 //! at a time into a bounded cache: a 4 GiB file is never in memory whole. It
 //! keeps the decoded tree (with what it needs to decode lazy nodes later) and
-//! sends the page a copy in the compact [`hexlens_core::wire`] form.
+//! sends the page a copy of what is decoded in the compact
+//! [`hexlens_core::wire`] form. It decodes as a viewer does
+//! ([`hexlens_core::view`]): the top levels and small groups at once, the rest
+//! when the page asks for it.
 //!
-//! Messages in: `{type: "open", job, blob, lazyThreshold}`, `{type: "expand",
+//! Messages in: `{type: "open", job, blob}`, `{type: "expand",
 //! job, node}`, `{type: "crash"}` (a test hook: panics on purpose).
 //! Messages out: `{type: "progress", job, done, total}`, `{type: "decoded",
 //! job, format, nodes}`, `{type: "expanded", job, node, nodes}`, `{type:

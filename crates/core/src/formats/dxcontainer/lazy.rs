@@ -7,10 +7,11 @@
 //! each part's `Name` and `Size` are decoded at once, and nothing outside a
 //! body is computed from what it holds: what parts need of each other is
 //! peeked without nodes (`prescan`, the digests, STR0's look at SYM0's long
-//! names). Inside RDAT each sub-part is lazy in the same way. With a lazy
-//! threshold alone (as the web app and `hexlens dump --lazy-threshold`
-//! decode), parts are decoded at once and only the bitcode's blocks are left
-//! lazy, as before.
+//! names). Inside RDAT each sub-part is lazy in the same way. A part table and
+//! a list of parts longer than a page are pages themselves when the parts lie
+//! one after the other. With a lazy threshold alone (as `hexlens dump
+//! --lazy-threshold` decodes), parts are decoded at once and only the
+//! bitcode's blocks are left lazy.
 //!
 //! Lists longer than a page are shown as pages that decode when opened: SYM0
 //! symbols, STR0 strings and the string tables of PSV0 and RDAT (a skim for
