@@ -1,10 +1,12 @@
-//! The page's side of the decode worker (see [`crate::worker`]): starts it,
-//! sends it files and expansion requests, and turns its replies into
-//! [`Event`]s for the app.
+//! The page's side of the decode worker (the `hexlens-worker` crate, a wasm
+//! module of its own that `static/worker.js` loads): starts it, sends it files
+//! and expansion requests, and turns its replies into [`Event`]s for the app.
 //!
 //! One worker at a time. Cancelling terminates it; so does a panic inside it
-//! (the instance is unusable afterwards). The next request starts a fresh one,
-//! which costs little: the page hands it the already compiled wasm module.
+//! (the instance is unusable afterwards). The next request starts a fresh one
+//! (the browser keeps the decoder's module in its cache). The page's module
+//! holds no decoder: it starts the worker once the page is up, so the hex view
+//! of a file shows before the decoder has arrived.
 
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -135,20 +137,11 @@ fn on_message(e: web_sys::MessageEvent) {
     emit(event);
 }
 
-/// The URL of the page's own JS module (trunk preloads it).
-fn module_url() -> Option<String> {
-    let doc = gloo_utils::document();
-    let el = doc.query_selector("link[rel=modulepreload]").ok()??;
-    get(&el, "href").as_string()
-}
-
 fn start() -> Result<Client, String> {
-    let js = module_url().ok_or("the page does not name its own script module")?;
-    let opts = web_sys::WorkerOptions::new();
-    opts.set_type(web_sys::WorkerType::Module);
-    let worker =
-        web_sys::Worker::new_with_options(&crate::io::asset_url("static/worker.js"), &opts)
-            .map_err(|e| format!("could not start the decode worker: {e:?}"))?;
+    // A classic worker: `static/worker.js` loads the decoder's wasm module with
+    // `importScripts`.
+    let worker = web_sys::Worker::new(&crate::io::asset_url("static/worker.js"))
+        .map_err(|e| format!("could not start the decode worker: {e:?}"))?;
     let on_message = Closure::<dyn FnMut(_)>::new(on_message);
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     let on_error = Closure::<dyn FnMut(_)>::new(|e: web_sys::ErrorEvent| {
@@ -158,13 +151,6 @@ fn start() -> Result<Client, String> {
         });
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    let init = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&init, &"type".into(), &"init".into());
-    let _ = js_sys::Reflect::set(&init, &"js".into(), &js.into());
-    let _ = js_sys::Reflect::set(&init, &"wasm".into(), &wasm_bindgen::module());
-    worker
-        .post_message(&init)
-        .map_err(|e| format!("could not start the decode worker: {e:?}"))?;
     Ok(Client {
         worker,
         _on_message: on_message,

@@ -47,7 +47,7 @@ impl Doc {
     pub fn new(bytes: Rc<FileBytes>, load: u32, format: &str, tree: Tree) -> Self {
         let index = SpanIndex::build(&tree, bytes.len());
         let errors = tree.errors();
-        let f = hexlens_core::formats::by_name(format);
+        let f = hexlens_core::formats::about(format);
         Doc {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             load,

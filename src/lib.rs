@@ -12,7 +12,7 @@ pub mod index;
 pub mod inspect;
 pub mod offset;
 pub mod outline;
-pub mod pages;
+pub use hexlens_core::pages;
 pub mod state;
 pub mod virt;
 
@@ -28,5 +28,3 @@ pub mod hooks;
 pub mod io;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod wasm_tests;
-#[cfg(target_arch = "wasm32")]
-pub mod worker;

@@ -3,17 +3,13 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use wasm_bindgen::JsCast;
-    // The decode worker instantiates this same module: only a page mounts the app.
-    if js_sys::global().dyn_into::<web_sys::Window>().is_ok() {
-        hexlens_web::app::start();
-    }
+    hexlens_web::app::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     println!("hexlens-web is a browser app: run scripts/run.sh and open the printed URL.");
-    for f in hexlens_core::formats() {
+    for f in hexlens_core::formats::catalog() {
         println!("{}\t{}", f.name, f.description);
     }
 }

@@ -1,31 +1,18 @@
-// hexlens decode worker. The page starts it with the URL of its own JS module
-// and its compiled WebAssembly module, so the worker runs the same code the page
-// does without downloading anything again. Every other message goes to
-// `worker_handle` in the wasm module, in the order it arrived.
-let ready = null;
+// hexlens decode worker. Loads the decoder's own wasm module (hexlens-worker,
+// built apart from the page's, which holds no decoder) and hands every message
+// from the page to its `worker_handle`, in the order the messages arrived.
+importScripts("../hexlens-worker.js");
+const ready = wasm_bindgen({ module_or_path: "../hexlens-worker_bg.wasm" });
+ready.catch((e) => self.postMessage({ type: "panic", message: "the decoder could not start: " + e }));
 
 self.onmessage = async (event) => {
-  const msg = event.data;
-  if (msg && msg.type === "init") {
-    ready = import(msg.js).then(async (m) => {
-      await m.default({ module_or_path: msg.wasm });
-      return m;
-    });
-    ready.catch((e) => self.postMessage({ type: "panic", message: "the decoder could not start: " + e }));
-    return;
-  }
-  if (!ready) {
-    self.postMessage({ type: "panic", message: "the decoder got a file before it was started" });
-    return;
-  }
-  let m;
   try {
-    m = await ready;
+    await ready;
   } catch (e) {
     return;
   }
   try {
-    m.worker_handle(msg);
+    wasm_bindgen.worker_handle(event.data);
   } catch (e) {
     // A panic has already been reported by the panic hook; anything else (a trap,
     // running out of memory) is reported here. Either way this worker is done.

@@ -49,7 +49,7 @@ pub fn EmptyState(p: &Props) -> Html {
                 </ul>
                 <p class="formats">
                     {"Reads: "}
-                    { for hexlens_core::formats().iter().enumerate().map(|(i, f)| html! {
+                    { for hexlens_core::formats::catalog().iter().enumerate().map(|(i, f)| html! {
                         <>
                         if i > 0 { {", "} }
                         <span class="format" title={f.description}>{f.name}</span>

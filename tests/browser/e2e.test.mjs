@@ -588,6 +588,43 @@ test('decoding shows progress and can be cancelled; the bytes stay', async () =>
   assert.ok((await page.locator('.trow').count()) > 3);
 });
 
+test("the page holds no decoder: a file's bytes show before the decoder's module has arrived", async () => {
+  // Hold back the decode worker's wasm module until the hex view is shown.
+  let release;
+  const held = new Promise((r) => (release = r));
+  let asked = 0;
+  await page.route('**/hexlens-worker_bg.wasm', async (route) => {
+    asked += 1;
+    await held;
+    await route.continue();
+  });
+  try {
+    await open();
+    await page.setInputFiles('#file-input-empty', { name: SAMPLE, mimeType: 'application/octet-stream', buffer: sample });
+    const first = page.locator('#hex .hrow:not(.pending) .hx .c[data-o="0"]');
+    await first.waitFor();
+    assert.equal(await first.textContent(), '44', 'the first byte, D of DXBC');
+    assert.equal(await page.locator('#tree').getAttribute('data-decoded'), 'false', 'not decoded yet');
+    assert.ok(asked >= 1, 'the page asked for the decoder module');
+    release();
+    await waitForFile(SAMPLE);
+    assert.ok((await page.locator('.trow').count()) > 3, 'the tree shows once the decoder is there');
+  } finally {
+    release();
+    await page.unroute('**/hexlens-worker_bg.wasm');
+  }
+  // The page's own module is smaller than the decoder's and carries no decoder.
+  const wasm = fs.readdirSync(DIST).filter((f) => f.endsWith('.wasm'));
+  assert.equal(wasm.length, 2, `two wasm modules: ${wasm}`);
+  const pageWasm = fs.readFileSync(path.join(DIST, wasm.find((f) => !f.startsWith('hexlens-worker'))));
+  const workerWasm = fs.readFileSync(path.join(DIST, 'hexlens-worker_bg.wasm'));
+  assert.ok(pageWasm.length < workerWasm.length, `page ${pageWasm.length} bytes, worker ${workerWasm.length}`);
+  for (const decoderText of ['MODULE_BLOCK', 'pipeline state validation']) {
+    assert.ok(!pageWasm.includes(decoderText), `the page module does not hold ${decoderText}`);
+    assert.ok(workerWasm.includes(decoderText), `the worker module holds ${decoderText}`);
+  }
+});
+
 test('a crash in the decode worker shows an error banner and keeps the hex view', async () => {
   await open();
   await loadViaInput(SAMPLE, sample);

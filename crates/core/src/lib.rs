@@ -16,6 +16,7 @@ pub mod bitstream;
 pub mod builder;
 pub mod formats;
 pub mod output;
+pub mod pages;
 pub mod source;
 pub mod stream;
 pub mod tree;

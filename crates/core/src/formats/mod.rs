@@ -37,6 +37,50 @@ static FORMATS: &[Format] = &[
     cdac::FORMAT,
 ];
 
+/// What a decoder is, without the decoder: for a program that lists or names
+/// formats but decodes nothing itself (a page whose decoding runs in a worker
+/// links none of the decoders through this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct About {
+    /// See [`Format::name`].
+    pub name: &'static str,
+    /// See [`Format::description`].
+    pub description: &'static str,
+    /// See [`Format::extensions`].
+    pub extensions: &'static [&'static str],
+}
+
+impl Format {
+    /// The decoder's [`About`].
+    pub const fn about(&self) -> About {
+        About {
+            name: self.name,
+            description: self.description,
+            extensions: self.extensions,
+        }
+    }
+}
+
+/// [`About`] of every registered decoder, in probe order, evaluated when
+/// compiling: it refers to no decoder code.
+static CATALOG: &[About] = &[
+    dxcontainer::FORMAT.about(),
+    dyno::FORMAT.about(),
+    llvm1::FORMAT.about(),
+    bitcode::FORMAT.about(),
+    cdac::FORMAT.about(),
+];
+
+/// What every registered decoder is, in probe order (see [`About`]).
+pub fn catalog() -> &'static [About] {
+    CATALOG
+}
+
+/// The [`About`] of the decoder called `name`.
+pub fn about(name: &str) -> Option<&'static About> {
+    CATALOG.iter().find(|f| f.name == name)
+}
+
 /// Every registered decoder, in probe order.
 pub fn formats() -> &'static [Format] {
     FORMATS
@@ -54,4 +98,18 @@ pub fn has_magic(src: &dyn ByteSource, magic: &[u8]) -> bool {
     }
     let mut buf = vec![0u8; magic.len()];
     src.read_at(0, &mut buf) == magic.len() && buf == magic
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_catalog_says_what_the_registry_holds() {
+        let about: Vec<_> = super::formats().iter().map(|f| f.about()).collect();
+        assert_eq!(super::catalog(), &about[..]);
+        assert_eq!(
+            super::about("chapel-dyno").map(|a| a.name),
+            Some("chapel-dyno")
+        );
+        assert!(super::about("nope").is_none());
+    }
 }

@@ -1,11 +1,11 @@
 //! A bounded cache of fixed-size pages of a file, for reading a big file a window
 //! at a time instead of holding it whole.
 //!
-//! The page keeps only what the hex pane and inspector show (plus some slack);
-//! the decode worker keeps what the decoder is reading. Both use this cache with
-//! their own way of fetching a page (an async `Blob` read on the page, a
-//! synchronous `FileReaderSync` read in the worker). Least recently used pages go
-//! first when the cache is full.
+//! The web viewer's page keeps only what the hex pane and inspector show (plus
+//! some slack); its decode worker keeps what the decoder is reading. Both use
+//! this cache with their own way of fetching a page (an async `Blob` read on the
+//! page, a synchronous `FileReaderSync` read in the worker). Least recently used
+//! pages go first when the cache is full.
 
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;

@@ -1,0 +1,260 @@
+//! hexlens-worker: the web viewer's decode worker, a wasm module of its own
+//! (the page's module holds the UI and no decoder), run in a Web Worker
+//! (`static/worker.js` loads it), so decoding never blocks the page.
+//!
+//! The worker reads the file through `FileReaderSync` over `Blob.slice`, a page
+//! at a time into a bounded cache: a 4 GiB file is never in memory whole. It
+//! keeps the decoded tree (with what it needs to decode lazy nodes later) and
+//! sends the page a copy of what is decoded in the compact
+//! [`hexlens_core::wire`] form. It decodes as a viewer does
+//! ([`hexlens_core::view`]): the top levels and small groups at once, the rest
+//! when the page asks for it.
+//!
+//! Messages in: `{type: "open", job, blob}`, `{type: "expand",
+//! job, node}`, `{type: "crash"}` (a test hook: panics on purpose).
+//! Messages out: `{type: "progress", job, done, total}`, `{type: "decoded",
+//! job, format, nodes}`, `{type: "expanded", job, node, nodes}`, `{type:
+//! "failed", job, message}`, `{type: "panic", message}`.
+
+#[cfg(target_arch = "wasm32")]
+mod worker {
+    use hexlens_core::pages::PageCache;
+    use hexlens_core::{view, ByteSource, NodeId, Tree};
+    use js_sys::{Object, Reflect, Uint8Array};
+    use std::cell::{Cell, RefCell};
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+
+    /// Pages the worker keeps (64 KiB each): 16 MiB.
+    const WORKER_CACHE_PAGES: usize = 256;
+    /// Pages read at once when the decoder misses (1 MiB): a decoder walking a
+    /// file reads it in a few big reads, not one per page.
+    const READ_AHEAD: u64 = 16;
+    /// Least time between two progress messages, in ms.
+    const PROGRESS_EVERY_MS: f64 = 100.0;
+
+    /// The file, read synchronously a page at a time.
+    struct BlobSource {
+        blob: web_sys::Blob,
+        reader: web_sys::FileReaderSync,
+        cache: RefCell<PageCache>,
+        job: u32,
+        /// Furthest byte read so far, and when progress was last reported.
+        furthest: Cell<u64>,
+        last_report: Cell<f64>,
+    }
+
+    impl BlobSource {
+        fn new(blob: web_sys::Blob, job: u32) -> Result<Self, String> {
+            let reader = web_sys::FileReaderSync::new()
+                .map_err(|_| "this browser cannot read files in a worker".to_string())?;
+            let len = blob.size() as u64;
+            Ok(BlobSource {
+                blob,
+                reader,
+                cache: RefCell::new(
+                    PageCache::new(len, WORKER_CACHE_PAGES).with_read_ahead(READ_AHEAD),
+                ),
+                job,
+                furthest: Cell::new(0),
+                last_report: Cell::new(now()),
+            })
+        }
+
+        fn fetch(&self, start: u64, end: u64) -> Option<Vec<u8>> {
+            let slice = self
+                .blob
+                .slice_with_f64_and_f64(start as f64, end as f64)
+                .ok()?;
+            let buf = self.reader.read_as_array_buffer(&slice).ok()?;
+            let v = Uint8Array::new(&buf).to_vec();
+            if end > self.furthest.get() {
+                self.furthest.set(end);
+                let t = now();
+                if t - self.last_report.get() >= PROGRESS_EVERY_MS {
+                    self.last_report.set(t);
+                    post(&msg(
+                        "progress",
+                        &[
+                            ("job", self.job.into()),
+                            ("done", (end as f64).into()),
+                            ("total", (self.blob.size()).into()),
+                        ],
+                    ));
+                }
+            }
+            Some(v)
+        }
+    }
+
+    impl ByteSource for BlobSource {
+        fn len(&self) -> u64 {
+            self.cache.borrow().len()
+        }
+
+        fn read_at(&self, offset: u64, buf: &mut [u8]) -> usize {
+            self.cache
+                .borrow_mut()
+                .read_with(offset, buf, |s, e| self.fetch(s, e))
+        }
+    }
+
+    struct Job {
+        id: u32,
+        src: BlobSource,
+        tree: Tree,
+    }
+
+    thread_local! {
+        static JOB: RefCell<Option<Job>> = const { RefCell::new(None) };
+    }
+
+    fn now() -> f64 {
+        js_sys::Date::now()
+    }
+
+    fn msg(kind: &str, fields: &[(&str, JsValue)]) -> Object {
+        let o = Object::new();
+        let _ = Reflect::set(&o, &"type".into(), &kind.into());
+        let _ = Reflect::set(&o, &"wasmBytes".into(), &wasm_memory_bytes().into());
+        for (k, v) in fields {
+            let _ = Reflect::set(&o, &(*k).into(), v);
+        }
+        o
+    }
+
+    /// Bytes of this module's wasm memory (the page shows it in its benchmark figures).
+    fn wasm_memory_bytes() -> f64 {
+        wasm_bindgen::memory()
+            .unchecked_into::<js_sys::WebAssembly::Memory>()
+            .buffer()
+            .unchecked_into::<js_sys::ArrayBuffer>()
+            .byte_length() as f64
+    }
+
+    fn scope() -> web_sys::DedicatedWorkerGlobalScope {
+        js_sys::global().unchecked_into()
+    }
+
+    fn post(m: &Object) {
+        let _ = scope().post_message(m);
+    }
+
+    /// Posts `m` with the buffer of `bytes` transferred (not copied).
+    fn post_with(m: &Object, key: &str, bytes: &[u8]) {
+        let arr = Uint8Array::from(bytes);
+        let _ = Reflect::set(m, &key.into(), &arr);
+        let transfer = js_sys::Array::of1(&arr.buffer());
+        let _ = scope().post_message_with_transfer(m, &transfer);
+    }
+
+    fn get(o: &JsValue, k: &str) -> JsValue {
+        Reflect::get(o, &k.into()).unwrap_or(JsValue::UNDEFINED)
+    }
+
+    fn num(o: &JsValue, k: &str) -> Option<f64> {
+        get(o, k).as_f64()
+    }
+
+    /// Installs a panic hook that tells the page what went wrong (the instance is
+    /// unusable after a panic; the page starts a fresh worker for the next file).
+    fn hook_panics() {
+        thread_local!(static DONE: Cell<bool> = const { Cell::new(false) });
+        if DONE.with(|d| d.replace(true)) {
+            return;
+        }
+        std::panic::set_hook(Box::new(|info| {
+            post(&msg("panic", &[("message", info.to_string().into())]));
+        }));
+    }
+
+    /// Handles one message from the page. Called by `static/worker.js`.
+    #[wasm_bindgen]
+    pub fn worker_handle(m: JsValue) {
+        hook_panics();
+        let kind = get(&m, "type").as_string().unwrap_or_default();
+        let job = num(&m, "job").unwrap_or(0.0) as u32;
+        match kind.as_str() {
+            "open" => open(&m, job),
+            "expand" => expand(job, num(&m, "node").unwrap_or(-1.0)),
+            "crash" => panic!("decoder crash requested by the page (test hook)"),
+            _ => {}
+        }
+    }
+
+    fn fail(job: u32, message: String) {
+        post(&msg(
+            "failed",
+            &[("job", job.into()), ("message", message.into())],
+        ));
+    }
+
+    fn open(m: &JsValue, job: u32) {
+        let Ok(blob) = get(m, "blob").dyn_into::<web_sys::Blob>() else {
+            return fail(job, "no file was given to the decoder".into());
+        };
+        let src = match BlobSource::new(blob, job) {
+            Ok(s) => s,
+            Err(e) => return fail(job, e),
+        };
+        // Free the previous file's tree and pages first.
+        JOB.with(|j| j.borrow_mut().take());
+        // What a viewer needs first: the top levels, and small groups up to a
+        // budget; big groups and long lists wait until they are opened.
+        let mut d = hexlens_core::decode_with(&src, &view::viewer_options());
+        view::prefetch(&src, &mut d.tree, view::Budget::default());
+        let out = msg(
+            "decoded",
+            &[("job", job.into()), ("format", d.format.into())],
+        );
+        post_with(
+            &out,
+            "nodes",
+            &hexlens_core::wire::encode_nodes(&d.tree.nodes()),
+        );
+        JOB.with(|j| {
+            *j.borrow_mut() = Some(Job {
+                id: job,
+                src,
+                tree: d.tree,
+            })
+        });
+    }
+
+    fn expand(job: u32, node: f64) {
+        JOB.with(|j| {
+            let mut j = j.borrow_mut();
+            let Some(state) = j.as_mut().filter(|s| s.id == job) else {
+                return fail(job, "that file is no longer open in the decoder".into());
+            };
+            if !(0.0..=u32::MAX as f64).contains(&node) {
+                return fail(job, "no such node".into());
+            }
+            let id = node as NodeId;
+            match hexlens_core::expand(&state.src, &mut state.tree, id) {
+                Ok(range) => {
+                    let mut wire_nodes = Vec::with_capacity(range.len() + 1);
+                    wire_nodes.push(state.tree.node(id));
+                    wire_nodes.extend(state.tree.nodes_in(range.clone()));
+                    let out = msg("expanded", &[("job", job.into()), ("node", id.into())]);
+                    post_with(
+                        &out,
+                        "nodes",
+                        &hexlens_core::wire::encode_nodes(&wire_nodes),
+                    );
+                }
+                Err(e) => fail(job, e),
+            }
+        });
+    }
+}
+
+/// The worker is driven by its messages (`static/worker.js` hands each to
+/// `worker_handle`): nothing to do at start.
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    println!("hexlens-worker is the web viewer's decode worker: run scripts/run.sh and open the printed URL.");
+}
