@@ -168,8 +168,9 @@ fn hover_marks(o: u64, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) -> String
     m
 }
 
-/// Puts the hover marks in the `data-h` attribute of the rendered cells (the
-/// stylesheet draws them). Each row remembers which hover it shows (`data-hv`),
+/// Puts the hover marks in the `data-h` attribute of the rendered cells, or
+/// `data-hall` on a row whose every byte is inside the hovered node but neither
+/// end (the stylesheet draws them). Each row remembers which hover it shows (`data-hv`),
 /// so only rows whose marks change are touched; Yew never sets `data-h`, so a
 /// row re-rendered for another reason keeps its marks.
 fn mark_hover(node: &NodeRef, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) {
@@ -195,7 +196,16 @@ fn mark_hover(node: &NodeRef, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) {
         let _ = row.set_attribute("data-hv", &token);
         let end = base + WIDTH;
         let touches = |r: Option<(u64, u64)>| r.is_some_and(|(s, e)| s < end && e > base);
-        let now = touches(hl) || touches(rf);
+        // A row inside the hovered node, its first and last byte elsewhere, is
+        // marked as a whole: one attribute instead of one a cell (hovering a big
+        // group marks every row in view).
+        let whole = !touches(rf) && hl.is_some_and(|(s, e)| s < base && e > end);
+        if whole {
+            let _ = row.set_attribute("data-hall", "");
+        } else {
+            let _ = row.remove_attribute("data-hall");
+        }
+        let now = (touches(hl) || touches(rf)) && !whole;
         if !now && !row.has_attribute("data-hr") {
             continue;
         }
@@ -204,7 +214,12 @@ fn mark_hover(node: &NodeRef, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) {
             let cells = col.children();
             for j in 0..cells.length() {
                 let Some(cell) = cells.item(j) else { continue };
-                let m = hover_marks(base + u64::from(j), hl, rf);
+                // A row marked as a whole keeps no marks of its own cells.
+                let m = if whole {
+                    String::new()
+                } else {
+                    hover_marks(base + u64::from(j), hl, rf)
+                };
                 if m.is_empty() {
                     let _ = cell.remove_attribute("data-h");
                 } else {

@@ -74,7 +74,8 @@ const row = (p) => `#tree .trow[data-path="${p}"]`;
 
 /** Offsets of the highlighted cells in the hex (`hx`) or ASCII (`as`) column. */
 async function highlighted(col) {
-  return page.$$eval(`#hex .${col} .c[data-h~=hl]`, (els) => els.map((e) => Number(e.dataset.o)));
+  // A row inside the node (neither of its ends) is marked as a whole.
+  return page.$$eval(`#hex .${col} .c[data-h~=hl], #hex .hrow[data-hall] .${col} .c`, (els) => els.map((e) => Number(e.dataset.o)));
 }
 
 function range(start, end) {
@@ -193,7 +194,7 @@ test('every format in the picker opens, decodes cleanly and links tree and bytes
     assert.notEqual(await selected.getAttribute('data-kind'), 'unknown', `${file}: byte ${at} is decoded`);
     // Tree → bytes: hovering the row lights exactly its bytes.
     await selected.hover();
-    await page.waitForSelector('#hex .c[data-h~=hl]');
+    await page.waitForSelector('#hex .c[data-h~=hl], #hex .hrow[data-hall] .c');
     assert.deepEqual(await highlighted('hx'), range(start, end), `${file}: ${p}`);
     // Bytes → tree: hovering the byte makes that row the hovered one.
     await page.hover(`#hex .hx .c[data-o="${at}"]`);
@@ -231,7 +232,7 @@ test('DXIL bitcode is decoded down to its records, linked to their bits, and the
     assert.match(await page.locator('#details-props').textContent(), /bits \d+\.\d–\d+\.\d/);
   }
   await selected.hover();
-  await page.waitForSelector('#hex .c[data-h~=hl]');
+  await page.waitForSelector('#hex .c[data-h~=hl], #hex .hrow[data-hall] .c');
   assert.deepEqual(await highlighted('hx'), range(start, end), p);
   await shot('14-bitcode-record');
   // The container digest and the HASH part's MD5 are verified.
@@ -249,7 +250,7 @@ test('hovering a tree row highlights exactly its bytes in the hex and ASCII colu
     const start = Number(await r.getAttribute('data-start'));
     const end = Number(await r.getAttribute('data-end'));
     await r.hover();
-    await page.waitForSelector('#hex .c[data-h~=hl]');
+    await page.waitForSelector('#hex .c[data-h~=hl], #hex .hrow[data-hall] .c');
     assert.deepEqual(await highlighted('hx'), range(start, end), `${p} hex`);
     assert.deepEqual(await highlighted('as'), range(start, end), `${p} ascii`);
     if (p === 'Header') await shot('04-hover-tree-row');
