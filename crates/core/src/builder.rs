@@ -114,8 +114,6 @@ pub struct Builder<'s> {
     lazy_threshold: Option<u64>,
     page_size: Option<u32>,
     exact_totals: bool,
-    /// Set by [`Builder::lazy_region_reading`] for the lazy node it makes.
-    next_reads: Option<u64>,
     /// Children lists of closed frames, kept for reuse.
     spare: Vec<Vec<NodeId>>,
 }
@@ -179,7 +177,6 @@ impl<'s> Builder<'s> {
             lazy_threshold: None,
             page_size: None,
             exact_totals: false,
-            next_reads: None,
             spare: Vec::new(),
         }
     }
@@ -233,7 +230,6 @@ impl<'s> Builder<'s> {
             lazy_threshold,
             page_size,
             exact_totals: false,
-            next_reads: None,
             spare: Vec::new(),
         }
     }
@@ -289,7 +285,9 @@ impl<'s> Builder<'s> {
     }
 
     /// Whether totals shown on the root must be those of an eager decode even
-    /// when parts are left lazy (see [`crate::Options::exact_totals`]).
+    /// when parts are left lazy (see [`crate::Options::exact_totals`]). A lazy
+    /// region or page is decoded later with the setting in force where it was
+    /// made.
     pub fn exact_totals(&self) -> bool {
         self.exact_totals
     }
@@ -1148,10 +1146,11 @@ impl<'s> Builder<'s> {
     where
         F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
     {
-        self.next_reads = Some(reads);
-        let r = self.lazy_region(name, kind, start, len, label, f);
-        self.next_reads = None;
-        r
+        let how = LazyHow {
+            vouched: false,
+            reads: Some(reads),
+        };
+        self.lazy_region_how(how, name, kind, start, len, label, f)
     }
 
     /// [`Builder::lazy_region`] for a decoder that, when `vouched`, has checked the
@@ -1172,8 +1171,30 @@ impl<'s> Builder<'s> {
     where
         F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
     {
+        let how = LazyHow {
+            vouched,
+            reads: None,
+        };
+        self.lazy_region_how(how, name, kind, start, len, label, f)
+    }
+
+    /// [`Builder::lazy_region`], its lazy node made as `how` says.
+    #[allow(clippy::too_many_arguments)]
+    fn lazy_region_how<F>(
+        &mut self,
+        how: LazyHow,
+        name: impl Into<Name>,
+        kind: Kind,
+        start: u64,
+        len: u64,
+        label: Option<String>,
+        f: F,
+    ) -> Option<()>
+    where
+        F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
+    {
         let big = self.lazy_threshold.is_some_and(|t| len >= t);
-        self.lazy_region_if(big, vouched, name, kind, start, len, label, f)
+        self.lazy_region_if(big, how, name, kind, start, len, label, f)
             .map(|_| ())
     }
 
@@ -1183,7 +1204,7 @@ impl<'s> Builder<'s> {
     fn lazy_region_if<F>(
         &mut self,
         lazy: bool,
-        vouched: bool,
+        how: LazyHow,
         name: impl Into<Name>,
         kind: Kind,
         start: u64,
@@ -1209,8 +1230,9 @@ impl<'s> Builder<'s> {
             bound: bound.as_ref().into(),
             endian: self.endian,
             f: Arc::new(f),
-            vouched,
-            reads: self.next_reads.take(),
+            vouched: how.vouched,
+            reads: how.reads,
+            exact_totals: self.exact_totals,
         };
         let id = self.lazy_node(name, kind, len * 8, Arc::new(recipe)).ok()?;
         if let Some(l) = label {
@@ -1261,7 +1283,10 @@ impl<'s> Builder<'s> {
         }
         let made = self.lazy_region_if(
             true,
-            vouched,
+            LazyHow {
+                vouched,
+                reads: None,
+            },
             Name::from(format!("[{first}…{last}]")),
             Kind::Array,
             start,
@@ -1312,6 +1337,17 @@ struct FnRecipe {
     vouched: bool,
     /// Bytes decoding it reads, when more than its span.
     reads: Option<u64>,
+    /// Whether the builder that made it wanted exact totals: decoding it later
+    /// wants them too (see [`Builder::exact_totals`]).
+    exact_totals: bool,
+}
+
+/// What a lazy region's node says of itself (see [`Builder::lazy_region_vouched`]
+/// and [`Builder::lazy_region_reading`]).
+#[derive(Clone, Copy)]
+struct LazyHow {
+    vouched: bool,
+    reads: Option<u64>,
 }
 
 type RegionFn = Arc<dyn Fn(&mut Builder) -> DResult<()> + Send + Sync>;
@@ -1327,6 +1363,7 @@ impl crate::tree::Recipe for FnRecipe {
         let mut b = Builder::resume(src, tree, id, self.limit, self.bound.as_ref().into());
         let first_new = b.tree().len();
         b.set_endian(self.endian);
+        b.set_exact_totals(self.exact_totals);
         // The label said what the region is until now; an eager region has only
         // what `f` gives it.
         b.tree.clear_display(id);

@@ -752,7 +752,6 @@ pub(super) fn region(b: &mut Builder, name: Name, plan: &Plan, end: u64, contain
     let label = label(plan, end);
     let (plan, container) = (plan.clone(), container.to_string());
     b.lazy_region_vouched(exact, name, Kind::Struct, start, len, label, move |b| {
-        b.set_exact_totals(exact);
         decode(b, &plan, end, &container, known.clone())
     });
 }
@@ -1407,7 +1406,6 @@ fn table(b: &mut Builder, sh: &Arc<Shared>, name: &'static str, start: u64, len:
     };
     let sh = Arc::clone(sh);
     let body = move |b: &mut Builder| {
-        b.set_exact_totals(exact);
         if stride < known {
             let n = b.remaining();
             b.bytes("Bytes", n)?;
@@ -1759,7 +1757,6 @@ fn names_pool(b: &mut Builder, sh: &Arc<Shared>, start: u64, len: u64) {
     };
     let sh = Arc::clone(sh);
     let body = move |b: &mut Builder| {
-        b.set_exact_totals(exact);
         let end = b.limit();
         let per = b.page_size().map_or(u64::MAX, u64::from);
         let skim = names_skim(b, &sh, start, end, per);

@@ -157,10 +157,8 @@ fn decode(b: &mut Builder) -> DResult<()> {
                     ..p
                 })
                 .collect();
-            let exact = b.exact_totals();
             return b.array("Parts", |b| {
                 pages(b, &list, move |b, first, next| {
-                    b.set_exact_totals(exact);
                     for i in first as usize..next as usize {
                         // Laid out one after the other: no part overlaps the one before.
                         let off = offs[i];
@@ -346,12 +344,8 @@ fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
     // without nodes). A program's bitcode summary counts every block when the
     // decode asks for exact totals, whenever the body is decoded.
     let ctx = *ctx;
-    let exact = b.exact_totals();
     let label = format!("{}, not decoded yet", claims::plural(avail, "byte"));
-    lazy_part(b, name, data, avail, label, move |b| {
-        b.set_exact_totals(exact);
-        f(b, avail, &ctx)
-    });
+    lazy_part(b, name, data, avail, label, move |b| f(b, avail, &ctx));
     Ok(())
 }
 

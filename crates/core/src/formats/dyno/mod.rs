@@ -258,9 +258,7 @@ fn decode(b: &mut Builder) -> DResult<()> {
                     pad(b, prev_end, s, lay.align(), "before the module");
                 }
                 prev_end = e.min(b.file_len());
-                let exact = b.exact_totals();
                 b.page(first, last as u64, s, e - s, move |b| {
-                    b.set_exact_totals(exact);
                     let mut prev_end = s;
                     for (j, m) in chunk.iter().enumerate() {
                         module_at(b, first + j as u64, m, &mut prev_end, lay);
@@ -360,14 +358,11 @@ fn module_at(b: &mut Builder, i: u64, p: &Place, prev_end: &mut u64, lay: Layout
     } else {
         "the module's length field"
     };
-    // The generated code's bitcode summary needs exact totals when the dump does.
-    let exact = b.exact_totals();
     let label = format!(
         "module of {} bytes at 0x{off:X}, not decoded yet",
         end - off
     );
     b.lazy_region(name, Kind::Struct, off, end - off, Some(label), move |b| {
-        b.set_exact_totals(exact);
         let id = b.current();
         if overlap {
             set_error_once(

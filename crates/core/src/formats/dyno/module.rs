@@ -319,10 +319,8 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
         }
         let name: Name = r.sect.name().into();
         let (sect, sh) = (r.sect, shared.clone());
-        let exact = b.exact_totals();
         let label = format!("{} bytes, not decoded yet", e - s);
         b.lazy_region(name, Kind::Struct, s, e - s, Some(label), move |b| {
-            b.set_exact_totals(exact);
             section(b, sect, &sh)
         });
         cursor = cursor.max(e);

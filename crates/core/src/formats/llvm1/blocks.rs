@@ -318,7 +318,6 @@ pub(crate) fn blocks(
                     from,
                     to - from,
                     move |b| {
-                        b.set_exact_totals(exact);
                         for i in first..=last {
                             block(b, &ctx, i, end, depth, parent, firsts, page_clean);
                         }
@@ -459,10 +458,7 @@ fn content_region(
         start,
         len,
         content_display(&ctx, kind, parent),
-        move |b| {
-            b.set_exact_totals(exact);
-            content(b, &ctx, kind, parent, len, depth, clean)
-        },
+        move |b| content(b, &ctx, kind, parent, len, depth, clean),
     );
 }
 

@@ -181,7 +181,6 @@ fn entries(b: &mut Builder, ctx: &Ctx, n: u64, type_names: bool, clean: bool) ->
             }
             if paged && (!exact || clean || page_clean) {
                 b.page_vouched(exact, first, last, from, to - from, move |b| {
-                    b.set_exact_totals(exact);
                     for j in first..=last {
                         entry(b, &ctx, j, type_names)?;
                     }
