@@ -19,7 +19,8 @@
 
 use crate::tree::{BitSpan, Kind, NameRef, NodeId, Tree, ValueRef};
 use crate::Decoded;
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io::Write as _;
 
 /// Appends `s` as a JSON string literal.
 pub fn json_str(out: &mut Vec<u8>, s: &str) {
@@ -145,24 +146,14 @@ fn put_i64(out: &mut Vec<u8>, v: i64) {
     put_u64(out, v.unsigned_abs());
 }
 
-/// Appends an unsigned integer in decimal.
-fn push_u64(out: &mut String, v: u64) {
-    if v < 10 {
-        // Common (small values, bit offsets): one byte, no copy of a buffer.
-        out.push((b'0' + v as u8) as char);
-    } else {
-        out.push_str(itoa::Buffer::new().format(v));
-    }
-}
-
 /// Appends a node name as text: `[i]` for a list index.
-fn push_name(out: &mut String, name: NameRef<'_>) {
+fn push_name(out: &mut Vec<u8>, name: NameRef<'_>) {
     match name {
-        NameRef::Str(s) => out.push_str(s),
+        NameRef::Str(s) => out.extend_from_slice(s.as_bytes()),
         NameRef::Index(i) => {
-            out.push('[');
-            push_u64(out, i as u64);
-            out.push(']');
+            out.push(b'[');
+            put_u64(out, i as u64);
+            out.push(b']');
         }
     }
 }
@@ -184,7 +175,7 @@ fn json_value(out: &mut Vec<u8>, v: ValueRef<'_>) {
         ValueRef::U(x) => put_u64(out, x),
         ValueRef::I(x) => put_i64(out, x),
         ValueRef::F(x) if x.is_finite() => {
-            let _ = std::io::Write::write_fmt(out, format_args!("{x:?}"));
+            let _ = write!(out, "{x:?}");
         }
         ValueRef::F(x) => json_str(out, &format!("{x}")),
         ValueRef::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
@@ -203,26 +194,21 @@ fn json_span(out: &mut Vec<u8>, key: &[u8], a: u64, b: u64) {
     out.push(b'}');
 }
 
-/// `,"kind":"<kind>","start":` for each kind: one copy of a constant a node.
+/// `,"kind":"<kind>","start":` for each kind, made once from [`Kind::as_str`]:
+/// one copy of a constant a node.
 fn kind_key(k: Kind) -> &'static [u8] {
-    macro_rules! keys {
-        ($($k:ident => $s:literal),* $(,)?) => {
-            match k {
-                $(Kind::$k => concat!(",\"kind\":\"", $s, "\",\"start\":").as_bytes(),)*
-            }
-        };
-    }
-    let key = keys!(
-        File => "file", Struct => "struct", Array => "array", U8 => "u8", U16 => "u16",
-        U32 => "u32", U64 => "u64", I8 => "i8", I16 => "i16", I32 => "i32", I64 => "i64",
-        F32 => "f32", F64 => "f64", VarInt => "varint", Bits => "bits", Bool => "bool",
-        FourCC => "fourcc", Str => "string", StrRef => "strref", Bytes => "bytes",
-        Padding => "padding", Unknown => "unknown", Derived => "derived",
-    );
-    debug_assert!(key
-        .windows(k.as_str().len())
-        .any(|w| w == k.as_str().as_bytes()));
-    key
+    static KEYS: std::sync::OnceLock<Vec<Box<[u8]>>> = std::sync::OnceLock::new();
+    let keys = KEYS.get_or_init(|| {
+        (0..=u8::MAX)
+            .map_while(Kind::from_code)
+            .map(|k| {
+                format!(",\"kind\":\"{}\",\"start\":", k.as_str())
+                    .into_bytes()
+                    .into()
+            })
+            .collect()
+    });
+    &keys[k.code() as usize]
 }
 
 /// Appends the opening of node `id`'s JSON object: every key before
@@ -348,7 +334,7 @@ const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Appends a position as the text dump writes it: the byte offset in upper-case
 /// hex, zero-padded to `width`, and `.b` for a bit inside the byte.
-fn push_pos(out: &mut String, bits: u64, width: usize) {
+fn push_pos(out: &mut Vec<u8>, bits: u64, width: usize) {
     let byte = bits / 8;
     let mut digits = [0u8; 16];
     let mut n = 0;
@@ -362,24 +348,22 @@ fn push_pos(out: &mut String, bits: u64, width: usize) {
         }
     }
     for _ in n..width {
-        out.push('0');
+        out.push(b'0');
     }
-    for &d in digits[..n].iter().rev() {
-        out.push(d as char);
-    }
+    out.extend(digits[..n].iter().rev());
     if !bits.is_multiple_of(8) {
-        out.push('.');
-        out.push((b'0' + (bits % 8) as u8) as char);
+        out.push(b'.');
+        out.push(b'0' + (bits % 8) as u8);
     }
 }
 
 /// Appends `s` as [`one_line`] renders it.
-fn push_one_line(out: &mut String, s: &str, max: usize) {
+fn push_one_line(out: &mut Vec<u8>, s: &str, max: usize) {
     // Short text without control characters is common: copied as it is.
     if s.len() <= max && !s.chars().any(char::is_control) {
-        out.push_str(s);
+        out.extend_from_slice(s.as_bytes());
     } else {
-        out.push_str(&one_line(s, max));
+        out.extend_from_slice(one_line(s, max).as_bytes());
     }
 }
 
@@ -405,14 +389,14 @@ pub fn one_line(s: &str, max: usize) -> String {
 pub fn to_text(d: &Decoded) -> String {
     let tree = &d.tree;
     let width = text_width(d.file_size);
-    let mut out = String::new();
+    let mut out = Vec::new();
     let _ = writeln!(out, "{} ({} bytes)", d.format, d.file_size);
     tree.walk(|id, depth| text_node(&mut out, tree, id, depth, width));
     let errs = tree.errors();
     if !errs.is_empty() {
         let _ = writeln!(out, "{} error(s)", errs.len());
     }
-    out
+    into_string(out)
 }
 
 /// Width of the offsets in the text dump of a file of `file_size` bytes.
@@ -422,25 +406,25 @@ pub(crate) fn text_width(file_size: u64) -> usize {
 
 /// Appends node `id`'s line of the text dump (and its error line), indented for
 /// `depth`, offsets `width` hex digits wide.
-pub(crate) fn text_node(out: &mut String, tree: &Tree, id: NodeId, depth: usize, width: usize) {
+pub(crate) fn text_node(out: &mut Vec<u8>, tree: &Tree, id: NodeId, depth: usize, width: usize) {
     let span = tree.span(id);
     push_pos(out, span.start, width);
-    out.push('-');
+    out.push(b'-');
     push_pos(out, span.end, width);
-    out.push(' ');
+    out.push(b' ');
     for _ in 0..depth {
-        out.push_str("  ");
+        out.extend_from_slice(b"  ");
     }
     push_name(out, tree.name(id));
     match tree.value_ref(id) {
         Some(ValueRef::Str(s)) => {
-            out.push_str(": \"");
+            out.extend_from_slice(b": \"");
             push_one_line(out, s, 120);
-            out.push('"');
+            out.push(b'"');
         }
         Some(ValueRef::U(v)) => {
-            out.push_str(": ");
-            push_u64(out, v);
+            out.extend_from_slice(b": ");
+            put_u64(out, v);
         }
         Some(v) => {
             let _ = write!(out, ": {}", v.to_owned());
@@ -448,31 +432,25 @@ pub(crate) fn text_node(out: &mut String, tree: &Tree, id: NodeId, depth: usize,
         None => {}
     }
     if let Some(disp) = tree.display(id) {
-        out.push_str(" (");
+        out.extend_from_slice(b" (");
         push_one_line(out, &disp, 160);
-        out.push(')');
+        out.push(b')');
     }
     let kind = tree.kind(id);
     if kind.is_group() || matches!(kind, Kind::Unknown | Kind::Padding | Kind::Bytes) {
-        out.push_str(" [");
-        out.push_str(kind.as_str());
-        out.push(']');
+        out.extend_from_slice(b" [");
+        out.extend_from_slice(kind.as_str().as_bytes());
+        out.push(b']');
     }
     if tree.is_lazy(id) {
-        out.push_str(" [not decoded yet]");
+        out.extend_from_slice(b" [not decoded yet]");
     }
-    out.push('\n');
+    out.push(b'\n');
     if let Some(e) = tree.error(id) {
-        for _ in 0..2 * width + 1 {
-            out.push(' ');
-        }
-        out.push(' ');
-        for _ in 0..depth {
-            out.push_str("  ");
-        }
-        out.push_str("  ! ");
+        out.resize(out.len() + 2 * width + 2 + 2 * depth, b' ');
+        out.extend_from_slice(b"  ! ");
         push_one_line(out, e, 400);
-        out.push('\n');
+        out.push(b'\n');
     }
 }
 

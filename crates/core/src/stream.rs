@@ -20,7 +20,6 @@ use crate::source::ByteSource;
 use crate::tree::{BitSpan, NodeId, Tree};
 use crate::{Decoded, Options};
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::io::{self, Write};
 
 /// Entries a page holds in a streaming walk.
@@ -434,7 +433,7 @@ pub fn write_json(
 }
 
 struct TextVisitor<'w> {
-    out: String,
+    out: Vec<u8>,
     w: &'w mut dyn Write,
     width: usize,
     errors: usize,
@@ -447,20 +446,23 @@ impl Visitor for TextVisitor<'_> {
             // The line ends with a newline, then maybe an error line: mark the
             // node's own line.
             let line_end = match tree.error(id) {
-                Some(_) => self.out[..self.out.len() - 1].rfind('\n').unwrap_or(0),
+                Some(_) => self.out[..self.out.len() - 1]
+                    .iter()
+                    .rposition(|&c| c == b'\n')
+                    .unwrap_or(0),
                 None => self.out.len() - 1,
             };
             let mark = format!(
                 " [{hidden} {} not shown]",
                 if hidden == 1 { "child" } else { "children" }
             );
-            self.out.insert_str(line_end, &mark);
+            self.out.splice(line_end..line_end, mark.bytes());
         }
         if tree.error(id).is_some() {
             self.errors += 1;
         }
         if self.out.len() >= FLUSH_AT {
-            self.w.write_all(self.out.as_bytes())?;
+            self.w.write_all(&self.out)?;
             self.out.clear();
         }
         Ok(())
@@ -483,7 +485,7 @@ pub fn write_text(
     w: &mut dyn Write,
 ) -> io::Result<()> {
     let mut v = TextVisitor {
-        out: String::with_capacity(FLUSH_AT * 2),
+        out: Vec::with_capacity(FLUSH_AT * 2),
         w,
         width: text_width(d.file_size),
         errors: 0,
@@ -496,5 +498,5 @@ pub fn write_text(
     if v.errors > 0 {
         let _ = writeln!(v.out, "{} error(s)", v.errors);
     }
-    v.w.write_all(v.out.as_bytes())
+    v.w.write_all(&v.out)
 }
