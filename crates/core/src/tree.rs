@@ -881,8 +881,14 @@ impl Tree {
                 .disp_text
                 .get(&id)
                 .map(|&r| Cow::Borrowed(self.get_text(r))),
-            k => self.render(*self.renders.get((k - D_FIRST_RENDER) as usize)?, id),
+            _ => self.render(self.render_rule(id)?, id),
         }
+    }
+
+    /// The rule node `id`'s display is rendered by, if it has one.
+    fn render_rule(&self, id: NodeId) -> Option<Render> {
+        let k = self.rec(id).disp.checked_sub(D_FIRST_RENDER)?;
+        self.renders.get(k as usize).copied()
     }
 
     /// Node `id`'s display as rule `render` makes it.
@@ -905,38 +911,20 @@ impl Tree {
     /// Appends node `id`'s display to `out`, as [`Tree::display`] gives it, without
     /// making a string of its own; false (and nothing appended) if it has none.
     pub fn display_into(&self, id: NodeId, out: &mut String) -> bool {
-        let render = match self.rec(id).disp {
-            D_NONE => return false,
-            D_TEXT => {
-                return match self.disp_text.get(&id) {
-                    Some(&r) => {
-                        out.push_str(self.get_text(r));
-                        true
-                    }
-                    None => false,
-                }
+        if let Some(Render::With(f)) = self.render_rule(id) {
+            let len = out.len();
+            let made = f(self, id, out).is_some();
+            if !made {
+                out.truncate(len);
             }
-            k => match self.renders.get((k - D_FIRST_RENDER) as usize) {
-                Some(&r) => r,
-                None => return false,
-            },
-        };
-        match render {
-            Render::With(f) => {
-                let len = out.len();
-                let made = f(self, id, out).is_some();
-                if !made {
-                    out.truncate(len);
-                }
-                made
+            return made;
+        }
+        match self.display(id) {
+            Some(d) => {
+                out.push_str(&d);
+                true
             }
-            r => match self.render(r, id) {
-                Some(s) => {
-                    out.push_str(&s);
-                    true
-                }
-                None => false,
-            },
+            None => false,
         }
     }
 
