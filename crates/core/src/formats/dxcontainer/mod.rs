@@ -37,9 +37,7 @@ use super::{has_magic, Format};
 use crate::builder::{Builder, DResult};
 use crate::source::ByteSource;
 use crate::tree::{Kind, Name, Value};
-pub(crate) use lazy::{
-    contiguous_pages, fixed_pages, lazy_part, page_size, pages, Page, SKIM_CHUNK,
-};
+pub(crate) use lazy::{contiguous_pages, fixed_pages, lazy_part, page_size, pages, SKIM_CHUNK};
 
 /// The registry entry.
 pub const FORMAT: Format = Format {
@@ -144,19 +142,13 @@ fn decode(b: &mut Builder) -> DResult<()> {
     // Parts laid out one after the other, each inside the file, are shown in
     // pages when there are many: nothing about one of them depends on another.
     if let Some(n) = page_size(b).filter(|&n| count as u64 > n) {
-        if let Some(ends) = part_ends(b, &offsets, table_end, file_len) {
+        if let Some(end) = parts_end(b, &offsets, table_end, file_len) {
             let offs = std::sync::Arc::new(offsets);
-            let list: Vec<Page> = fixed_pages(0, 0, count as u64, n)
-                .into_iter()
-                .map(|p| Page {
-                    start: offs[p.first as usize],
-                    end: match offs.get(p.next as usize) {
-                        Some(&next_start) => next_start,
-                        None => ends[count - 1],
-                    },
-                    ..p
-                })
+            let marks: Vec<(u64, u64)> = (0..count)
+                .step_by(n as usize)
+                .map(|i| (i as u64, offs[i]))
                 .collect();
+            let list = contiguous_pages(&marks, count as u64, end);
             return b.array("Parts", |b| {
                 pages(b, &list, move |b, first, next| {
                     for i in first as usize..next as usize {
@@ -178,24 +170,22 @@ fn decode(b: &mut Builder) -> DResult<()> {
     })
 }
 
-/// Where each part ends, if the parts lie one after the other after the part
-/// table, each inside the file (a well-formed container); `None` otherwise.
-fn part_ends(b: &Builder, offsets: &[u64], table_end: u64, file_len: u64) -> Option<Vec<u64>> {
-    let mut ends = Vec::with_capacity(offsets.len());
+/// Where the last part ends, if the parts lie one after the other after the
+/// part table, each inside the file (a well-formed container); `None`
+/// otherwise.
+fn parts_end(b: &Builder, offsets: &[u64], table_end: u64, file_len: u64) -> Option<u64> {
     let mut prev = table_end;
     for &off in offsets {
         if off < prev || off >= file_len {
             return None;
         }
         let size = b.peek_uint(off.checked_add(4)?, 4)?;
-        let end = off.checked_add(PART_HEADER_SIZE + size)?;
-        if end > file_len {
+        prev = off.checked_add(PART_HEADER_SIZE + size)?;
+        if prev > file_len {
             return None;
         }
-        ends.push(end);
-        prev = end;
     }
-    Some(ends)
+    Some(prev)
 }
 
 /// Part `i` at `off` in the list of parts, after parts that end at `prev_end`:
