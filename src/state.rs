@@ -290,9 +290,7 @@ impl State {
                         let d = Rc::new(d);
                         s.doc = Some(d.clone());
                         if let Some(b) = s.seek {
-                            if let Some(owner) = d.index.owner(b) {
-                                s.select(&d, owner);
-                                s.seek_into(&d, owner, b);
+                            if let Some(owner) = s.land(&d, b) {
                                 s.reveal = Reveal {
                                     seq: self.reveal.seq + 1,
                                     byte: None,
@@ -373,11 +371,7 @@ impl State {
                 let b = b.min(doc.bytes.len().saturating_sub(1));
                 let mut s = self.clone();
                 s.cursor = b;
-                s.seek = None;
-                if let Some(owner) = doc.index.owner(b) {
-                    s.select(&doc, owner);
-                    s.seek_into(&doc, owner, b);
-                }
+                s.land(&doc, b);
                 s.reveal = Reveal {
                     seq: self.reveal.seq + 1,
                     byte: goto.then_some(b),
@@ -422,25 +416,27 @@ impl State {
         }
     }
 
-    /// Byte `b` is owned by `owner`, just selected: if that is a lazy group a
-    /// click may open (see [`SEEK_OPEN_BYTES`]), asks for it and keeps seeking
-    /// `b`; otherwise the seek ends there.
-    fn seek_into(&mut self, doc: &Doc, owner: NodeId, b: u64) {
+    /// Selects the innermost node owning byte `b` and returns it. If that is a
+    /// lazy group a click may open (see [`SEEK_OPEN_BYTES`]), asks for it and
+    /// keeps seeking `b`; otherwise the seek ends there.
+    fn land(&mut self, doc: &Doc, b: u64) -> Option<NodeId> {
+        self.seek = None;
+        let owner = doc.index.owner(b)?;
+        self.select(doc, owner);
         let t = &doc.tree;
         let small = t.is_page(owner) || t.span(owner).len_bits() / 8 <= SEEK_OPEN_BYTES;
-        if !(t.is_lazy(owner) && small) {
-            self.seek = None;
-            return;
+        if t.is_lazy(owner) && small {
+            self.seek = Some(b);
+            let e = Rc::make_mut(&mut self.expanded);
+            if !e[owner as usize] {
+                e[owner as usize] = true;
+                self.rows = Rc::new(outline::visible_rows(t, e));
+            }
+            if !self.expanding.contains(&owner) {
+                Rc::make_mut(&mut self.expanding).push(owner);
+            }
         }
-        self.seek = Some(b);
-        let e = Rc::make_mut(&mut self.expanded);
-        if !e[owner as usize] {
-            e[owner as usize] = true;
-            self.rows = Rc::new(outline::visible_rows(t, e));
-        }
-        if !self.expanding.contains(&owner) {
-            Rc::make_mut(&mut self.expanding).push(owner);
-        }
+        Some(owner)
     }
 
     /// Selects `id`, expanding its ancestors.
@@ -517,12 +513,7 @@ mod tests {
     use crate::bytes::FileBytes;
 
     fn open(name: &str) -> State {
-        let data = std::fs::read(format!(
-            "{}/static/samples/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap();
-        let doc = Rc::new(Doc::open(FileBytes::new(name, data)));
+        let doc = Rc::new(Doc::open(FileBytes::new(name, sample(name))));
         State::default().apply(Action::Open(doc)).unwrap()
     }
 
@@ -591,6 +582,32 @@ mod tests {
             env!("CARGO_MANIFEST_DIR")
         ))
         .unwrap()
+    }
+
+    /// The store once the decoder answered load `load` of `data` with `tree`.
+    fn decoded(data: &[u8], tree: &hexlens_core::Tree, load: u32) -> State {
+        let wire: Rc<[u8]> = hexlens_core::wire::encode_nodes(&tree.nodes()).into();
+        State::default()
+            .apply(Action::Open(Rc::new(Doc::pending(
+                Rc::new(FileBytes::new("f", data.to_vec())),
+                load,
+            ))))
+            .unwrap()
+            .apply(Action::Decoded {
+                load,
+                format: "dxcontainer".into(),
+                nodes: wire,
+            })
+            .unwrap()
+    }
+
+    /// What the worker sends after expanding lazy node `id` of its `tree`: the
+    /// node's new self, then the nodes it gained.
+    fn expansion(data: &[u8], tree: &mut hexlens_core::Tree, id: NodeId) -> Rc<[u8]> {
+        let range = hexlens_core::expand(&data, tree, id).unwrap();
+        let mut sent = vec![tree.node(id)];
+        sent.extend(tree.nodes_in(range));
+        hexlens_core::wire::encode_nodes(&sent).into()
     }
 
     /// The worker's side of a load, natively: decode, then send the wire form.
@@ -686,19 +703,7 @@ mod tests {
         let lazy = (0..worker_tree.len() as NodeId)
             .find(|&i| worker_tree.node(i).lazy)
             .expect("a 64-byte threshold leaves lazy blocks");
-        let wire: Rc<[u8]> = hexlens_core::wire::encode_nodes(&worker_tree.nodes()).into();
-        let s = State::default()
-            .apply(Action::Open(Rc::new(Doc::pending(
-                Rc::new(FileBytes::new("f", data.clone())),
-                3,
-            ))))
-            .unwrap()
-            .apply(Action::Decoded {
-                load: 3,
-                format: "dxcontainer".into(),
-                nodes: wire,
-            })
-            .unwrap();
+        let s = decoded(&data, &worker_tree, 3);
         let s = s.apply(Action::Select(lazy, Origin::Tree)).unwrap();
         let s = s.apply(Action::Toggle(lazy)).unwrap();
         assert_eq!(
@@ -707,10 +712,7 @@ mod tests {
             "opening a lazy node asks the decoder"
         );
         // The worker expands and sends the node and what it gained.
-        let range = hexlens_core::expand(&data.as_slice(), &mut worker_tree, lazy).unwrap();
-        let mut sent = vec![worker_tree.node(lazy).clone()];
-        sent.extend(worker_tree.nodes_in(range.clone()));
-        let nodes: Rc<[u8]> = hexlens_core::wire::encode_nodes(&sent).into();
+        let nodes = expansion(&data, &mut worker_tree, lazy);
         let s = s
             .apply(Action::Expanded {
                 load: 3,
@@ -746,43 +748,18 @@ mod tests {
         let src = data.as_slice();
         let mut worker_tree =
             hexlens_core::decode_with(&src, &hexlens_core::view::viewer_options()).tree;
-        let wire: Rc<[u8]> = hexlens_core::wire::encode_nodes(&worker_tree.nodes()).into();
-        let mut s = State::default()
-            .apply(Action::Open(Rc::new(Doc::pending(
-                Rc::new(FileBytes::new("f", data.clone())),
-                4,
-            ))))
-            .unwrap()
-            .apply(Action::Decoded {
-                load: 4,
-                format: "dxcontainer".into(),
-                nodes: wire,
-            })
-            .unwrap();
+        let mut s = decoded(&data, &worker_tree, 4);
         // A byte of an operand deep in the DXIL part's bitcode.
-        let eager = hexlens_core::decode(&src).tree;
+        let eager = Doc::open(FileBytes::new("e", data.clone()));
         let b = data.len() as u64 - 40;
-        let want = eager.path(
-            Doc::new(
-                Rc::new(FileBytes::new("e", data.clone())),
-                0,
-                "dxcontainer",
-                eager.clone(),
-            )
-            .index
-            .owner(b)
-            .unwrap(),
-        );
+        let want = eager.tree.path(eager.index.owner(b).unwrap());
         s = s.apply(Action::ClickByte(b)).unwrap();
         assert_eq!(s.seek, Some(b), "the click landed in a lazy group");
         let mut rounds = 0;
         while let Some(&id) = s.expanding.first() {
             rounds += 1;
             assert!(rounds < 20, "the seek ends");
-            let range = hexlens_core::expand(&src, &mut worker_tree, id).unwrap();
-            let mut sent = vec![worker_tree.node(id)];
-            sent.extend(worker_tree.nodes_in(range));
-            let nodes: Rc<[u8]> = hexlens_core::wire::encode_nodes(&sent).into();
+            let nodes = expansion(&data, &mut worker_tree, id);
             s = s
                 .apply(Action::Expanded {
                     load: 4,
