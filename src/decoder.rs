@@ -48,8 +48,9 @@ thread_local! {
     static WORKER_WASM: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
 }
 
-/// Bytes of a wasm instance's linear memory (this thread's instance).
-pub fn wasm_memory_bytes() -> f64 {
+/// Bytes of the page's wasm memory (the worker reports its own the same way,
+/// in `crates/worker`).
+fn wasm_memory_bytes() -> f64 {
     wasm_bindgen::memory()
         .unchecked_into::<js_sys::WebAssembly::Memory>()
         .buffer()

@@ -424,7 +424,7 @@ impl State {
         let owner = doc.index.owner(b)?;
         self.select(doc, owner);
         let t = &doc.tree;
-        let small = t.is_page(owner) || t.span(owner).len_bits() / 8 <= SEEK_OPEN_BYTES;
+        let small = t.is_page(owner) || t.open_cost(owner) <= SEEK_OPEN_BYTES;
         if t.is_lazy(owner) && small {
             self.seek = Some(b);
             let e = Rc::make_mut(&mut self.expanded);
