@@ -10,10 +10,11 @@ use crate::components::splitter::Splitter;
 use crate::components::status_bar::StatusBar;
 use crate::components::toolbar::Toolbar;
 use crate::components::tree_view::TreeView;
+use crate::components::Store;
 use crate::hooks::use_file_drop::use_file_drop;
 use crate::hooks::use_hotkey::use_ctrl_key;
 use crate::io::{self, Sample};
-use crate::state::{Action, State};
+use crate::state::{Action, Request, State};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -36,23 +37,7 @@ pub fn App() -> Html {
         let dispatch = dispatch.clone();
         use_effect_with((), move |_| io::connect_decoder(dispatch));
     }
-    // Ask the decoder for the children of lazy nodes as they are opened.
-    {
-        let sent = use_mut_ref(Vec::<(u32, u32)>::new);
-        let load = state.doc.as_ref().map(|d| d.load);
-        use_effect_with((load, state.expanding.clone()), move |(load, expanding)| {
-            if let Some(load) = *load {
-                let mut sent = sent.borrow_mut();
-                sent.retain(|&(l, _)| l == load);
-                for &id in expanding.iter() {
-                    if !sent.contains(&(load, id)) {
-                        sent.push((load, id));
-                        let _ = crate::decoder::expand(load, id);
-                    }
-                }
-            }
-        });
-    }
+    use_worker_questions(&state);
 
     {
         let samples = samples.clone();
@@ -124,15 +109,13 @@ pub fn App() -> Html {
                 <>
                 <Notices doc={Some(doc.clone())} status={s.status.clone()} dispatch={dispatch.clone()} />
                 <main class="panes" style={cols}>
-                    <TreeView doc={doc.clone()} rows={s.rows.clone()} expanded={s.expanded.clone()}
-                        selected={s.selected} hover={s.hover} reveal={s.reveal} dispatch={dispatch.clone()} />
+                    <TreeView state={Store::new(state.clone())} />
                     <Splitter label="Resize the structure pane" value={widths.0} on_resize={resize_tree} />
-                    <HexView doc={doc.clone()} hover={s.hover} selected={s.selected} cursor={s.cursor}
-                        reveal={s.reveal} bytes_epoch={s.bytes_epoch} dispatch={dispatch.clone()} />
+                    <HexView state={Store::new(state.clone())} />
                     <Splitter label="Resize the details pane" value={widths.1} on_resize={resize_details} />
-                    <Details doc={doc.clone()} selected={s.selected} cursor={s.cursor} bytes_epoch={s.bytes_epoch} dispatch={dispatch.clone()} />
+                    <Details doc={doc.clone()} selected={s.selected} details={s.details.clone()} cursor={s.cursor} bytes_epoch={s.bytes_epoch} dispatch={dispatch.clone()} />
                 </main>
-                <StatusBar doc={doc.clone()} hover={s.hover} selected={s.selected} cursor={s.cursor} dispatch={dispatch.clone()} />
+                <StatusBar doc={doc.clone()} hover={s.hover_info.clone()} selected={s.details.clone().filter(|d| Some(d.id) == s.selected)} cursor={s.cursor} dispatch={dispatch.clone()} />
                 </>
             }
         }
@@ -152,4 +135,28 @@ pub fn App() -> Html {
             if dragging { <DropOverlay /> }
         </div>
     }
+}
+
+/// Asks the decoder what the store wants besides the panes' windows (the
+/// selected node's details, the owner of a clicked byte), each question once
+/// per load and decoding version.
+#[hook]
+pub fn use_worker_questions(state: &UseReducerHandle<State>) {
+    let sent = use_mut_ref(Vec::<(u32, u32, Request)>::new);
+    let load = state.doc.as_ref().map(|d| d.load);
+    let wants = state.wants();
+    let version = state.version.version;
+    use_effect_with((load, version, wants), move |(load, version, wants)| {
+        if let Some(load) = *load {
+            let mut sent = sent.borrow_mut();
+            sent.retain(|(l, v, r)| *l == load && *v == *version && wants.contains(r));
+            for w in wants {
+                let key = (load, *version, w.clone());
+                if !sent.contains(&key) {
+                    sent.push(key);
+                    let _ = crate::decoder::ask(load, w);
+                }
+            }
+        }
+    });
 }

@@ -1,6 +1,8 @@
 //! The page's side of the decode worker (the `hexlens-worker` crate, a wasm
 //! module of its own that `static/worker.js` loads): starts it, sends it files
-//! and expansion requests, and turns its replies into [`Event`]s for the app.
+//! and the store's questions ([`Request`]), and turns its replies into
+//! [`Event`]s for the app. The worker holds the file's one tree; the page
+//! holds only the answers for what it shows.
 //!
 //! One worker at a time. Cancelling terminates it; so does a panic inside it
 //! (the instance is unusable afterwards). The next request starts a fresh one
@@ -8,6 +10,7 @@
 //! holds no decoder: it starts the worker once the page is up, so the hex view
 //! of a file shows before the decoder has arrived.
 
+use crate::state::Request;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -18,14 +21,11 @@ use yew::Callback;
 pub enum Event {
     /// Bytes read so far out of the file's size.
     Progress { job: u32, done: u64, total: u64 },
-    /// The tree of a whole file, in the wire form.
-    Decoded {
+    /// An answer about the open file.
+    Answer {
         job: u32,
-        format: String,
-        nodes: Vec<u8>,
+        answer: hexlens_core::wire::Answer,
     },
-    /// A lazy node decoded: its new self then the nodes it gained, wire form.
-    Expanded { job: u32, node: u32, nodes: Vec<u8> },
     /// A request could not be carried out.
     Failed { job: u32, message: String },
     /// The worker died (a panic or a trap); it has been replaced.
@@ -111,15 +111,12 @@ fn on_message(e: web_sys::MessageEvent) {
             done: num(&d, "done"),
             total: num(&d, "total"),
         },
-        "decoded" => Event::Decoded {
-            job,
-            format: get(&d, "format").as_string().unwrap_or_default(),
-            nodes: bytes(&d, "nodes"),
-        },
-        "expanded" => Event::Expanded {
-            job,
-            node: num(&d, "node") as u32,
-            nodes: bytes(&d, "nodes"),
+        "answer" => match hexlens_core::wire::decode(&bytes(&d, "data")) {
+            Ok(answer) => Event::Answer { job, answer },
+            Err(e) => Event::Failed {
+                job,
+                message: format!("the decoder's answer was damaged: {e}"),
+            },
         },
         "failed" => Event::Failed {
             job,
@@ -192,16 +189,87 @@ pub fn open(job: u32, blob: &web_sys::Blob) -> Result<(), String> {
         ("type", "open".into()),
         ("job", job.into()),
         ("blob", blob.into()),
+        ("rows", FIRST_ROWS.into()),
     ])
 }
 
-/// Asks for the children of lazy node `node` of load `job`.
-pub fn expand(job: u32, node: u32) -> Result<(), String> {
-    send(&[
-        ("type", "expand".into()),
-        ("job", job.into()),
-        ("node", node.into()),
-    ])
+/// Asks the worker a question about load `job` (see [`Request`]); the
+/// answer comes back as an [`Event::Answer`].
+pub fn ask(job: u32, r: &Request) -> Result<(), String> {
+    #[cfg(test)]
+    if local::LOCAL.with(|l| l.borrow().is_some()) {
+        local::ask(job, r);
+        return Ok(());
+    }
+    let job = ("job", JsValue::from(job));
+    match r {
+        Request::Rows {
+            gen,
+            open,
+            first,
+            count,
+            find,
+        } => send(&[
+            ("type", "rows".into()),
+            job,
+            ("gen", (*gen).into()),
+            ("open", js_sys::Uint32Array::from(&open[..]).into()),
+            ("first", (*first as f64).into()),
+            ("count", (*count as f64).into()),
+            ("find", find.map_or(-1.0, f64::from).into()),
+        ]),
+        Request::Boxes { start, end } => send(&[
+            ("type", "boxes".into()),
+            job,
+            ("start", (*start as f64).into()),
+            ("end", (*end as f64).into()),
+        ]),
+        Request::Node(id) => send(&[("type", "node".into()), job, ("id", (*id).into())]),
+        Request::Locate(b) => send(&[("type", "locate".into()), job, ("byte", (*b as f64).into())]),
+    }
+}
+
+/// Rows the worker sends with a decoded file, before the tree pane asks.
+pub const FIRST_ROWS: u32 = 120;
+
+/// Component tests: a session on this thread answers instead of a worker
+/// (only test builds link the decoders into the page).
+#[cfg(test)]
+pub mod local {
+    use super::*;
+    use hexlens_core::session::Session;
+    use hexlens_core::wire::Answer;
+
+    thread_local! {
+        pub(super) static LOCAL: RefCell<Option<(u32, Session<Vec<u8>>)>> = const { RefCell::new(None) };
+    }
+
+    /// Decodes `data` here as load `job`, and answers as the worker would.
+    pub fn open(job: u32, data: Vec<u8>) {
+        let s = Session::open(data);
+        let a = Answer::Decoded {
+            version: s.version(),
+            summary: Box::new(s.summary()),
+            rows: s.rows(0, u64::from(FIRST_ROWS), None),
+        };
+        LOCAL.with(|l| *l.borrow_mut() = Some((job, s)));
+        later(job, a);
+    }
+
+    pub(super) fn ask(job: u32, r: &Request) {
+        let a = LOCAL.with(|l| {
+            let mut l = l.borrow_mut();
+            let (_, s) = l.as_mut().expect("a local session");
+            s.answer(r)
+        });
+        later(job, a);
+    }
+
+    /// Delivers an answer after the current task, as a message would arrive.
+    fn later(job: u32, answer: Answer) {
+        gloo_timers::callback::Timeout::new(0, move || emit(Event::Answer { job, answer }))
+            .forget();
+    }
 }
 
 /// Stops the worker (whatever it is doing); the next request starts a new one.

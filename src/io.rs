@@ -123,23 +123,22 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
                 done,
                 total,
             },
-            decoder::Event::Decoded { job, format, nodes } => {
-                // "received": the worker's answer arrived; "decoded": the page has
-                // built its tree, index and rows from it.
-                mark("hexlens:received");
-                dispatch.dispatch(Action::Decoded {
+            decoder::Event::Answer { job, answer } => {
+                let first = matches!(answer, hexlens_core::wire::Answer::Decoded { .. });
+                if first {
+                    // "received": the worker's first answer arrived; "decoded":
+                    // the store has taken it in.
+                    mark("hexlens:received");
+                }
+                dispatch.dispatch(Action::Answer {
                     load: job,
-                    format,
-                    nodes: nodes.into(),
+                    answer: Rc::new(answer),
                 });
-                mark("hexlens:decoded");
+                if first {
+                    mark("hexlens:decoded");
+                }
                 return;
             }
-            decoder::Event::Expanded { job, node, nodes } => Action::Expanded {
-                load: job,
-                node,
-                nodes: nodes.into(),
-            },
             decoder::Event::Failed { job, message } => Action::DecodeFailed { load: job, message },
             decoder::Event::Crashed { message } => Action::Crashed(message),
         };

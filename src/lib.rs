@@ -1,17 +1,14 @@
 //! hexlens-web: the browser front end over `hexlens-core`.
 //!
-//! The model (bytes, index, tree outline, store, inspector, scrolling math) is
+//! The model (bytes, store, inspector, scrolling math) is
 //! plain Rust and tested natively; the Yew components, hooks and browser glue are
 //! compiled for `wasm32` only.
 
 pub mod bytes;
-pub mod clip;
 pub mod doc;
 pub mod hexfmt;
-pub mod index;
 pub mod inspect;
 pub mod offset;
-pub mod outline;
 pub use hexlens_core::pages;
 pub mod state;
 pub mod virt;

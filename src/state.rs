@@ -1,14 +1,26 @@
-//! The app's one store: the open file, hover, selection, expanded nodes and the
-//! cursor, changed only through [`Action`]s.
+//! The app's one store: the open file, hover, selection, what is open, the
+//! cursor, and the decode worker's latest answers for what the panes show,
+//! changed only through [`Action`]s.
+//!
+//! The page keeps no copy of the tree. The worker holds it; the page keeps
+//! the open set (its own state) and asks for what it shows: the rows of the
+//! tree pane's window, the field boxes of the hex pane's window, the selected
+//! node's details, the node owning a clicked byte. [`State::tree_wants`],
+//! [`State::hex_wants`] and [`State::wants`] say what to ask given what is on
+//! screen; the answers come back as [`Action::Answer`]. Rows and boxes still
+//! on their way show as placeholders.
 //!
 //! The transitions are plain Rust ([`State::apply`]) so they are unit tested
-//! natively; in the browser, `yew::Reducible` wraps them. An action that changes
-//! nothing returns the same `Rc`, so Yew skips the re-render (hovering within one
-//! field costs nothing).
+//! natively against a real [`hexlens_core::session::Session`]; in the browser,
+//! `yew::Reducible` wraps them. An action that changes nothing returns the same
+//! `Rc`, so Yew skips the re-render (hovering within one field costs nothing).
 
 use crate::doc::Doc;
-use crate::outline::{self, Row};
+pub use hexlens_core::session::Request;
+use hexlens_core::session::{Boxes, NodeInfo, Rows, Version};
+use hexlens_core::wire::Answer;
 use hexlens_core::NodeId;
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// Where a hover or selection came from (the other pane follows it).
@@ -55,6 +67,8 @@ pub struct Reveal {
     pub byte: Option<u64>,
     /// Node the tree pane should show.
     pub node: Option<NodeId>,
+    /// Its row, once known.
+    pub row: Option<u64>,
 }
 
 /// Tree-view keys (WAI-ARIA tree view pattern).
@@ -80,6 +94,9 @@ pub enum TreeKey {
     PageDown(u32),
 }
 
+/// Field boxes are asked for in blocks of this many bytes.
+pub const BOX_BLOCK: u64 = 1024;
+
 /// Everything that can happen.
 #[derive(Debug, Clone)]
 pub enum Action {
@@ -87,8 +104,8 @@ pub enum Action {
     Loading(String),
     /// Reading a file failed.
     LoadFailed(String),
-    /// A file is open: decoded already, or pending (then the decoder reports back
-    /// through the actions below, tagged with the doc's `load`).
+    /// A file is open and being decoded (the worker reports back through the
+    /// actions below, tagged with the doc's `load`).
     Open(Rc<Doc>),
     /// The decoder has read `done` of `total` bytes.
     Progress {
@@ -99,23 +116,12 @@ pub enum Action {
         /// File size.
         total: u64,
     },
-    /// The decoder finished: the tree in wire form.
-    Decoded {
+    /// The decoder answered a question.
+    Answer {
         /// Which load.
         load: u32,
-        /// The decoder that recognised the file, or `raw`.
-        format: String,
-        /// Nodes in [`hexlens_core::wire`] form.
-        nodes: Rc<[u8]>,
-    },
-    /// A lazy node was decoded: its new self, then its new descendants (wire form).
-    Expanded {
-        /// Which load.
-        load: u32,
-        /// The node.
-        node: NodeId,
-        /// Nodes in [`hexlens_core::wire`] form.
-        nodes: Rc<[u8]>,
+        /// The answer.
+        answer: Rc<Answer>,
     },
     /// The decoder could not do what was asked.
     DecodeFailed {
@@ -148,6 +154,24 @@ pub enum Action {
     TreeKey(TreeKey),
 }
 
+/// The latest rows answer and how far the tree was decoded when it was made.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RowCache {
+    /// Decoding version of the answer.
+    pub version: u32,
+    /// The rows.
+    pub rows: Rows,
+}
+
+/// The latest field boxes answer.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoxCache {
+    /// Decoding version of the answer.
+    pub version: u32,
+    /// The boxes.
+    pub boxes: Boxes,
+}
+
 /// The store.
 #[derive(Debug, Clone, Default)]
 pub struct State {
@@ -155,34 +179,176 @@ pub struct State {
     pub doc: Option<Rc<Doc>>,
     /// Loading / error state.
     pub status: Status,
-    /// The hovered node and where the pointer is.
+    /// The hovered node, where the pointer is, and what is known of the node.
     pub hover: Option<(NodeId, Origin)>,
+    /// What the hovered node covers (from its row or the field boxes).
+    pub hover_info: Option<Rc<NodeInfo>>,
     /// The selected node (also the tree's focused row).
     pub selected: Option<NodeId>,
-    /// Expanded flag per node id.
-    pub expanded: Rc<Vec<bool>>,
-    /// Visible tree rows for `expanded`.
-    pub rows: Rc<Vec<Row>>,
+    /// The selected node's details, once the worker sent them.
+    pub details: Option<Rc<NodeInfo>>,
+    /// A selection waiting for its details to move the cursor and open the tree.
+    pub selecting: Option<Origin>,
+    /// Nodes open in the tree pane.
+    pub open: Rc<BTreeSet<NodeId>>,
+    /// Grows with every change of `open`.
+    pub gen: u32,
+    /// How far the worker's tree is decoded (from its latest answer).
+    pub version: Version,
+    /// Rows of the tree pane around its window.
+    pub rows: Rc<RowCache>,
+    /// Field boxes around the hex pane's window.
+    pub boxes: Rc<BoxCache>,
     /// The hex cursor (the inspector reads from here).
     pub cursor: u64,
     /// Pending scroll requests.
     pub reveal: Reveal,
+    /// A node whose row position was asked for.
+    pub finding: Option<NodeId>,
+    /// A row a key moved to that was not among the rows held.
+    pub want_row: Option<u64>,
     /// Grows whenever file bytes arrive (rows that waited for them redraw).
     pub bytes_epoch: u32,
-    /// Lazy nodes whose children have been asked for (per load).
-    pub expanding: Rc<Vec<NodeId>>,
-    /// A byte being revealed: a click or go-to landed in a group not decoded
-    /// yet, which was asked for; when it arrives, the byte's innermost owner in
-    /// it is selected (and opened in turn if it is a small lazy group).
-    pub seek: Option<u64>,
+    /// A clicked or gone-to byte whose owner the worker is finding (true: a
+    /// go-to, which also scrolls the hex pane).
+    pub seek: Option<(u64, bool)>,
+    /// Tree keys pressed while the rows held were out of date (after a
+    /// toggle): replayed when the fresh rows land.
+    pub keys: Rc<Vec<TreeKey>>,
+    /// Grows with every change (the panes compare it to know they must redraw).
+    pub stamp: u64,
 }
 
-/// A click or go-to opens the lazy group it lands in when the group spans at
-/// most this many bytes, or is a page; a bigger group is selected and waits
-/// for the user to open it (decoding it may mean reading all of it).
-pub const SEEK_OPEN_BYTES: u64 = 16 << 20;
-
 impl State {
+    fn load(&self) -> Option<u32> {
+        self.doc.as_ref().map(|d| d.load)
+    }
+
+    /// What the page knows of node `id` without asking: its row, its details,
+    /// or the field boxes. Crumbs are filled in from the boxes' parents.
+    pub fn known(&self, id: NodeId) -> Option<NodeInfo> {
+        if let Some(d) = self.details.as_ref().filter(|d| d.id == id) {
+            return Some((**d).clone());
+        }
+        if let Some(r) = self.rows.rows.rows.iter().find(|r| r.id == id) {
+            return Some(r.clone());
+        }
+        let b = &self.boxes.boxes;
+        let mut n = b.node(id)?.clone();
+        n.crumbs = b.crumbs(id);
+        n.depth = n.crumbs.len() as u32;
+        Some(n)
+    }
+
+    /// True if the rows held follow the current open set and tree.
+    pub fn rows_fresh(&self) -> bool {
+        self.rows.rows.gen == self.gen && self.rows.version == self.version.version
+    }
+
+    /// Position of `id` among the rows held (if they are fresh).
+    pub fn row_of(&self, id: NodeId) -> Option<u64> {
+        self.rows_fresh()
+            .then(|| self.rows.rows.position(id))
+            .flatten()
+    }
+
+    /// What the tree pane needs to show rows `[first, first + count)`.
+    pub fn tree_wants(&self, first: u64, count: u64) -> Option<Request> {
+        self.doc.as_ref().filter(|d| d.is_decoded())?;
+        let r = &self.rows.rows;
+        let covered = self.rows_fresh()
+            && r.first <= first
+            && (first + count <= r.first + r.rows.len() as u64
+                || r.first + r.rows.len() as u64 >= r.total);
+        if covered && self.finding.is_none() {
+            return None;
+        }
+        let count = count.max(16);
+        Some(Request::Rows {
+            gen: self.gen,
+            open: self.open.iter().copied().collect(),
+            first: first.saturating_sub(count),
+            count: count * 3,
+            find: self.finding,
+        })
+    }
+
+    /// What the hex pane needs to tint bytes `[start, end)`.
+    pub fn hex_wants(&self, start: u64, end: u64) -> Option<Request> {
+        let doc = self.doc.as_ref().filter(|d| d.is_decoded())?;
+        let size = doc.bytes.len();
+        let end = end.min(size);
+        let b = &self.boxes;
+        if start >= end
+            || (b.version == self.version.version && b.boxes.start <= start && end <= b.boxes.end)
+        {
+            return None;
+        }
+        Some(Request::Boxes {
+            start: (start / BOX_BLOCK).saturating_sub(1) * BOX_BLOCK,
+            end: ((end / BOX_BLOCK + 2) * BOX_BLOCK).min(size),
+        })
+    }
+
+    /// The other questions the store has: the selected node's details, the
+    /// owner of a clicked byte.
+    pub fn wants(&self) -> Vec<Request> {
+        let mut out = Vec::new();
+        if !self.doc.as_ref().is_some_and(|d| d.is_decoded()) {
+            return out;
+        }
+        if let Some((b, _)) = self.seek {
+            out.push(Request::Locate(b));
+        }
+        if let Some(id) = self.selected {
+            if self.details.as_ref().is_none_or(|d| d.id != id) {
+                out.push(Request::Node(id));
+            }
+        }
+        out
+    }
+
+    fn next_reveal(&self, byte: Option<u64>, node: Option<NodeId>) -> Reveal {
+        Reveal {
+            seq: self.reveal.seq + 1,
+            byte,
+            node,
+            row: node.and_then(|n| self.row_of(n)),
+        }
+    }
+
+    /// Marks `ids` open; true if that changed the open set.
+    fn open_all(&mut self, ids: impl IntoIterator<Item = NodeId>) -> bool {
+        let mut changed = false;
+        for id in ids {
+            if !self.open.contains(&id) {
+                Rc::make_mut(&mut self.open).insert(id);
+                changed = true;
+            }
+        }
+        if changed {
+            self.gen += 1;
+        }
+        changed
+    }
+
+    /// Selects `info`'s node: opens its ancestors, puts the cursor at `cursor`
+    /// (default: its first byte) and scrolls the panes to it (the hex pane
+    /// unless the selection came from there).
+    fn focus(&mut self, info: &NodeInfo, origin: Origin, cursor: Option<u64>) {
+        self.selected = Some(info.id);
+        self.selecting = None;
+        self.open_all(info.crumbs.iter().map(|c| c.0));
+        self.cursor = cursor.unwrap_or(info.shown_range().0);
+        self.reveal = self.next_reveal(
+            (origin != Origin::Hex).then_some(self.cursor),
+            Some(info.id),
+        );
+        if self.reveal.row.is_none() {
+            self.finding = Some(info.id);
+        }
+    }
+
     /// The state after `action`, or `None` if nothing changed.
     pub fn apply(&self, action: Action) -> Option<State> {
         match action {
@@ -197,39 +363,24 @@ impl State {
                 Some(s)
             }
             Action::Open(doc) => {
-                let doc_root = doc.tree.root();
-                let expanded = outline::initial_expanded(&doc.tree);
-                let rows = outline::visible_rows(&doc.tree, &expanded);
-                let status = if doc.decoded {
-                    Status::Idle
-                } else {
-                    Status::Decoding {
-                        done: 0,
-                        total: doc.bytes.len(),
-                    }
-                };
+                let total = doc.bytes.len();
                 Some(State {
+                    status: Status::Decoding { done: 0, total },
                     doc: Some(doc),
-                    status,
-                    hover: None,
-                    selected: None,
-                    expanded: Rc::new(expanded),
-                    rows: Rc::new(rows),
-                    cursor: 0,
                     reveal: Reveal {
                         seq: self.reveal.seq + 1,
                         byte: Some(0),
-                        node: Some(doc_root),
+                        node: None,
+                        row: Some(0),
                     },
                     bytes_epoch: self.bytes_epoch,
-                    expanding: Rc::default(),
-                    seek: None,
+                    ..State::default()
                 })
             }
             Action::Progress { load, done, total } => {
                 let doc = self.doc.as_ref()?;
                 if doc.load != load
-                    || doc.decoded
+                    || doc.is_decoded()
                     || !matches!(self.status, Status::Decoding { .. })
                 {
                     return None;
@@ -239,91 +390,32 @@ impl State {
                     ..self.clone()
                 })
             }
-            Action::Decoded {
-                load,
-                format,
-                nodes,
-            } => {
-                let doc = self.doc.clone()?;
-                if doc.load != load || doc.decoded {
-                    return None;
-                }
-                let tree = hexlens_core::wire::decode_nodes(&nodes)
-                    .and_then(hexlens_core::Tree::from_nodes);
-                let mut s = self.clone();
-                match tree {
-                    Ok(tree) => {
-                        let doc = Rc::new(Doc::new(doc.bytes.clone(), load, &format, tree));
-                        let expanded = outline::initial_expanded(&doc.tree);
-                        s.rows = Rc::new(outline::visible_rows(&doc.tree, &expanded));
-                        s.expanded = Rc::new(expanded);
-                        s.hover = None;
-                        s.selected = None;
-                        s.status = Status::Idle;
-                        s.reveal = Reveal {
-                            seq: self.reveal.seq + 1,
-                            byte: None,
-                            node: Some(doc.tree.root()),
-                        };
-                        s.doc = Some(doc);
-                    }
-                    Err(e) => {
-                        s.status = Status::Failed(format!("the decoder's answer was damaged: {e}"))
-                    }
-                }
-                Some(s)
-            }
-            Action::Expanded { load, node, nodes } => {
-                let doc = self.doc.clone()?;
-                if doc.load != load || !doc.decoded {
+            Action::Answer { load, answer } => {
+                if self.load() != Some(load) {
                     return None;
                 }
                 let mut s = self.clone();
-                Rc::make_mut(&mut s.expanding).retain(|&n| n != node);
-                let new_doc =
-                    hexlens_core::wire::decode_nodes(&nodes).and_then(|n| doc.expanded(node, n));
-                match new_doc {
-                    Ok(d) => {
-                        let e = Rc::make_mut(&mut s.expanded);
-                        e.resize(d.tree.len(), false);
-                        s.rows = Rc::new(outline::visible_rows(&d.tree, e));
-                        let d = Rc::new(d);
-                        s.doc = Some(d.clone());
-                        if let Some(b) = s.seek {
-                            if let Some(owner) = s.land(&d, b) {
-                                s.reveal = Reveal {
-                                    seq: self.reveal.seq + 1,
-                                    byte: None,
-                                    node: Some(owner),
-                                };
-                            }
-                        }
-                    }
-                    Err(e) => s.status = Status::Failed(format!("could not decode that part: {e}")),
-                }
+                s.answer(&answer)?;
                 Some(s)
             }
             Action::DecodeFailed { load, message } => {
-                let doc = self.doc.as_ref()?;
-                if doc.load != load {
+                if self.load() != Some(load) {
                     return None;
                 }
                 let mut s = self.clone();
-                s.expanding = Rc::default();
                 s.seek = None;
                 s.status = Status::Failed(message);
                 Some(s)
             }
             Action::Crashed(message) => {
                 let mut s = self.clone();
-                s.expanding = Rc::default();
                 s.seek = None;
                 s.status = Status::Crashed(message);
                 Some(s)
             }
             Action::Cancel => {
                 let doc = self.doc.as_ref()?;
-                if doc.decoded {
+                if doc.is_decoded() {
                     return None;
                 }
                 Some(State {
@@ -337,32 +429,35 @@ impl State {
             }),
             Action::HoverNode(id) => {
                 let h = id.map(|i| (i, Origin::Tree));
-                (h != self.hover).then(|| State {
-                    hover: h,
-                    ..self.clone()
-                })
-            }
-            Action::HoverByte(b) => {
-                let doc = self.doc.as_ref()?;
-                let h = b.and_then(|b| doc.index.owner(b)).map(|i| (i, Origin::Hex));
-                (h != self.hover).then(|| State {
-                    hover: h,
-                    ..self.clone()
-                })
-            }
-            Action::Select(id, from) => {
-                let doc = self.doc.clone()?;
-                if id as usize >= doc.tree.len() {
+                if h == self.hover {
                     return None;
                 }
                 let mut s = self.clone();
-                s.select(&doc, id);
-                s.cursor = doc.shown_range(id).0;
-                s.reveal = Reveal {
-                    seq: self.reveal.seq + 1,
-                    byte: (from != Origin::Hex).then_some(s.cursor),
-                    node: Some(id),
-                };
+                s.hover = h;
+                s.hover_info = id.and_then(|i| s.known(i)).map(Rc::new);
+                Some(s)
+            }
+            Action::HoverByte(b) => {
+                let seg = b.and_then(|b| self.boxes.boxes.segment_at(b));
+                let h = seg.map(|g| (g.owner, Origin::Hex));
+                if h == self.hover {
+                    return None;
+                }
+                let mut s = self.clone();
+                s.hover = h;
+                s.hover_info = seg.and_then(|g| s.known(g.owner)).map(Rc::new);
+                Some(s)
+            }
+            Action::Select(id, from) => {
+                self.doc.as_ref().filter(|d| d.is_decoded())?;
+                let mut s = self.clone();
+                match s.known(id) {
+                    Some(info) => s.focus(&info, from, None),
+                    None => {
+                        s.selected = Some(id);
+                        s.selecting = Some(from);
+                    }
+                }
                 Some(s)
             }
             Action::ClickByte(b) | Action::Goto(b) => {
@@ -371,12 +466,28 @@ impl State {
                 let b = b.min(doc.bytes.len().saturating_sub(1));
                 let mut s = self.clone();
                 s.cursor = b;
-                s.land(&doc, b);
-                s.reveal = Reveal {
-                    seq: self.reveal.seq + 1,
-                    byte: goto.then_some(b),
-                    node: s.selected,
-                };
+                if goto {
+                    s.reveal = s.next_reveal(Some(b), None);
+                }
+                if !doc.is_decoded() {
+                    return Some(s);
+                }
+                // Select what the boxes know at once; ask the worker when they
+                // do not know the byte, or it lies in a group not decoded yet.
+                let owner = s.boxes.boxes.segment_at(b).and_then(|g| s.known(g.owner));
+                let origin = if goto { Origin::Other } else { Origin::Hex };
+                match owner {
+                    Some(o) if !o.lazy => {
+                        s.seek = None;
+                        s.focus(&o, origin, Some(b));
+                    }
+                    other => {
+                        if let Some(o) = other {
+                            s.focus(&o, origin, Some(b));
+                        }
+                        s.seek = Some((b, goto));
+                    }
+                }
                 Some(s)
             }
             Action::MoveCursor(delta) => {
@@ -389,99 +500,198 @@ impl State {
                 };
                 (c != self.cursor).then(|| State {
                     cursor: c,
-                    reveal: Reveal {
-                        seq: self.reveal.seq + 1,
-                        byte: Some(c),
-                        node: None,
-                    },
+                    reveal: self.next_reveal(Some(c), None),
                     ..self.clone()
                 })
             }
             Action::Toggle(id) => {
-                let doc = self.doc.clone()?;
-                let n = doc.tree.node(id);
-                if n.children.is_empty() && !n.lazy {
+                self.doc.as_ref().filter(|d| d.is_decoded())?;
+                if self.known(id).is_some_and(|n| !n.has_kids()) {
                     return None;
                 }
                 let mut s = self.clone();
-                let e = Rc::make_mut(&mut s.expanded);
-                e[id as usize] = !e[id as usize];
-                if n.lazy && e[id as usize] && !s.expanding.contains(&id) {
-                    Rc::make_mut(&mut s.expanding).push(id);
+                let open = Rc::make_mut(&mut s.open);
+                if !open.remove(&id) {
+                    open.insert(id);
                 }
-                s.rows = Rc::new(outline::visible_rows(&doc.tree, &s.expanded));
+                s.gen += 1;
                 Some(s)
             }
             Action::TreeKey(key) => self.tree_key(key),
         }
     }
 
-    /// Selects the innermost node owning byte `b` and returns it. If that is a
-    /// lazy group a click may open (see [`SEEK_OPEN_BYTES`]), asks for it and
-    /// keeps seeking `b`; otherwise the seek ends there.
-    fn land(&mut self, doc: &Doc, b: u64) -> Option<NodeId> {
-        self.seek = None;
-        let owner = doc.index.owner(b)?;
-        self.select(doc, owner);
-        let t = &doc.tree;
-        let small = t.is_page(owner) || t.open_cost(owner) <= SEEK_OPEN_BYTES;
-        if t.is_lazy(owner) && small {
-            self.seek = Some(b);
-            let e = Rc::make_mut(&mut self.expanded);
-            if !e[owner as usize] {
-                e[owner as usize] = true;
-                self.rows = Rc::new(outline::visible_rows(t, e));
+    /// Takes in one of the worker's answers; `None` if it changes nothing.
+    fn answer(&mut self, a: &Answer) -> Option<()> {
+        let doc = self.doc.clone()?;
+        if let Answer::Decoded {
+            version,
+            summary,
+            rows,
+        } = a
+        {
+            if doc.is_decoded() {
+                return None;
             }
-            if !self.expanding.contains(&owner) {
-                Rc::make_mut(&mut self.expanding).push(owner);
+            self.doc = Some(Rc::new(doc.decoded((**summary).clone())));
+            self.version = *version;
+            self.open = Rc::new(summary.open.iter().copied().collect());
+            self.gen = rows.gen;
+            self.rows = Rc::new(RowCache {
+                version: version.version,
+                rows: rows.clone(),
+            });
+            self.status = Status::Idle;
+            self.reveal = self.next_reveal(None, Some(summary.root.id));
+            return Some(());
+        }
+        if !doc.is_decoded() {
+            return None;
+        }
+        self.version = a.version();
+        let version = self.version.version;
+        match a {
+            Answer::Decoded { .. } => unreachable!("handled above"),
+            Answer::Rows { rows, failed, .. } => {
+                if rows.gen != self.gen {
+                    return None; // an open set since changed
+                }
+                self.rows = Rc::new(RowCache {
+                    version,
+                    rows: rows.clone(),
+                });
+                if let Some((id, pos)) = rows.found {
+                    if self.finding == Some(id) {
+                        self.finding = None;
+                        if self.reveal.node == Some(id) {
+                            self.reveal.seq += 1;
+                            self.reveal.row = Some(pos);
+                            self.reveal.byte = None;
+                        }
+                    }
+                } else if self.finding.is_some() {
+                    // Not shown (an ancestor closed since): stop looking.
+                    self.finding = None;
+                }
+                if let Some(p) = self.want_row {
+                    if let Some(r) = rows.at(p) {
+                        let r = r.clone();
+                        self.want_row = None;
+                        self.focus(&r, Origin::Tree, None);
+                    } else if p >= rows.total {
+                        self.want_row = None;
+                    }
+                }
+                if self.rows_fresh() && !self.keys.is_empty() {
+                    for k in std::mem::take(Rc::make_mut(&mut self.keys)) {
+                        if let Some(next) = self.tree_key(k) {
+                            *self = next;
+                        }
+                    }
+                }
+                if !failed.is_empty() {
+                    let why: Vec<String> = failed.iter().map(|(_, e)| e.clone()).collect();
+                    self.status =
+                        Status::Failed(format!("could not decode that part: {}", why.join("; ")));
+                    let open = Rc::make_mut(&mut self.open);
+                    for (id, _) in failed {
+                        open.remove(id);
+                    }
+                    self.gen += 1;
+                }
+            }
+            Answer::Boxes { boxes, .. } => {
+                self.boxes = Rc::new(BoxCache {
+                    version,
+                    boxes: boxes.clone(),
+                });
+            }
+            Answer::Node { id, info, .. } => {
+                if self.selected != Some(*id) {
+                    return None;
+                }
+                let info = info.clone()?;
+                if let Some(origin) = self.selecting {
+                    self.focus(&info, origin, None);
+                }
+                self.details = Some(Rc::new(info));
+            }
+            Answer::Located { byte, info, .. } => {
+                let (b, goto) = self.seek?;
+                if b != *byte {
+                    return None;
+                }
+                self.seek = None;
+                if let Some(info) = info {
+                    let origin = if goto { Origin::Other } else { Origin::Hex };
+                    self.focus(info, origin, Some(b));
+                    self.details = Some(Rc::new(info.clone()));
+                }
             }
         }
-        Some(owner)
+        Some(())
     }
 
-    /// Selects `id`, expanding its ancestors.
-    fn select(&mut self, doc: &Doc, id: NodeId) {
-        self.selected = Some(id);
-        let e = Rc::make_mut(&mut self.expanded);
-        if outline::expand_to(&doc.tree, e, id) {
-            self.rows = Rc::new(outline::visible_rows(&doc.tree, e));
+    /// Moves the tree's focus to row `pos`: at once if the row is held, else
+    /// once it arrives (the tree pane scrolls there and asks for it).
+    fn go_row(&self, pos: u64) -> Option<State> {
+        if let Some(r) = self.rows_fresh().then(|| self.rows.rows.at(pos)).flatten() {
+            return self.apply(Action::Select(r.id, Origin::Tree));
         }
+        let mut s = self.clone();
+        s.want_row = Some(pos);
+        s.reveal = Reveal {
+            seq: self.reveal.seq + 1,
+            byte: None,
+            node: None,
+            row: Some(pos),
+        };
+        Some(s)
     }
 
     fn tree_key(&self, key: TreeKey) -> Option<State> {
-        let doc = self.doc.clone()?;
-        let tree = &doc.tree;
-        let rows = &self.rows;
-        let last = rows.len().checked_sub(1)?;
-        let pos = self.selected.and_then(|id| outline::position(rows, id));
-        let Some(pos) = pos else {
+        self.doc.as_ref().filter(|d| d.is_decoded())?;
+        if !self.rows_fresh() || !self.keys.is_empty() {
+            // Positions are about to change: the key waits for the fresh rows.
+            let mut s = self.clone();
+            Rc::make_mut(&mut s.keys).push(key);
+            return Some(s);
+        }
+        let total = self.rows.rows.total;
+        let last = total.checked_sub(1)?;
+        let Some(id) = self.selected else {
             // Nothing focused yet: any key focuses the first row.
-            return self.apply(Action::Select(rows[0].id, Origin::Tree));
+            return self.go_row(0);
         };
-        let id = rows[pos].id;
-        let node = tree.node(id);
-        let open = self.expanded.get(id as usize).copied().unwrap_or(false);
-        let go = |p: usize| self.apply(Action::Select(rows[p].id, Origin::Tree));
+        let Some(pos) = self.row_of(id) else {
+            // The focused row is not among the rows held: show it first.
+            let mut s = self.clone();
+            s.reveal = s.next_reveal(None, Some(id));
+            s.finding = Some(id);
+            return Some(s);
+        };
+        let row = self.rows.rows.at(pos)?.clone();
+        let open = self.open.contains(&id);
         match key {
-            TreeKey::Down => (pos < last).then(|| go(pos + 1)).flatten(),
-            TreeKey::Up => (pos > 0).then(|| go(pos - 1)).flatten(),
-            TreeKey::Home => (pos != 0).then(|| go(0)).flatten(),
-            TreeKey::End => (pos != last).then(|| go(last)).flatten(),
-            TreeKey::PageDown(n) => go((pos + n as usize).min(last)),
-            TreeKey::PageUp(n) => go(pos.saturating_sub(n as usize)),
-            TreeKey::Right if !node.children.is_empty() || node.lazy => {
+            TreeKey::Down => (pos < last).then(|| self.go_row(pos + 1)).flatten(),
+            TreeKey::Up => (pos > 0).then(|| self.go_row(pos - 1)).flatten(),
+            TreeKey::Home => (pos != 0).then(|| self.go_row(0)).flatten(),
+            TreeKey::End => (pos != last).then(|| self.go_row(last)).flatten(),
+            TreeKey::PageDown(n) => self.go_row((pos + u64::from(n)).min(last)),
+            TreeKey::PageUp(n) => self.go_row(pos.saturating_sub(u64::from(n))),
+            TreeKey::Right if row.has_kids() => {
                 if open {
-                    (pos < last).then(|| go(pos + 1)).flatten()
+                    (pos < last).then(|| self.go_row(pos + 1)).flatten()
                 } else {
                     self.apply(Action::Toggle(id))
                 }
             }
             TreeKey::Right => None,
             TreeKey::Left => {
-                if open && (!node.children.is_empty() || node.lazy) {
+                if open && row.has_kids() {
                     self.apply(Action::Toggle(id))
                 } else {
-                    node.parent
+                    row.parent
                         .and_then(|p| self.apply(Action::Select(p, Origin::Tree)))
                 }
             }
@@ -493,6 +703,18 @@ impl State {
     pub fn hovered(&self) -> Option<NodeId> {
         self.hover.map(|h| h.0)
     }
+
+    /// The row that shows node `info`: the node itself if all its ancestors
+    /// are open, else its outermost closed ancestor (the row a hovered byte's
+    /// owner hides in).
+    pub fn shown_as(&self, info: &NodeInfo) -> NodeId {
+        for &(c, _) in &info.crumbs {
+            if !self.open.contains(&c) {
+                return c;
+            }
+        }
+        info.id
+    }
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -501,7 +723,10 @@ impl yew::Reducible for State {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         match self.apply(action) {
-            Some(s) => Rc::new(s),
+            Some(mut s) => {
+                s.stamp = self.stamp + 1;
+                Rc::new(s)
+            }
             None => self,
         }
     }
@@ -511,70 +736,7 @@ impl yew::Reducible for State {
 mod tests {
     use super::*;
     use crate::bytes::FileBytes;
-
-    fn open(name: &str) -> State {
-        let doc = Rc::new(Doc::open(FileBytes::new(name, sample(name))));
-        State::default().apply(Action::Open(doc)).unwrap()
-    }
-
-    #[test]
-    fn clicking_a_byte_selects_its_owner_and_expands_the_tree_to_it() {
-        let s = open("hs_mismatch_2_code_dxil.dxil.dxbc");
-        let doc = s.doc.clone().unwrap();
-        let s = s.apply(Action::ClickByte(0x35)).unwrap();
-        let sel = s.selected.unwrap();
-        let (a, b) = doc.range(sel);
-        assert!(a <= 0x35 && 0x35 < b);
-        assert!(outline::position(&s.rows, sel).is_some());
-        assert_eq!(s.reveal.node, Some(sel));
-        assert_eq!(s.cursor, 0x35);
-    }
-
-    #[test]
-    fn hovering_inside_one_field_changes_nothing() {
-        let s = open("hs_mismatch_2_code_dxil.dxil.dxbc");
-        let s = s.apply(Action::HoverByte(Some(0))).unwrap();
-        assert!(
-            s.apply(Action::HoverByte(Some(1))).is_none(),
-            "magic is one field"
-        );
-        assert!(s.apply(Action::HoverByte(None)).is_some());
-    }
-
-    #[test]
-    fn tree_keys_walk_like_a_native_tree() {
-        let s = open("basic_code_dxil.dxil.dxbc");
-        let doc = s.doc.clone().unwrap();
-        let root = doc.tree.root();
-        let s = s.apply(Action::TreeKey(TreeKey::Down)).unwrap();
-        assert_eq!(s.selected, Some(root));
-        let s = s.apply(Action::TreeKey(TreeKey::Down)).unwrap();
-        let header = doc.tree.find("Header").unwrap();
-        assert_eq!(s.selected, Some(header));
-        // Left on an open node collapses it, Left again goes to the parent.
-        let s = s.apply(Action::TreeKey(TreeKey::Left)).unwrap();
-        assert!(!s.expanded[header as usize]);
-        let s2 = s.apply(Action::TreeKey(TreeKey::Left)).unwrap();
-        assert_eq!(s2.selected, Some(root));
-        // Right expands, Right again enters the first child.
-        let s = s.apply(Action::TreeKey(TreeKey::Right)).unwrap();
-        assert!(s.expanded[header as usize]);
-        let s = s.apply(Action::TreeKey(TreeKey::Right)).unwrap();
-        assert_eq!(s.selected, doc.tree.find("Header/Magic"));
-        let s = s.apply(Action::TreeKey(TreeKey::End)).unwrap();
-        assert_eq!(s.selected, Some(s.rows.last().unwrap().id));
-        let s = s.apply(Action::TreeKey(TreeKey::Home)).unwrap();
-        assert_eq!(s.selected, Some(root));
-        assert!(s.apply(Action::TreeKey(TreeKey::Up)).is_none());
-    }
-
-    fn json(t: &hexlens_core::Tree) -> String {
-        hexlens_core::output::to_json(&hexlens_core::Decoded {
-            format: "x",
-            file_size: 0,
-            tree: t.clone(),
-        })
-    }
+    use hexlens_core::session::Session;
 
     fn sample(name: &str) -> Vec<u8> {
         std::fs::read(format!(
@@ -584,45 +746,205 @@ mod tests {
         .unwrap()
     }
 
-    /// The store once the decoder answered load `load` of `data` with `tree`.
-    fn decoded(data: &[u8], tree: &hexlens_core::Tree, load: u32) -> State {
-        let wire: Rc<[u8]> = hexlens_core::wire::encode_nodes(&tree.nodes()).into();
-        State::default()
-            .apply(Action::Open(Rc::new(Doc::pending(
-                Rc::new(FileBytes::new("f", data.to_vec())),
-                load,
-            ))))
-            .unwrap()
-            .apply(Action::Decoded {
-                load,
-                format: "dxcontainer".into(),
-                nodes: wire,
-            })
-            .unwrap()
+    /// The page and its worker: the store, and a session answering it over
+    /// the wire form, with the panes showing rows `[0, 40)` and bytes `[0, 640)`
+    /// unless a test scrolls them.
+    struct Rig {
+        s: State,
+        w: Session<Vec<u8>>,
+        tree_first: u64,
+        hex_first: u64,
+        asked: usize,
     }
 
-    /// What the worker sends after expanding lazy node `id` of its `tree`: the
-    /// node's new self, then the nodes it gained.
-    fn expansion(data: &[u8], tree: &mut hexlens_core::Tree, id: NodeId) -> Rc<[u8]> {
-        let range = hexlens_core::expand(&data, tree, id).unwrap();
-        let mut sent = vec![tree.node(id)];
-        sent.extend(tree.nodes_in(range));
-        hexlens_core::wire::encode_nodes(&sent).into()
+    impl Rig {
+        fn new(data: Vec<u8>, tree: Option<hexlens_core::Tree>) -> Rig {
+            let w = match tree {
+                Some(t) => Session::with_tree(data.clone(), "dxcontainer", t),
+                None => Session::open(data.clone()),
+            };
+            let doc = Rc::new(Doc::pending(Rc::new(FileBytes::new("f", data)), 7));
+            let s = State::default().apply(Action::Open(doc)).unwrap();
+            let mut r = Rig {
+                s,
+                w,
+                tree_first: 0,
+                hex_first: 0,
+                asked: 0,
+            };
+            let a = Answer::Decoded {
+                version: r.w.version(),
+                summary: Box::new(r.w.summary()),
+                rows: r.w.rows(0, 100, None),
+            };
+            r.feed(&a);
+            r.settle();
+            r
+        }
+
+        fn feed(&mut self, a: &Answer) {
+            let a = hexlens_core::wire::decode(&hexlens_core::wire::encode(a)).unwrap();
+            if let Some(s) = self.s.apply(Action::Answer {
+                load: 7,
+                answer: Rc::new(a),
+            }) {
+                self.s = s;
+            }
+        }
+
+        fn act(&mut self, a: Action) -> bool {
+            match self.s.apply(a) {
+                Some(s) => {
+                    self.s = s;
+                    self.settle();
+                    true
+                }
+                None => false,
+            }
+        }
+
+        /// Answers what the store asks until it asks nothing more (the panes
+        /// follow a reveal as they do on screen).
+        fn settle(&mut self) {
+            for _ in 0..50 {
+                if let Some(r) = self.s.reveal.row {
+                    if r < self.tree_first || r >= self.tree_first + 40 {
+                        self.tree_first = r.saturating_sub(10);
+                    }
+                }
+                if let Some(b) = self.s.reveal.byte {
+                    if b < self.hex_first || b >= self.hex_first + 640 {
+                        self.hex_first = b / 16 * 16;
+                    }
+                }
+                let mut asks = self.s.wants();
+                asks.extend(self.s.tree_wants(self.tree_first, 40));
+                asks.extend(self.s.hex_wants(self.hex_first, self.hex_first + 640));
+                if asks.is_empty() {
+                    return;
+                }
+                for q in asks {
+                    self.asked += 1;
+                    let a = self.w.answer(&q);
+                    self.feed(&a);
+                }
+            }
+            panic!("the store kept asking");
+        }
+
+        fn path(&self, id: NodeId) -> String {
+            self.w.tree().path(id)
+        }
+
+        fn shown(&self, id: NodeId) -> bool {
+            let r = &self.s.rows.rows;
+            self.s.rows_fresh() && r.rows.iter().any(|n| n.id == id)
+        }
     }
 
-    /// The worker's side of a load, natively: decode, then send the wire form.
+    fn eager_tree(data: &[u8]) -> hexlens_core::Tree {
+        hexlens_core::decode_bytes(data).tree
+    }
+
     #[test]
-    fn a_pending_file_becomes_the_decoded_tree_the_worker_sends() {
+    fn clicking_a_byte_selects_its_owner_and_expands_the_tree_to_it() {
+        let data = sample("hs_mismatch_2_code_dxil.dxil.dxbc");
+        let mut r = Rig::new(data.clone(), None);
+        assert!(r.s.boxes.boxes.segment_at(0x35).is_some(), "boxes arrived");
+        r.act(Action::ClickByte(0x35));
+        let sel = r.s.selected.unwrap();
+        let d = r.s.details.clone().unwrap();
+        assert_eq!(d.id, sel);
+        assert!(d.start <= 0x35 && 0x35 < d.end);
+        assert!(r.shown(sel), "its row is shown");
+        assert_eq!(r.s.reveal.node, Some(sel));
+        assert_eq!(r.s.cursor, 0x35);
+        let full = Session::with_tree(data.clone(), "x", eager_tree(&data));
+        assert_eq!(r.path(sel), full.tree().path(full.owner(0x35).unwrap()));
+    }
+
+    #[test]
+    fn hovering_inside_one_field_changes_nothing_and_lights_up_its_row() {
+        let mut r = Rig::new(sample("hs_mismatch_2_code_dxil.dxil.dxbc"), None);
+        r.act(Action::HoverByte(Some(0)));
+        let info = r.s.hover_info.clone().unwrap();
+        assert_eq!(info.name, "Magic");
+        assert_eq!(
+            info.crumbs.iter().map(|c| c.1.as_str()).collect::<Vec<_>>(),
+            ["", "Header"].map(|s| if s.is_empty() {
+                r.w.tree().name(0).to_string()
+            } else {
+                s.to_string()
+            })
+        );
+        // Header is open at first: the row shown is Magic itself.
+        assert_eq!(r.s.shown_as(&info), info.id);
+        assert!(!r.act(Action::HoverByte(Some(1))), "magic is one field");
+        assert!(r.act(Action::HoverByte(None)));
+        assert!(r.s.hover_info.is_none());
+        // Tree hover: the row's own range.
+        let parts = r.w.tree().find("Parts").unwrap();
+        r.act(Action::HoverNode(Some(parts)));
+        assert_eq!(r.s.hover_info.as_ref().unwrap().path, "Parts");
+    }
+
+    #[test]
+    fn tree_keys_walk_like_a_native_tree() {
+        let mut r = Rig::new(sample("basic_code_dxil.dxil.dxbc"), None);
+        let t = r.w.tree();
+        let root = t.root();
+        let header = t.find("Header").unwrap();
+        let magic = t.find("Header/Magic").unwrap();
+        r.act(Action::TreeKey(TreeKey::Down));
+        assert_eq!(r.s.selected, Some(root));
+        r.act(Action::TreeKey(TreeKey::Down));
+        assert_eq!(r.s.selected, Some(header));
+        // Left on an open node collapses it, Left again goes to the parent.
+        r.act(Action::TreeKey(TreeKey::Left));
+        assert!(!r.s.open.contains(&header));
+        assert!(!r.shown(magic));
+        r.act(Action::TreeKey(TreeKey::Left));
+        assert_eq!(r.s.selected, Some(root));
+        r.act(Action::TreeKey(TreeKey::Down));
+        // Right expands, Right again enters the first child.
+        r.act(Action::TreeKey(TreeKey::Right));
+        assert!(r.s.open.contains(&header));
+        r.act(Action::TreeKey(TreeKey::Right));
+        assert_eq!(r.s.selected, Some(magic));
+        // A key pressed before the rows of a toggle arrive waits for them.
+        r.act(Action::TreeKey(TreeKey::Left));
+        let stale = r.s.apply(Action::Toggle(header)).unwrap();
+        let stale = stale.apply(Action::TreeKey(TreeKey::Down)).unwrap();
+        assert_eq!(stale.selected, Some(header), "not moved yet");
+        r.s = stale;
+        r.settle();
+        assert!(r.s.keys.is_empty());
+        assert_ne!(r.s.selected, Some(header), "moved once the rows came");
+        r.act(Action::Select(magic, Origin::Tree));
+        r.act(Action::TreeKey(TreeKey::End));
+        let last = r.s.rows.rows.total - 1;
+        assert_eq!(r.s.row_of(r.s.selected.unwrap()), Some(last));
+        r.act(Action::TreeKey(TreeKey::Home));
+        assert_eq!(r.s.selected, Some(root));
+        assert!(!r.act(Action::TreeKey(TreeKey::Up)));
+    }
+
+    #[test]
+    fn a_pending_file_becomes_what_the_worker_says() {
         let data = sample("basic_code_dxil.dxil.dxbc");
         let bytes = Rc::new(FileBytes::new("f", data.clone()));
         let s = State::default()
             .apply(Action::Open(Rc::new(Doc::pending(bytes, 7))))
             .unwrap();
         assert!(matches!(s.status, Status::Decoding { done: 0, .. }));
-        assert!(!s.doc.as_ref().unwrap().decoded);
+        assert!(!s.doc.as_ref().unwrap().is_decoded());
         assert!(
             !s.doc.as_ref().unwrap().is_raw(),
             "not called raw before decoding"
+        );
+        assert!(
+            s.tree_wants(0, 40).is_none(),
+            "nothing to ask before decoding"
         );
         let s = s
             .apply(Action::Progress {
@@ -646,141 +968,119 @@ mod tests {
                 total: 9
             })
             .is_none());
-        let d = hexlens_core::decode_bytes(&data);
-        let wire: Rc<[u8]> = hexlens_core::wire::encode_nodes(&d.tree.nodes()).into();
-        let stale = Action::Decoded {
-            load: 6,
-            format: d.format.into(),
-            nodes: wire.clone(),
-        };
-        assert!(s.apply(stale).is_none());
+        let w = Session::open(data.clone());
+        let a = Rc::new(Answer::Decoded {
+            version: w.version(),
+            summary: Box::new(w.summary()),
+            rows: w.rows(0, 100, None),
+        });
+        assert!(s
+            .apply(Action::Answer {
+                load: 6,
+                answer: a.clone()
+            })
+            .is_none());
         let s = s
-            .apply(Action::Decoded {
+            .apply(Action::Answer {
                 load: 7,
-                format: d.format.into(),
-                nodes: wire.clone(),
+                answer: a.clone(),
             })
             .unwrap();
         let doc = s.doc.clone().unwrap();
-        assert!(doc.decoded);
+        assert!(doc.is_decoded());
         assert_eq!(s.status, Status::Idle);
         assert_eq!(doc.format, "dxcontainer");
-        assert_eq!(doc.tree.len(), d.tree.len());
-        assert_eq!(json(&doc.tree), json(&d.tree));
+        assert_eq!(s.version.nodes, w.tree().len() as u64);
+        assert_eq!(s.rows.rows.rows[0].id, w.tree().root());
         // A second answer for the same load is ignored.
-        assert!(s
-            .apply(Action::Decoded {
-                load: 7,
-                format: "raw".into(),
-                nodes: wire
-            })
-            .is_none());
-        // Damaged wire data is an error banner, not a panic.
-        let s2 = State::default()
-            .apply(Action::Open(Rc::new(Doc::pending(
-                Rc::new(FileBytes::new("g", data)),
-                8,
-            ))))
-            .unwrap()
-            .apply(Action::Decoded {
-                load: 8,
-                format: "raw".into(),
-                nodes: vec![1, 2, 3].into(),
-            })
-            .unwrap();
-        assert!(matches!(s2.status, Status::Failed(_)));
-        assert!(s2.doc.is_some(), "the bytes stay open");
+        assert!(s.apply(Action::Answer { load: 7, answer: a }).is_none());
     }
 
     #[test]
-    fn opening_a_lazy_node_asks_for_it_and_mirrors_the_expansion() {
+    fn opening_a_lazy_node_asks_for_it_and_shows_its_children() {
         let data = sample("basic_code_dxil.dxil.dxbc");
         let opts = hexlens_core::Options {
             lazy_threshold: Some(64),
             ..Default::default()
         };
-        let mut worker_tree = hexlens_core::decode_with(&data.as_slice(), &opts).tree;
-        let lazy = (0..worker_tree.len() as NodeId)
-            .find(|&i| worker_tree.node(i).lazy)
-            .expect("a 64-byte threshold leaves lazy blocks");
-        let s = decoded(&data, &worker_tree, 3);
-        let s = s.apply(Action::Select(lazy, Origin::Tree)).unwrap();
-        let s = s.apply(Action::Toggle(lazy)).unwrap();
-        assert_eq!(
-            *s.expanding,
-            vec![lazy],
-            "opening a lazy node asks the decoder"
-        );
-        // The worker expands and sends the node and what it gained.
-        let nodes = expansion(&data, &mut worker_tree, lazy);
-        let s = s
-            .apply(Action::Expanded {
-                load: 3,
-                node: lazy,
-                nodes,
-            })
-            .unwrap();
-        assert!(s.expanding.is_empty());
-        let doc = s.doc.clone().unwrap();
-        assert_eq!(doc.tree.len(), worker_tree.len());
-        assert!(!doc.tree.node(lazy).lazy);
-        assert_eq!(json(&doc.tree), json(&worker_tree));
-        assert_eq!(s.expanded.len(), doc.tree.len());
-        let first_child = doc.tree.node(lazy).children[0];
-        assert!(
-            outline::position(&s.rows, first_child).is_some(),
-            "its children show at once"
-        );
-    }
-
-    #[test]
-    fn goto_clamps_to_the_file_and_reveals_both_panes() {
-        let s = open("embedded_rs_vs_space0_code_dxbc.dxbc");
-        let s = s.apply(Action::Goto(1 << 40)).unwrap();
-        assert_eq!(s.cursor, 455);
-        assert_eq!(s.reveal.byte, Some(455));
-        assert!(s.reveal.node.is_some());
+        let tree = hexlens_core::decode_with(&data.as_slice(), &opts).tree;
+        let mut r = Rig::new(data, Some(tree));
+        let t = r.w.tree();
+        let lazy = (0..t.len() as NodeId)
+            .find(|&i| t.is_lazy(i) && t.parent(i) != Some(t.root()))
+            .expect("a 64-byte threshold leaves lazy groups below the top");
+        assert!(!r.shown(lazy));
+        // Selecting a node the page knows nothing of asks for it, then opens
+        // the tree down to it.
+        r.act(Action::Select(lazy, Origin::Other));
+        assert!(r.shown(lazy));
+        let row = r.s.details.clone().unwrap();
+        assert!(row.lazy);
+        let before = r.s.version.nodes;
+        r.act(Action::Select(row.id, Origin::Tree));
+        r.act(Action::Toggle(row.id));
+        assert!(r.s.version.nodes > before, "the worker decoded it");
+        let pos = r.s.row_of(row.id).unwrap();
+        let now = r.s.rows.rows.at(pos).unwrap();
+        assert!(!now.lazy && now.children > 0);
+        let child = r.s.rows.rows.at(pos + 1).unwrap();
+        assert_eq!(child.parent, Some(row.id));
     }
 
     #[test]
     fn a_click_in_a_group_not_decoded_yet_opens_it_down_to_the_byte() {
         let data = sample("basic_code_dxil.dxil.dxbc");
-        let src = data.as_slice();
-        let mut worker_tree =
-            hexlens_core::decode_with(&src, &hexlens_core::view::viewer_options()).tree;
-        let mut s = decoded(&data, &worker_tree, 4);
-        // A byte of an operand deep in the DXIL part's bitcode.
-        let eager = Doc::open(FileBytes::new("e", data.clone()));
+        let tree =
+            hexlens_core::decode_with(&data.as_slice(), &hexlens_core::view::viewer_options()).tree;
+        let mut r = Rig::new(data.clone(), Some(tree));
+        let full = Session::with_tree(data.clone(), "x", eager_tree(&data));
         let b = data.len() as u64 - 40;
-        let want = eager.tree.path(eager.index.owner(b).unwrap());
-        s = s.apply(Action::ClickByte(b)).unwrap();
-        assert_eq!(s.seek, Some(b), "the click landed in a lazy group");
-        let mut rounds = 0;
-        while let Some(&id) = s.expanding.first() {
-            rounds += 1;
-            assert!(rounds < 20, "the seek ends");
-            let nodes = expansion(&data, &mut worker_tree, id);
-            s = s
-                .apply(Action::Expanded {
-                    load: 4,
-                    node: id,
-                    nodes,
-                })
-                .unwrap();
-        }
+        let want = full.tree().path(full.owner(b).unwrap());
+        r.act(Action::Goto(b));
+        assert_eq!(r.s.seek, None);
+        let sel = r.s.selected.unwrap();
+        assert_eq!(r.path(sel), want);
+        assert!(!r.w.tree().is_lazy(sel));
+        assert_eq!(r.s.cursor, b);
+        assert!(r.shown(sel), "its row is shown");
+        assert!(r.s.reveal.row.is_some() && r.s.reveal.node == Some(sel));
+        // The boxes were asked again after the groups opened: the byte's
+        // owner is now the field itself.
+        assert_eq!(r.s.boxes.boxes.segment_at(b).map(|g| g.owner), Some(sel));
+    }
+
+    #[test]
+    fn goto_clamps_to_the_file_and_reveals_both_panes() {
+        let mut r = Rig::new(sample("embedded_rs_vs_space0_code_dxbc.dxbc"), None);
+        r.act(Action::Goto(1 << 40));
+        assert_eq!(r.s.cursor, 455);
+        assert!(r.s.selected.is_some());
+        assert!(r.s.reveal.node.is_some());
+    }
+
+    #[test]
+    fn a_long_list_is_walked_a_window_at_a_time() {
+        // Rows far down a long list arrive when the pane scrolls there; a key
+        // that leaves the rows held waits for them.
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let mut r = Rig::new(data, None);
+        // Open everything: many more rows than a window.
+        let all: Vec<NodeId> = (0..r.w.tree().len() as NodeId).collect();
+        r.s.open = Rc::new(all.into_iter().collect());
+        r.s.gen += 1;
+        r.settle();
+        let total = r.s.rows.rows.total;
+        assert!(total > 400, "{total}");
         assert!(
-            rounds >= 2,
-            "it went through more than one group ({rounds})"
+            (r.s.rows.rows.rows.len() as u64) < total,
+            "only a window is held"
         );
-        assert_eq!(s.seek, None);
-        let doc = s.doc.clone().unwrap();
-        let sel = s.selected.unwrap();
-        assert!(!doc.tree.is_lazy(sel));
-        assert_eq!(doc.tree.path(sel), want);
-        assert_eq!(s.reveal.node, Some(sel));
-        assert!(
-            outline::position(&s.rows, sel).is_some(),
-            "its row is shown"
-        );
+        let asked = r.asked;
+        r.act(Action::TreeKey(TreeKey::Down));
+        r.act(Action::TreeKey(TreeKey::End));
+        assert_eq!(r.s.row_of(r.s.selected.unwrap()), Some(total - 1));
+        assert!(r.asked > asked);
+        r.act(Action::TreeKey(TreeKey::PageUp(30)));
+        assert_eq!(r.s.row_of(r.s.selected.unwrap()), Some(total - 31));
     }
 }

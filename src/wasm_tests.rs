@@ -5,6 +5,7 @@
 use crate::bytes::FileBytes;
 use crate::components::hex_view::HexView;
 use crate::components::tree_view::TreeView;
+use crate::components::Store;
 use crate::doc::Doc;
 use crate::state::{Action, State};
 use std::rc::Rc;
@@ -32,25 +33,44 @@ impl PartialEq for ActionEq {
 #[component]
 fn Harness(p: &HarnessProps) -> Html {
     let state = use_reducer(State::default);
+    crate::app::use_worker_questions(&state);
     {
         let d = state.dispatcher();
         let doc = p.doc.clone();
         let actions = p.actions.clone();
         use_effect_with((), move |_| {
+            // A session on this thread stands in for the decode worker.
+            let sink = d.clone();
+            crate::decoder::set_sink(Callback::from(move |e| {
+                if let crate::decoder::Event::Answer { job, answer } = e {
+                    sink.dispatch(Action::Answer {
+                        load: job,
+                        answer: Rc::new(answer),
+                    });
+                }
+            }));
+            let data = doc
+                .bytes
+                .window(0, doc.bytes.len())
+                .unwrap_or_default()
+                .to_vec();
+            crate::decoder::local::open(doc.load, data);
             d.dispatch(Action::Open(doc));
-            for a in actions {
-                d.dispatch(a.0);
-            }
+            // The actions run once the answer has landed.
+            gloo_timers::callback::Timeout::new(20, move || {
+                for a in actions {
+                    d.dispatch(a.0);
+                }
+            })
+            .forget();
         });
     }
     let s = &*state;
     match &s.doc {
-        Some(doc) => html! {
+        Some(_) => html! {
             <div style="display: flex; height: 300px; width: 1200px">
-                <TreeView doc={doc.clone()} rows={s.rows.clone()} expanded={s.expanded.clone()}
-                    selected={s.selected} hover={s.hover} reveal={s.reveal} dispatch={state.dispatcher()} />
-                <HexView doc={doc.clone()} hover={s.hover} selected={s.selected} cursor={s.cursor} bytes_epoch={s.bytes_epoch}
-                    reveal={s.reveal} dispatch={state.dispatcher()} />
+                <TreeView state={Store::new(state.clone())} />
+                <HexView state={Store::new(state.clone())} />
             </div>
         },
         None => html! {},
@@ -67,14 +87,23 @@ async fn mount(name: &str, data: Vec<u8>, actions: Vec<Action>) -> Element {
     }
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    let doc = Rc::new(Doc::open(FileBytes::new(name, data)));
+    let doc = Rc::new(Doc::pending(
+        Rc::new(FileBytes::new(name, data)),
+        next_load(),
+    ));
     let props = HarnessProps {
         doc,
         actions: actions.into_iter().map(ActionEq).collect(),
     };
     yew::Renderer::<Harness>::with_root_and_props(root.clone(), props).render();
     settle().await;
+    settle().await;
     root
+}
+
+fn next_load() -> u32 {
+    thread_local!(static N: std::cell::Cell<u32> = const { std::cell::Cell::new(100) });
+    N.with(|n| n.replace(n.get() + 1))
 }
 
 async fn settle() {

@@ -2,11 +2,10 @@
 //! for the byte at the cursor.
 
 use super::inspector::Inspector;
-use super::value_text;
-use crate::clip;
 use crate::doc::Doc;
 use crate::state::{Action, Origin, State};
-use hexlens_core::{Kind, NodeId, Value};
+use hexlens_core::session::NodeInfo;
+use hexlens_core::NodeId;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -17,6 +16,8 @@ pub struct Props {
     pub doc: Rc<Doc>,
     /// Selected node.
     pub selected: Option<NodeId>,
+    /// Its details, once the decoder sent them.
+    pub details: Option<Rc<NodeInfo>>,
     /// Cursor byte.
     pub cursor: u64,
     /// Grows when file bytes arrive (the inspector may be waiting for some).
@@ -33,42 +34,38 @@ fn hexdec(v: u64) -> Html {
 #[component]
 pub fn Details(p: &Props) -> Html {
     let doc = &p.doc;
-    let tree = &doc.tree;
-    let body = match p.selected {
-        None => html! {
+    let body = match (p.selected, &p.details) {
+        (None, _) => html! {
             <p class="hint">{"Select a node in the tree or click a byte to see its details."}</p>
         },
-        Some(id) => {
-            let n = tree.node(id);
-            let (s, e) = doc.range(id);
-            let path = tree.path(id);
-            let bits = (!n.span.is_byte_aligned()).then(|| {
-                let sp = n.span;
+        (Some(id), d) if d.as_ref().is_none_or(|d| d.id != id) => html! {
+            <p class="hint" aria-busy="true">{"…"}</p>
+        },
+        (Some(_), d) => {
+            let n = d.as_ref().expect("details of the selected node");
+            let (s, e) = (n.start, n.end);
+            let path = n.path.clone();
+            let bits = n.bits.map(|(a, b)| {
                 format!(
                     "bits {}.{}–{}.{} ({} bits)",
-                    sp.start / 8,
-                    sp.start % 8,
-                    sp.end / 8,
-                    sp.end % 8,
-                    sp.len_bits()
+                    a / 8,
+                    a % 8,
+                    b / 8,
+                    b % 8,
+                    b - a
                 )
             });
-            let value = n.value.as_ref().map(|v| match v {
-                Value::U(x) => format!("{x} (0x{x:X})"),
-                Value::I(x) if *x < 0 => format!("{x}"),
-                Value::I(x) => format!("{x} (0x{x:X})"),
-                // Strings: the first DETAILS bytes, and the full length if longer.
-                other => clip::value(other, (n.kind == Kind::Str).then_some(e - s), clip::DETAILS),
-            });
-            let parent = n.parent;
-            let goto_parent = parent.map(|pid| {
+            let goto_parent = n.parent.map(|pid| {
                 let d = p.dispatch.clone();
-                let name = if pid == tree.root() { tree.node(pid).name.to_string() } else { tree.path(pid) };
+                let name = match n.crumbs.len() {
+                    0 | 1 => n.crumbs.first().map(|c| c.1.clone()).unwrap_or_default(),
+                    _ => path.rsplit_once('/').map(|x| x.0.to_string()).unwrap_or_default(),
+                };
                 html! {
                     <button class="link" onclick={Callback::from(move |_| d.dispatch(Action::Select(pid, Origin::Other)))}>{name}</button>
                 }
             });
-            let reference = doc.reference(id).map(|(rs, re)| {
+            let reference = n.reference.map(|(rs, re)| {
                 let d = p.dispatch.clone();
                 html! {
                     <>
@@ -84,28 +81,28 @@ pub fn Details(p: &Props) -> Html {
             });
             html! {
                 <>
-                if let Some(err) = n.error.as_deref() {
+                if let Some(err) = n.error.clone() {
                     <div class="error-box" role="alert" id="details-error">
                         <strong>{"Error: "}</strong>{err}
                     </div>
                 }
                 <dl class="props" id="details-props">
-                    <dt>{"Name"}</dt><dd class="strong">{n.name.to_string()}</dd>
-                    <dt>{"Path"}</dt><dd class="mono path" id="details-path">{if path.is_empty() { "/".to_string() } else { path }}</dd>
-                    <dt>{"Kind"}</dt><dd><span class="badge">{n.kind.as_str()}</span>
+                    <dt>{"Name"}</dt><dd class="strong">{n.name.clone()}</dd>
+                    <dt>{"Path"}</dt><dd class="mono path" id="details-path">{if path.is_empty() { "/".to_string() } else { path.clone() }}</dd>
+                    <dt>{"Kind"}</dt><dd><span class="badge">{n.kind().as_str()}</span>
                         if n.damaged && n.error.is_none() { {" "}<span class="badge badge-err">{"contains errors"}</span> }
                     </dd>
                     <dt>{"Start"}</dt><dd>{hexdec(s)}</dd>
                     <dt>{"End"}</dt><dd>{hexdec(e)}<span class="muted">{" exclusive"}</span></dd>
                     <dt>{"Length"}</dt><dd>{hexdec(e - s)}<span class="muted">{" bytes"}</span></dd>
                     if let Some(b) = bits { <dt>{"Bits"}</dt><dd class="mono">{b}</dd> }
-                    if let Some(v) = value { <dt>{"Value"}</dt><dd class="mono value">{v}</dd> }
-                    if let Some(d) = n.display.as_deref() { <dt>{"Display"}</dt><dd class="value">{clip::plain(d, clip::DETAILS)}</dd> }
+                    if let Some(v) = n.value.clone() { <dt>{"Value"}</dt><dd class="mono value">{v}</dd> }
+                    if let Some(d) = n.display.clone() { <dt>{"Display"}</dt><dd class="value">{d}</dd> }
                     if n.value.is_none() && n.display.is_none() {
-                        <dt>{"Content"}</dt><dd class="muted">{value_text(&n, e - s)}</dd>
+                        <dt>{"Content"}</dt><dd class="muted">{n.text.clone()}</dd>
                     }
                     { for reference }
-                    if !n.children.is_empty() { <dt>{"Children"}</dt><dd>{n.children.len()}</dd> }
+                    if n.children > 0 { <dt>{"Children"}</dt><dd>{n.children}</dd> }
                     if let Some(gp) = goto_parent { <dt>{"Parent"}</dt><dd>{gp}</dd> }
                 </dl>
                 </>

@@ -9,8 +9,8 @@
 use crate::doc::Doc;
 use crate::hexfmt;
 use crate::hooks::use_virtual_list::{reveal_row, use_virtual_list};
-use crate::state::{Action, Origin, Reveal, State};
-use hexlens_core::{Kind, NodeId};
+use crate::state::{Action, BoxCache, Request};
+use hexlens_core::Kind;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -23,20 +23,8 @@ pub const WIDTH: u64 = 16;
 /// Props of [`HexView`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    /// The open file.
-    pub doc: Rc<Doc>,
-    /// Hovered node.
-    pub hover: Option<(NodeId, Origin)>,
-    /// Selected node.
-    pub selected: Option<NodeId>,
-    /// Cursor byte.
-    pub cursor: u64,
-    /// Scroll requests.
-    pub reveal: Reveal,
-    /// Grows when file bytes arrive.
-    pub bytes_epoch: u32,
-    /// The store.
-    pub dispatch: UseReducerDispatcher<State>,
+    /// The store (file, field boxes, hover, selection, cursor, reveal requests).
+    pub state: super::Store,
 }
 
 fn offset_of(e: &Event) -> Option<u64> {
@@ -57,6 +45,8 @@ fn inside(r: Option<(u64, u64)>, o: u64) -> bool {
 pub struct RowProps {
     /// The open file.
     pub doc: Rc<Doc>,
+    /// The field boxes held (the row is tinted if they cover it).
+    pub boxes: Rc<BoxCache>,
     /// Row number (offset / 16).
     pub row: u64,
     /// Selected node's bytes.
@@ -72,7 +62,8 @@ pub struct RowProps {
 #[component]
 pub fn HexRow(p: &RowProps) -> Html {
     let doc = &p.doc;
-    let tree = &doc.tree;
+    let boxes = &p.boxes.boxes;
+    let root = doc.root().map(|r| r.id);
     let base = p.row * WIDTH;
     let Some(bytes) = doc.bytes.window(base, base + WIDTH) else {
         // Not read yet: the row keeps its place and fills in when the page lands.
@@ -87,7 +78,8 @@ pub fn HexRow(p: &RowProps) -> Html {
             </div>
         };
     };
-    let mut segs = doc.index.segments_in(base, base + WIDTH).peekable();
+    let first = boxes.segments.partition_point(|s| s.end <= base);
+    let mut segs = boxes.segments[first..].iter().peekable();
     let classes: Vec<String> = bytes
         .iter()
         .enumerate()
@@ -99,16 +91,19 @@ pub fn HexRow(p: &RowProps) -> Html {
             let mut c = String::with_capacity(40);
             c.push_str("c ");
             c.push_str(hexfmt::class(b).css());
-            // Bytes owned by the root (an unrecognised file) stay plain.
-            if let Some(s) = segs.peek().filter(|s| s.owner != tree.root()) {
-                let n = tree.node(s.owner);
+            // Bytes owned by the root (an unrecognised file) stay plain, and
+            // so do bytes whose boxes have not arrived yet.
+            let seg = segs
+                .peek()
+                .filter(|s| s.start <= o && Some(s.owner) != root);
+            if let Some((s, n)) = seg.and_then(|s| Some((s, boxes.node(s.owner)?))) {
                 let tint = if n.error.is_some() {
                     " terr"
                 } else {
-                    match n.kind {
+                    match n.kind() {
                         Kind::Unknown => " tu",
                         Kind::Padding => " tp",
-                        _ => [" t0", " t1", " t2", " t3"][s.ordinal % 4],
+                        _ => [" t0", " t1", " t2", " t3"][s.owner as usize % 4],
                     }
                 };
                 c.push_str(tint);
@@ -238,25 +233,44 @@ fn mark_hover(node: &NodeRef, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) {
 /// The hex pane.
 #[component]
 pub fn HexView(p: &Props) -> Html {
+    let st = &*p.state;
     let node = use_node_ref();
-    let doc = &p.doc;
+    let doc = st.doc.clone().expect("the hex pane shows an open file");
     let size = doc.bytes.len();
     let total_rows = size.div_ceil(WIDTH);
     let vl = use_virtual_list(node.clone(), total_rows, ROW_H);
     let last_hover = use_mut_ref(|| None::<u64>);
+    let dispatch = p.state.0.dispatcher();
 
     {
         let node = node.clone();
         let vl = vl.clone();
-        use_effect_with(p.reveal, move |r| {
+        use_effect_with(st.reveal, move |r| {
             if let Some(b) = r.byte {
                 reveal_row(&node, &vl, b / WIDTH);
             }
         });
     }
+    // Ask the worker for the field boxes of the bytes in view.
+    {
+        let w = vl.window;
+        let want = st.hex_wants(w.first * WIDTH, (w.first + w.count) * WIDTH);
+        let load = doc.load;
+        let sent = use_mut_ref(|| None::<(u32, u32, Request)>);
+        let version = st.version.version;
+        use_effect_with((load, version, want), move |(load, version, want)| {
+            if let Some(w) = want {
+                let key = Some((*load, *version, w.clone()));
+                if *sent.borrow() != key {
+                    *sent.borrow_mut() = key;
+                    let _ = crate::decoder::ask(*load, w);
+                }
+            }
+        });
+    }
 
     let onmousemove = {
-        let d = p.dispatch.clone();
+        let d = dispatch.clone();
         let last = last_hover.clone();
         Callback::from(move |e: MouseEvent| {
             let o = offset_of(&e);
@@ -267,7 +281,7 @@ pub fn HexView(p: &Props) -> Html {
         })
     };
     let onmouseleave = {
-        let d = p.dispatch.clone();
+        let d = dispatch.clone();
         let last = last_hover.clone();
         Callback::from(move |_| {
             *last.borrow_mut() = None;
@@ -275,7 +289,7 @@ pub fn HexView(p: &Props) -> Html {
         })
     };
     let onclick = {
-        let d = p.dispatch.clone();
+        let d = dispatch.clone();
         Callback::from(move |e: MouseEvent| {
             if let Some(o) = offset_of(&e) {
                 d.dispatch(Action::ClickByte(o));
@@ -283,9 +297,9 @@ pub fn HexView(p: &Props) -> Html {
         })
     };
     let onkeydown = {
-        let d = p.dispatch.clone();
+        let d = dispatch.clone();
         let page = (vl.virt.page_rows().saturating_sub(1).max(1) * WIDTH) as i64;
-        let cursor = p.cursor;
+        let cursor = st.cursor;
         Callback::from(move |e: KeyboardEvent| {
             let w = WIDTH as i64;
             let a = match e.key().as_str() {
@@ -307,14 +321,14 @@ pub fn HexView(p: &Props) -> Html {
         })
     };
 
-    let hovered = p.hover.map(|h| h.0);
-    let hl = hovered.map(|id| doc.shown_range(id));
-    let rf = hovered.and_then(|id| doc.reference(id));
+    let hl = st.hover_info.as_ref().map(|i| i.shown_range());
+    let rf = st.hover_info.as_ref().and_then(|i| i.reference);
     // The root covers the whole file: underlining every byte would say nothing.
-    let sel = p
+    let sel = st
         .selected
-        .filter(|&id| id != doc.tree.root())
-        .map(|id| doc.shown_range(id));
+        .filter(|&id| Some(id) != doc.root().map(|r| r.id))
+        .and_then(|id| st.known(id))
+        .map(|i| i.shown_range());
 
     // Hover marks are set on the rendered cells directly, after every render:
     // hovering never re-renders rows, however many bytes the hovered node covers.
@@ -337,7 +351,7 @@ pub fn HexView(p: &Props) -> Html {
         // (see `mark_hover`).
         let touch = |x: Option<(u64, u64)>| x.filter(|&(s, e)| s < b && e > a);
         html! {
-            <HexRow key={(r - w.first).to_string()} doc={doc.clone()} row={r} sel={touch(sel)} cursor={(a..b).contains(&p.cursor).then_some(p.cursor)} epoch={p.bytes_epoch} />
+            <HexRow key={(r - w.first).to_string()} doc={doc.clone()} boxes={st.boxes.clone()} row={r} sel={touch(sel)} cursor={(a..b).contains(&st.cursor).then_some(st.cursor)} epoch={st.bytes_epoch} />
         }
     });
 
@@ -362,7 +376,7 @@ pub fn HexView(p: &Props) -> Html {
                 <span class="as">{"ASCII"}</span>
             </div>
             <div class="vscroll hex" ref={node} id="hex" tabindex="0" role="region"
-                aria-label={format!("Hex dump, cursor at offset 0x{:X}", p.cursor)}
+                aria-label={format!("Hex dump, cursor at offset 0x{:X}", st.cursor)}
                 onscroll={vl.onscroll} {onmousemove} {onmouseleave} {onclick} {onkeydown}>
                 <div class="vsticky">
                     <div class="vrows" style={format!("transform: translateY({}px)", -w.shift)}>

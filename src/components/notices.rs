@@ -63,12 +63,9 @@ pub fn Notices(p: &Props) -> Html {
     let doc_notice = match &p.doc {
         Some(d) if d.is_raw() => {
             let msg = d
-                .tree
-                .node(d.tree.root())
-                .error
-                .as_deref()
-                .unwrap_or("no decoder recognises this file")
-                .to_string();
+                .root()
+                .and_then(|r| r.error.clone())
+                .unwrap_or_else(|| "no decoder recognises this file".to_string());
             html! {
                 <div class="notice warn" role="status" id="notice-raw" title={msg}>
                     <strong>{"Unrecognised format. "}</strong>
@@ -76,24 +73,18 @@ pub fn Notices(p: &Props) -> Html {
                 </div>
             }
         }
-        Some(d) if !d.errors.is_empty() => {
-            let first = d.errors[0];
+        Some(d) if d.summary.as_ref().is_some_and(|s| s.first_error.is_some()) => {
+            let sum = d.summary.as_ref().expect("checked");
+            let first = sum.first_error.clone().expect("checked");
             let dd = p.dispatch.clone();
-            let n = d.errors.len();
-            let path = d.tree.path(first);
-            let msg = d
-                .tree
-                .node(first)
-                .error
-                .as_deref()
-                .unwrap_or_default()
-                .to_string();
+            let n = sum.errors;
+            let id = first.id;
             html! {
                 <div class="notice error" role="status" id="notice-damaged">
                     <strong>{format!("Damaged file: {n} error{}. ", if n == 1 { "" } else { "s" })}</strong>
                     {"The tree shows what could be decoded; errors are marked in red. First: "}
-                    <span class="mono">{if path.is_empty() { "/".to_string() } else { path }}</span>{" — "}{msg}{" "}
-                    <button class="btn btn-small" onclick={Callback::from(move |_| dd.dispatch(Action::Select(first, Origin::Other)))}>
+                    <span class="mono">{if first.path.is_empty() { "/".to_string() } else { first.path.clone() }}</span>{" — "}{first.error.clone().unwrap_or_default()}{" "}
+                    <button class="btn btn-small" onclick={Callback::from(move |_| dd.dispatch(Action::Select(id, Origin::Other)))}>
                         {"Show"}
                     </button>
                 </div>

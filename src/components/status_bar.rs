@@ -3,7 +3,7 @@
 
 use crate::doc::Doc;
 use crate::state::{Action, Origin, State};
-use hexlens_core::NodeId;
+use hexlens_core::session::NodeInfo;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -12,10 +12,10 @@ use yew::prelude::*;
 pub struct Props {
     /// The open file.
     pub doc: Rc<Doc>,
-    /// Hovered node.
-    pub hover: Option<(NodeId, Origin)>,
-    /// Selected node.
-    pub selected: Option<NodeId>,
+    /// What is known of the hovered node.
+    pub hover: Option<Rc<NodeInfo>>,
+    /// The selected node's details.
+    pub selected: Option<Rc<NodeInfo>>,
     /// Cursor byte.
     pub cursor: u64,
     /// The store.
@@ -25,25 +25,20 @@ pub struct Props {
 /// The status bar.
 #[component]
 pub fn StatusBar(p: &Props) -> Html {
-    let tree = &p.doc.tree;
-    let focus = p.hover.map(|h| h.0).or(p.selected);
-    let crumbs = focus.map(|id| {
-        let mut chain = vec![id];
-        let mut cur = tree.node(id).parent;
-        while let Some(c) = cur {
-            chain.push(c);
-            cur = tree.node(c).parent;
-        }
-        chain.reverse();
+    let focus = p.hover.as_ref().or(p.selected.as_ref());
+    let crumbs = focus.map(|n| {
+        let mut chain = n.crumbs.clone();
+        chain.push((n.id, n.name.clone()));
         chain
     });
-    let (s, e) = focus.map(|id| p.doc.range(id)).unwrap_or((0, 0));
+    let (s, e) = focus.map(|n| (n.start, n.end)).unwrap_or((0, 0));
     html! {
         <footer class="status">
             <nav class="breadcrumb" id="breadcrumb" aria-label="Path of the hovered or selected node"
-                data-node={focus.map(|f| f.to_string())}>
+                data-node={focus.map(|f| f.id.to_string())}>
                 if let Some(chain) = crumbs {
-                    { for chain.iter().enumerate().map(|(i, &id)| {
+                    { for chain.iter().enumerate().map(|(i, (id, name))| {
+                        let id = *id;
                         let d = p.dispatch.clone();
                         let last = i + 1 == chain.len();
                         html! {
@@ -51,7 +46,7 @@ pub fn StatusBar(p: &Props) -> Html {
                             if i > 0 { <span class="sep" aria-hidden="true">{"›"}</span> }
                             <button class={classes!("crumb", last.then_some("current"))}
                                 onclick={Callback::from(move |_| d.dispatch(Action::Select(id, Origin::Other)))}>
-                                {tree.node(id).name.to_string()}
+                                {name.clone()}
                             </button>
                             </>
                         }

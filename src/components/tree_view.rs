@@ -2,13 +2,12 @@
 //! DOM; keyboard focus stays on the tree and `aria-activedescendant` names the
 //! selected row (the WAI-ARIA pattern for virtualised trees).
 
-use super::{offset_digits, row_text};
-use crate::doc::Doc;
+use super::offset_digits;
+use crate::doc::PENDING_ROOT;
 use crate::hooks::use_virtual_list::{reveal_row, use_virtual_list};
-use crate::outline::{self, Row};
-use crate::state::{Action, Origin, Reveal, State, TreeKey};
+use crate::state::{Action, Origin, Request, State, TreeKey};
+use hexlens_core::session::NodeInfo;
 use hexlens_core::{Kind, NodeId};
-use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -18,20 +17,8 @@ pub const ROW_H: f64 = 24.0;
 /// Props of [`TreeView`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    /// The open file.
-    pub doc: Rc<Doc>,
-    /// Visible rows.
-    pub rows: Rc<Vec<Row>>,
-    /// Expanded flags.
-    pub expanded: Rc<Vec<bool>>,
-    /// Selected node.
-    pub selected: Option<NodeId>,
-    /// Hovered node.
-    pub hover: Option<(NodeId, Origin)>,
-    /// Scroll requests.
-    pub reveal: Reveal,
-    /// The store.
-    pub dispatch: UseReducerDispatcher<State>,
+    /// The store (rows, open set, selection, hover, reveal requests).
+    pub state: super::Store,
 }
 
 /// The `data-id` of the row under an event's target, and whether the target was
@@ -47,42 +34,47 @@ fn row_of(e: &Event) -> Option<(NodeId, bool)> {
 /// Props of [`TreeRow`].
 #[derive(Properties, PartialEq)]
 pub struct RowProps {
-    /// The open file.
-    pub doc: Rc<Doc>,
-    /// The row.
-    pub row: Row,
+    /// What the worker said of the row's node (`None`: on its way).
+    pub info: Option<NodeInfo>,
     /// 1-based position among the visible rows.
-    pub pos: usize,
+    pub pos: u64,
     /// Number of visible rows.
-    pub setsize: usize,
+    pub setsize: u64,
+    /// Hex digits of offsets.
+    pub digits: usize,
     /// Selected (and focused).
     pub selected: bool,
     /// Hovered here or through its bytes.
     pub hovered: bool,
     /// What is hovered is inside this collapsed row.
     pub hovered_inside: bool,
-    /// Expanded.
+    /// Open.
     pub open: bool,
 }
 
 /// One tree row; re-renders only when its own props change.
 #[component]
 pub fn TreeRow(p: &RowProps) -> Html {
-    let doc = &p.doc;
-    let tree = &doc.tree;
-    let digits = offset_digits(doc.bytes.len());
-    let r = p.row;
-    let id = r.id;
-    let n = tree.node(id);
-    let (s, e) = doc.range(id);
+    let Some(n) = &p.info else {
+        // Not arrived yet: the row keeps its place and fills in when it lands.
+        return html! {
+            <div class="trow pending" role="treeitem" aria-busy="true"
+                aria-posinset={p.pos.to_string()} aria-setsize={p.setsize.to_string()}>
+                <span class="tname muted">{"…"}</span>
+            </div>
+        };
+    };
+    let digits = p.digits;
+    let id = n.id;
+    let (s, e) = (n.start, n.end);
+    let kind = n.kind();
     // A lazy node has children the decoder has not read yet: opening it asks for them.
-    let has_kids = !n.children.is_empty() || n.lazy;
+    let has_kids = n.has_kids();
     let open = has_kids && p.open;
     let waiting = n.lazy && p.open;
     let sel = p.selected;
-    let value = row_text(tree, id, e - s);
-    let offset = match (n.kind, n.reference) {
-        (Kind::Derived, Some(r)) => format!("→{:0digits$X}", r.start_byte()),
+    let offset = match (kind, n.reference) {
+        (Kind::Derived, Some((r, _))) => format!("→{r:0digits$X}"),
         _ => format!("{s:0digits$X}"),
     };
     let class = classes!(
@@ -94,7 +86,7 @@ pub fn TreeRow(p: &RowProps) -> Html {
         n.lazy.then_some("lazy"),
         waiting.then_some("waiting"),
         (n.damaged && n.error.is_none()).then_some("damaged"),
-        match n.kind {
+        match kind {
             Kind::Unknown => Some("k-unknown"),
             Kind::Padding => Some("k-padding"),
             Kind::Derived => Some("k-derived"),
@@ -102,11 +94,11 @@ pub fn TreeRow(p: &RowProps) -> Html {
             _ => None,
         },
     );
-    let path = tree.path(id);
+    let path = &n.path;
     let title = format!(
         "{} [{}] 0x{s:X}–0x{e:X} ({} bytes){}",
-        if path.is_empty() { "/" } else { &path },
-        n.kind.as_str(),
+        if path.is_empty() { "/" } else { path },
+        kind.as_str(),
         e - s,
         n.error
             .as_deref()
@@ -115,25 +107,25 @@ pub fn TreeRow(p: &RowProps) -> Html {
     );
     html! {
         <div class={class} role="treeitem" id={format!("tn-{id}")} data-id={id.to_string()}
-            data-start={s.to_string()} data-end={e.to_string()} data-kind={n.kind.as_str()}
-            data-path={path} aria-level={(r.depth + 1).to_string()}
+            data-start={s.to_string()} data-end={e.to_string()} data-kind={kind.as_str()}
+            data-path={path.clone()} aria-level={(n.depth + 1).to_string()}
             aria-selected={if sel { "true" } else { "false" }}
             aria-busy={waiting.then_some("true")}
             aria-expanded={has_kids.then_some(if open { "true" } else { "false" })}
             aria-posinset={p.pos.to_string()} aria-setsize={p.setsize.to_string()}
             title={title}
-            style={format!("padding-left: {}px", 4 + r.depth * 14)}>
+            style={format!("padding-left: {}px", 4 + n.depth * 14)}>
             <span class={classes!("twisty", has_kids.then_some("has-kids"))} aria-hidden="true">
                 { if has_kids { if open { "▾" } else { "▸" } } else { "" } }
             </span>
-            <span class="tname">{n.name.to_string()}</span>
-            if !value.is_empty() { <span class="tval">{value}</span> }
+            <span class="tname">{n.name.clone()}</span>
+            if !n.text.is_empty() { <span class="tval">{n.text.clone()}</span> }
             if waiting { <span class="tlazy">{"decoding…"}</span> }
             else if n.lazy { <span class="tlazy">{"not decoded yet: open to decode"}</span> }
             if let Some(err) = n.error.as_deref() {
-                <span class="terrmsg"><span aria-hidden="true">{"⚠ "}</span>{err}</span>
+                <span class="terrmsg"><span aria-hidden="true">{"⚠ "}</span>{err.to_string()}</span>
             }
-            <span class="tkind">{n.kind.as_str()}</span>
+            <span class="tkind">{kind.as_str()}</span>
             <span class="toff">{offset}</span>
         </div>
     }
@@ -142,23 +134,44 @@ pub fn TreeRow(p: &RowProps) -> Html {
 /// The tree view.
 #[component]
 pub fn TreeView(p: &Props) -> Html {
+    let st = &*p.state;
     let node = use_node_ref();
-    let vl = use_virtual_list(node.clone(), p.rows.len() as u64, ROW_H);
+    let decoded = st.doc.as_ref().is_some_and(|d| d.is_decoded());
+    // Before the decoder answers, one placeholder root row.
+    let total = if decoded { st.rows.rows.total } else { 1 };
+    let vl = use_virtual_list(node.clone(), total, ROW_H);
 
-    // Scroll the selected node into view when asked.
+    // Scroll a revealed node's row into view: its position is known once the
+    // worker has said where it is (the store asks).
     {
         let node = node.clone();
         let vl = vl.clone();
-        let rows = p.rows.clone();
-        use_effect_with(p.reveal, move |r| {
-            if let Some(pos) = r.node.and_then(|id| outline::position(&rows, id)) {
-                reveal_row(&node, &vl, pos as u64);
+        use_effect_with(p.state.reveal, move |r| {
+            if let Some(pos) = r.row {
+                reveal_row(&node, &vl, pos);
+            }
+        });
+    }
+    // Ask the worker for the rows in view (with a screen's margin each way).
+    {
+        let load = st.doc.as_ref().map(|d| d.load);
+        let want = st.tree_wants(vl.window.first, vl.window.count);
+        let sent = use_mut_ref(|| None::<(Option<u32>, u32, Request)>);
+        let version = st.version.version;
+        use_effect_with((load, version, want), move |(load, version, want)| {
+            if let (Some(load), Some(w)) = (load, want) {
+                let key = Some((Some(*load), *version, w.clone()));
+                if *sent.borrow() != key {
+                    *sent.borrow_mut() = key;
+                    let _ = crate::decoder::ask(*load, w);
+                }
             }
         });
     }
 
+    let dispatch = p.state.0.dispatcher();
     let onclick = {
-        let d = p.dispatch.clone();
+        let d = dispatch.clone();
         Callback::from(move |e: MouseEvent| {
             if let Some((id, twisty)) = row_of(&e) {
                 if twisty {
@@ -170,7 +183,7 @@ pub fn TreeView(p: &Props) -> Html {
         })
     };
     let ondblclick = {
-        let d = p.dispatch.clone();
+        let d = dispatch.clone();
         Callback::from(move |e: MouseEvent| {
             if let Some((id, false)) = row_of(&e) {
                 d.dispatch(Action::Toggle(id));
@@ -178,17 +191,17 @@ pub fn TreeView(p: &Props) -> Html {
         })
     };
     let onmouseover = {
-        let d = p.dispatch.clone();
+        let d = dispatch.clone();
         Callback::from(move |e: MouseEvent| {
             d.dispatch(Action::HoverNode(row_of(&e).map(|r| r.0)));
         })
     };
     let onmouseleave = {
-        let d = p.dispatch.clone();
+        let d = dispatch.clone();
         Callback::from(move |_| d.dispatch(Action::HoverNode(None)))
     };
     let onkeydown = {
-        let d = p.dispatch.clone();
+        let d = dispatch.clone();
         let page = vl.virt.page_rows().saturating_sub(1).max(1) as u32;
         Callback::from(move |e: KeyboardEvent| {
             let k = match e.key().as_str() {
@@ -208,40 +221,46 @@ pub fn TreeView(p: &Props) -> Html {
         })
     };
 
-    let doc = &p.doc;
-    let tree = &doc.tree;
-    let hovered = p.hover.map(|h| h.0);
-    // A hovered byte's owner may sit inside a collapsed node: light up that row.
-    let hovered_row = hovered.map(|id| outline::shown_as(&doc.tree, &p.expanded, id));
+    let digits = offset_digits(st.doc.as_ref().map_or(0, |d| d.bytes.len()));
+    let hovered = st.hovered();
+    // A hovered byte's owner may sit inside a closed node: light up that row.
+    let hovered_row = st.hover_info.as_ref().map(|i| st.shown_as(i));
     let w = vl.window;
-    let first = w.first as usize;
-    let last = (first + w.count as usize).min(p.rows.len());
-    let rows = p.rows[first.min(last)..last]
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let id = r.id;
-            html! {
-                <TreeRow key={id} doc={doc.clone()} row={*r} pos={first + i + 1} setsize={p.rows.len()}
-                    selected={p.selected == Some(id)} hovered={hovered_row == Some(id)}
-                    hovered_inside={hovered_row == Some(id) && hovered != Some(id)}
-                    open={p.expanded.get(id as usize).copied().unwrap_or(false)} />
-            }
-        });
+    let first = w.first;
+    let last = (first + w.count).min(total);
+    let held = &st.rows.rows;
+    let rows = (first..last).map(|pos| {
+        let info = if decoded {
+            // Rows of the previous open set stay until the fresh ones land
+            // (a few milliseconds): no flash of placeholders on every toggle.
+            held.at(pos).cloned()
+        } else {
+            Some(pending_root(st))
+        };
+        let id = info.as_ref().map(|i| i.id);
+        let key = id.map_or_else(|| format!("p{pos}"), |i| i.to_string());
+        html! {
+            <TreeRow key={key} info={info} pos={pos + 1} setsize={total} digits={digits}
+                selected={id.is_some() && st.selected == id} hovered={id.is_some() && hovered_row == id}
+                hovered_inside={id.is_some() && hovered_row == id && hovered != id}
+                open={id.is_some_and(|i| st.open.contains(&i))} />
+        }
+    });
 
     // Only the rows in view are looked at (the list may hold a million rows).
-    let active = p
+    let active = st
         .selected
-        .filter(|id| p.rows[first.min(last)..last].iter().any(|r| r.id == *id))
+        .filter(|id| (first..last).any(|p| held.at(p).is_some_and(|r| r.id == *id)))
         .map(|id| format!("tn-{id}"));
+    let nodes = st.version.nodes;
     html! {
         <section class="pane tree-pane" aria-label="Structure">
             <div class="pane-head">
                 <span class="pane-title">{"Structure"}</span>
-                <span class="pane-sub">{format!("{} nodes", tree.len())}</span>
+                <span class="pane-sub">{if decoded { format!("{nodes} nodes") } else { String::new() }}</span>
             </div>
             <div class="vscroll tree" ref={node} role="tree" tabindex="0" aria-label="Structure tree"
-                data-nodes={doc.tree.len().to_string()} data-decoded={if doc.decoded { "true" } else { "false" }}
+                data-nodes={nodes.to_string()} data-decoded={if decoded { "true" } else { "false" }}
                 aria-activedescendant={active} onscroll={vl.onscroll} {onclick} {ondblclick} {onmouseover}
                 {onmouseleave} {onkeydown} id="tree">
                 <div class="vsticky" role="presentation">
@@ -253,5 +272,16 @@ pub fn TreeView(p: &Props) -> Html {
                     style={format!("height: {}px", (vl.virt.content_h() - vl.virt.view_h).max(0.0))} />
             </div>
         </section>
+    }
+}
+
+/// The row shown while the decoder works: the file as one field.
+fn pending_root(st: &State) -> NodeInfo {
+    NodeInfo {
+        name: PENDING_ROOT.into(),
+        kind: Kind::File.code(),
+        end: st.doc.as_ref().map_or(0, |d| d.bytes.len()),
+        text: "decoding…".into(),
+        ..NodeInfo::default()
     }
 }

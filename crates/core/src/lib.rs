@@ -14,9 +14,11 @@
 
 pub mod bitstream;
 pub mod builder;
+pub mod clip;
 pub mod formats;
 pub mod output;
 pub mod pages;
+pub mod session;
 pub mod source;
 pub mod stream;
 pub mod tree;

@@ -1,31 +1,79 @@
-//! A compact binary form of tree nodes, for moving a decoded tree (or the nodes
-//! an expansion added) from the thread that decoded it to the one that shows it.
+//! A compact binary form of a [`crate::session`]'s answers, for moving them from
+//! the decode worker (which holds the tree) to the page (which shows them).
 //!
 //! The format is private to one build of hexlens (both ends run the same code):
-//! a magic, a table of the distinct field names, then the nodes in arena order.
-//! Integers are LEB128; strings are length-prefixed UTF-8. [`decode_nodes`]
-//! checks every length and id and returns an error, never panics, on bad input.
-//!
-//! Field names known at compile time are sent once each and come back as
-//! `Name::Static` (interned: each distinct name is allocated once per thread for
-//! the life of the program, and the set of such names is fixed by the decoders),
-//! so a million-node tree costs no allocation per name.
+//! a magic, a tag, then the answer's fields in order. Integers are LEB128;
+//! strings are length-prefixed UTF-8. [`decode`] checks every length and
+//! returns an error, never panics, on bad input.
 
-use crate::tree::{BitSpan, Kind, Name, Node, NodeId, Value};
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use crate::session::{Boxes, NodeInfo, Rows, Segment, Summary, Version};
+use crate::tree::NodeId;
 
-const MAGIC: &[u8; 4] = b"HXW1";
+const MAGIC: &[u8; 4] = b"HXW2";
 
-const F_DAMAGED: u8 = 1;
-const F_LAZY: u8 = 2;
-const F_VALUE: u8 = 4;
-const F_DISPLAY: u8 = 8;
-const F_ERROR: u8 = 16;
-const F_REFERENCE: u8 = 32;
-const F_PARENT: u8 = 64;
-const F_PAGE: u8 = 128;
+/// One answer of the decode worker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// A file decoded: what shows first, and the first rows of the tree pane.
+    Decoded {
+        /// How far the tree is decoded.
+        version: Version,
+        /// The file's summary.
+        summary: Box<Summary>,
+        /// The first rows for the summary's open set (generation 0).
+        rows: Rows,
+    },
+    /// Rows of the tree pane, and the groups that could not be opened.
+    Rows {
+        /// How far the tree is decoded.
+        version: Version,
+        /// The rows.
+        rows: Rows,
+        /// Groups whose decoding failed, with why.
+        failed: Vec<(NodeId, String)>,
+    },
+    /// The field boxes of a byte window.
+    Boxes {
+        /// How far the tree is decoded.
+        version: Version,
+        /// The boxes.
+        boxes: Boxes,
+    },
+    /// One node's details (`None`: no such node).
+    Node {
+        /// How far the tree is decoded.
+        version: Version,
+        /// The node asked for.
+        id: NodeId,
+        /// Its details.
+        info: Option<NodeInfo>,
+    },
+    /// The innermost node owning a byte, after opening the small groups on
+    /// the way.
+    Located {
+        /// How far the tree is decoded.
+        version: Version,
+        /// The byte asked about.
+        byte: u64,
+        /// Its owner (`None` past the end of the file).
+        info: Option<NodeInfo>,
+    },
+}
 
+impl Answer {
+    /// How far the tree was decoded when this answer was made.
+    pub fn version(&self) -> Version {
+        match self {
+            Answer::Decoded { version, .. }
+            | Answer::Rows { version, .. }
+            | Answer::Boxes { version, .. }
+            | Answer::Node { version, .. }
+            | Answer::Located { version, .. } => *version,
+        }
+    }
+}
+
+/// Appends LEB128 integers and length-prefixed strings.
 struct Out(Vec<u8>);
 
 impl Out {
@@ -44,100 +92,145 @@ impl Out {
         self.uint(s.len() as u64);
         self.0.extend_from_slice(s.as_bytes());
     }
+    fn opt_str(&mut self, s: &Option<String>) {
+        match s {
+            None => self.0.push(0),
+            Some(s) => {
+                self.0.push(1);
+                self.str(s);
+            }
+        }
+    }
+    fn pair(&mut self, p: &Option<(u64, u64)>) {
+        match p {
+            None => self.0.push(0),
+            Some((a, b)) => {
+                self.0.push(1);
+                self.uint(*a);
+                self.uint(*b);
+            }
+        }
+    }
+    fn version(&mut self, v: &Version) {
+        self.uint(u64::from(v.version));
+        self.uint(v.nodes);
+        self.uint(v.errors);
+    }
+    fn info(&mut self, n: &NodeInfo) {
+        self.uint(u64::from(n.id));
+        self.uint(n.parent.map_or(0, |p| u64::from(p) + 1));
+        self.uint(u64::from(n.depth));
+        self.str(&n.name);
+        self.0.push(n.kind);
+        self.0.push(u8::from(n.lazy) | u8::from(n.damaged) << 1);
+        self.uint(n.start);
+        self.uint(n.end);
+        self.pair(&n.bits);
+        self.pair(&n.reference);
+        self.str(&n.text);
+        self.uint(n.children);
+        self.opt_str(&n.error);
+        self.str(&n.path);
+        self.uint(n.crumbs.len() as u64);
+        for (id, name) in &n.crumbs {
+            self.uint(u64::from(*id));
+            self.str(name);
+        }
+        self.opt_str(&n.value);
+        self.opt_str(&n.display);
+    }
+    fn opt_info(&mut self, n: &Option<NodeInfo>) {
+        match n {
+            None => self.0.push(0),
+            Some(n) => {
+                self.0.push(1);
+                self.info(n);
+            }
+        }
+    }
+    fn rows(&mut self, r: &Rows) {
+        self.uint(u64::from(r.gen));
+        self.uint(r.total);
+        self.uint(r.first);
+        self.uint(r.rows.len() as u64);
+        for n in &r.rows {
+            self.info(n);
+        }
+        self.pair(&r.found.map(|(id, p)| (u64::from(id), p)));
+    }
 }
 
-/// Encodes `nodes` (a whole arena, or the nodes appended by an expansion).
-pub fn encode_nodes(nodes: &[Node]) -> Vec<u8> {
-    let mut names: HashMap<&'static str, u64> = HashMap::new();
-    let mut table: Vec<&'static str> = Vec::new();
-    for n in nodes {
-        if let Name::Static(s) = n.name {
-            names.entry(s).or_insert_with(|| {
-                table.push(s);
-                table.len() as u64 - 1
-            });
-        }
-    }
-    let mut o = Out(Vec::with_capacity(16 + nodes.len() * 12));
+/// Encodes `a`.
+pub fn encode(a: &Answer) -> Vec<u8> {
+    let mut o = Out(Vec::with_capacity(256));
     o.0.extend_from_slice(MAGIC);
-    o.uint(table.len() as u64);
-    for s in &table {
-        o.str(s);
-    }
-    o.uint(nodes.len() as u64);
-    for n in nodes {
-        match &n.name {
-            Name::Index(i) => {
-                o.0.push(0);
-                o.uint(u64::from(*i));
+    match a {
+        Answer::Decoded {
+            version,
+            summary,
+            rows,
+        } => {
+            o.0.push(0);
+            o.version(version);
+            o.str(&summary.format);
+            o.uint(summary.nodes);
+            o.uint(summary.errors);
+            o.opt_info(&summary.first_error);
+            o.info(&summary.root);
+            o.uint(summary.open.len() as u64);
+            for &i in &summary.open {
+                o.uint(u64::from(i));
             }
-            Name::Static(s) => {
-                o.0.push(1);
-                o.uint(names[s]);
-            }
-            Name::Owned(s) => {
-                o.0.push(2);
-                o.str(s);
+            o.rows(rows);
+        }
+        Answer::Rows {
+            version,
+            rows,
+            failed,
+        } => {
+            o.0.push(1);
+            o.version(version);
+            o.rows(rows);
+            o.uint(failed.len() as u64);
+            for (id, why) in failed {
+                o.uint(u64::from(*id));
+                o.str(why);
             }
         }
-        o.0.push(n.kind.code());
-        let mut flags = 0;
-        for (on, f) in [
-            (n.damaged, F_DAMAGED),
-            (n.lazy, F_LAZY),
-            (n.value.is_some(), F_VALUE),
-            (n.display.is_some(), F_DISPLAY),
-            (n.error.is_some(), F_ERROR),
-            (n.reference.is_some(), F_REFERENCE),
-            (n.parent.is_some(), F_PARENT),
-            (n.page, F_PAGE),
-        ] {
-            if on {
-                flags |= f;
+        Answer::Boxes { version, boxes } => {
+            o.0.push(2);
+            o.version(version);
+            o.uint(boxes.start);
+            o.uint(boxes.end);
+            o.uint(boxes.segments.len() as u64);
+            let mut at = boxes.start;
+            for s in &boxes.segments {
+                // Segments tile the window: each is its length and owner.
+                o.uint(s.start - at);
+                o.uint(s.end - s.start);
+                o.uint(u64::from(s.owner));
+                at = s.end;
+            }
+            o.uint(boxes.nodes.len() as u64);
+            for n in &boxes.nodes {
+                o.info(n);
             }
         }
-        o.0.push(flags);
-        o.uint(n.span.start);
-        o.uint(n.span.end);
-        match &n.value {
-            None => {}
-            Some(Value::U(v)) => {
-                o.0.push(0);
-                o.uint(*v);
-            }
-            Some(Value::I(v)) => {
-                o.0.push(1);
-                o.uint(((*v << 1) ^ (*v >> 63)) as u64);
-            }
-            Some(Value::F(v)) => {
-                o.0.push(2);
-                o.0.extend_from_slice(&v.to_le_bytes());
-            }
-            Some(Value::Bool(v)) => {
-                o.0.push(3);
-                o.0.push(u8::from(*v));
-            }
-            Some(Value::Str(s)) => {
-                o.0.push(4);
-                o.str(s);
-            }
+        Answer::Node { version, id, info } => {
+            o.0.push(3);
+            o.version(version);
+            o.uint(u64::from(*id));
+            o.opt_info(info);
         }
-        if let Some(d) = &n.display {
-            o.str(d);
-        }
-        if let Some(e) = &n.error {
-            o.str(e);
-        }
-        if let Some(r) = n.reference {
-            o.uint(r.start);
-            o.uint(r.end);
-        }
-        if let Some(p) = n.parent {
-            o.uint(u64::from(p));
-        }
-        o.uint(n.children.len() as u64);
-        for &c in &n.children {
-            o.uint(u64::from(c));
+        Answer::Located {
+            version,
+            byte,
+            info,
+        } => {
+            o.0.push(4);
+            o.version(version);
+            o.uint(*byte);
+            o.opt_info(info);
         }
     }
     o.0
@@ -150,7 +243,7 @@ struct In<'a> {
 
 impl In<'_> {
     fn err<T>(&self, what: &str) -> Result<T, String> {
-        Err(format!("tree data: {what} at byte {}", self.at))
+        Err(format!("answer data: {what} at byte {}", self.at))
     }
     fn u8(&mut self) -> Result<u8, String> {
         match self.b.get(self.at) {
@@ -159,6 +252,13 @@ impl In<'_> {
                 Ok(v)
             }
             None => self.err("unexpected end"),
+        }
+    }
+    fn flag(&mut self) -> Result<bool, String> {
+        match self.u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => self.err("bad flag"),
         }
     }
     fn uint(&mut self) -> Result<u64, String> {
@@ -172,247 +272,277 @@ impl In<'_> {
         }
         self.err("integer too long")
     }
-    fn len(&mut self) -> Result<usize, String> {
+    fn u32(&mut self) -> Result<u32, String> {
+        let v = self.uint()?;
+        u32::try_from(v).or_else(|_| self.err("number out of range"))
+    }
+    /// A count of items each taking at least `min` bytes.
+    fn count(&mut self, min: usize) -> Result<usize, String> {
         let n = self.uint()?;
-        if n > (self.b.len() - self.at) as u64 {
-            return self.err("length past the end");
+        if n > ((self.b.len() - self.at) / min.max(1)) as u64 {
+            return self.err("count larger than the data");
         }
         Ok(n as usize)
     }
-    fn str(&mut self) -> Result<&str, String> {
-        let n = self.len()?;
+    fn str(&mut self) -> Result<String, String> {
+        let n = self.count(1)?;
         let s = &self.b[self.at..self.at + n];
         match std::str::from_utf8(s) {
             Ok(s) => {
                 self.at += n;
-                Ok(s)
+                Ok(s.to_owned())
             }
             Err(_) => self.err("text that is not UTF-8"),
         }
     }
-    fn id(&mut self) -> Result<NodeId, String> {
-        let v = self.uint()?;
-        NodeId::try_from(v).or_else(|_| self.err("node id out of range"))
+    fn opt_str(&mut self) -> Result<Option<String>, String> {
+        Ok(if self.flag()? {
+            Some(self.str()?)
+        } else {
+            None
+        })
+    }
+    fn pair(&mut self) -> Result<Option<(u64, u64)>, String> {
+        Ok(if self.flag()? {
+            Some((self.uint()?, self.uint()?))
+        } else {
+            None
+        })
+    }
+    fn version(&mut self) -> Result<Version, String> {
+        Ok(Version {
+            version: self.u32()?,
+            nodes: self.uint()?,
+            errors: self.uint()?,
+        })
+    }
+    fn info(&mut self) -> Result<NodeInfo, String> {
+        let id = self.u32()?;
+        let parent = match self.u32()? {
+            0 => None,
+            p => Some(p - 1),
+        };
+        let depth = self.u32()?;
+        let name = self.str()?;
+        let kind = self.u8()?;
+        let flags = self.u8()?;
+        let start = self.uint()?;
+        let end = self.uint()?;
+        let bits = self.pair()?;
+        let reference = self.pair()?;
+        let text = self.str()?;
+        let children = self.uint()?;
+        let error = self.opt_str()?;
+        let path = self.str()?;
+        let k = self.count(2)?;
+        let mut crumbs = Vec::with_capacity(k);
+        for _ in 0..k {
+            crumbs.push((self.u32()?, self.str()?));
+        }
+        Ok(NodeInfo {
+            id,
+            parent,
+            depth,
+            name,
+            kind,
+            start,
+            end,
+            bits,
+            reference,
+            text,
+            children,
+            lazy: flags & 1 != 0,
+            error,
+            damaged: flags & 2 != 0,
+            path,
+            crumbs,
+            value: self.opt_str()?,
+            display: self.opt_str()?,
+        })
+    }
+    fn opt_info(&mut self) -> Result<Option<NodeInfo>, String> {
+        Ok(if self.flag()? {
+            Some(self.info()?)
+        } else {
+            None
+        })
+    }
+    fn rows(&mut self) -> Result<Rows, String> {
+        let gen = self.u32()?;
+        let total = self.uint()?;
+        let first = self.uint()?;
+        let k = self.count(12)?;
+        let mut rows = Vec::with_capacity(k);
+        for _ in 0..k {
+            rows.push(self.info()?);
+        }
+        let found = match self.pair()? {
+            Some((id, p)) => Some((u32::try_from(id).or_else(|_| self.err("bad id"))?, p)),
+            None => None,
+        };
+        Ok(Rows {
+            gen,
+            total,
+            first,
+            rows,
+            found,
+        })
     }
 }
 
-thread_local! {
-    static INTERNED: RefCell<HashSet<&'static str>> = RefCell::new(HashSet::new());
-}
-
-/// `s` as a `'static` string, allocated once per distinct text.
-fn intern(s: &str) -> &'static str {
-    INTERNED.with(|set| {
-        let mut set = set.borrow_mut();
-        if let Some(&k) = set.get(s) {
-            return k;
-        }
-        let k: &'static str = Box::leak(s.to_owned().into_boxed_str());
-        set.insert(k);
-        k
-    })
-}
-
-/// Decodes what [`encode_nodes`] wrote. Ids are not checked against each other
-/// here (the tree that receives the nodes does that).
-pub fn decode_nodes(bytes: &[u8]) -> Result<Vec<Node>, String> {
+/// Decodes what [`encode`] wrote.
+pub fn decode(bytes: &[u8]) -> Result<Answer, String> {
     let mut r = In { b: bytes, at: 0 };
     if bytes.get(..4) != Some(MAGIC) {
         return r.err("bad magic");
     }
     r.at = 4;
-    let count = r.len()?;
-    let mut table = Vec::with_capacity(count);
-    for _ in 0..count {
-        table.push(intern(r.str()?));
-    }
-    // Every node takes at least 5 bytes: a count past that is corrupt.
-    let n = r.uint()?;
-    if n > ((bytes.len() - r.at) / 5) as u64 {
-        return r.err("node count larger than the data");
-    }
-    let mut nodes = Vec::with_capacity(n as usize);
-    for _ in 0..n {
-        let name = match r.u8()? {
-            0 => Name::Index(u32::try_from(r.uint()?).or_else(|_| r.err("index too big"))?),
-            1 => {
-                let i = r.uint()?;
-                match table.get(i as usize) {
-                    Some(s) => Name::Static(s),
-                    None => return r.err("name id out of range"),
-                }
+    let tag = r.u8()?;
+    let version = r.version()?;
+    let a = match tag {
+        0 => {
+            let format = r.str()?;
+            let nodes = r.uint()?;
+            let errors = r.uint()?;
+            let first_error = r.opt_info()?;
+            let root = r.info()?;
+            let k = r.count(1)?;
+            let mut open = Vec::with_capacity(k);
+            for _ in 0..k {
+                open.push(r.u32()?);
             }
-            2 => Name::Owned(r.str()?.into()),
-            _ => return r.err("bad name tag"),
-        };
-        let kind = Kind::from_code(r.u8()?).map_or_else(|| r.err("bad kind"), Ok)?;
-        let flags = r.u8()?;
-        let span = BitSpan {
-            start: r.uint()?,
-            end: r.uint()?,
-        };
-        let value = if flags & F_VALUE != 0 {
-            Some(match r.u8()? {
-                0 => Value::U(r.uint()?),
-                1 => {
-                    let z = r.uint()?;
-                    Value::I(((z >> 1) as i64) ^ -((z & 1) as i64))
-                }
-                2 => {
-                    let mut a = [0u8; 8];
-                    for x in &mut a {
-                        *x = r.u8()?;
-                    }
-                    Value::F(f64::from_le_bytes(a))
-                }
-                3 => Value::Bool(r.u8()? != 0),
-                4 => Value::Str(r.str()?.to_owned()),
-                _ => return r.err("bad value tag"),
-            })
-        } else {
-            None
-        };
-        let display = if flags & F_DISPLAY != 0 {
-            Some(r.str()?.into())
-        } else {
-            None
-        };
-        let error = if flags & F_ERROR != 0 {
-            Some(r.str()?.into())
-        } else {
-            None
-        };
-        let reference = if flags & F_REFERENCE != 0 {
-            Some(BitSpan {
-                start: r.uint()?,
-                end: r.uint()?,
-            })
-        } else {
-            None
-        };
-        let parent = if flags & F_PARENT != 0 {
-            Some(r.id()?)
-        } else {
-            None
-        };
-        let k = r.len()?;
-        let mut children = Vec::with_capacity(k);
-        for _ in 0..k {
-            children.push(r.id()?);
+            let rows = r.rows()?;
+            Answer::Decoded {
+                version,
+                summary: Box::new(Summary {
+                    format,
+                    nodes,
+                    errors,
+                    first_error,
+                    root,
+                    open,
+                }),
+                rows,
+            }
         }
-        nodes.push(Node {
-            name,
-            kind,
-            span,
-            value,
-            display,
-            error,
-            reference,
-            damaged: flags & F_DAMAGED != 0,
-            lazy: flags & F_LAZY != 0,
-            page: flags & F_PAGE != 0,
-            parent,
-            children,
-        });
-    }
+        1 => {
+            let rows = r.rows()?;
+            let k = r.count(2)?;
+            let mut failed = Vec::with_capacity(k);
+            for _ in 0..k {
+                failed.push((r.u32()?, r.str()?));
+            }
+            Answer::Rows {
+                version,
+                rows,
+                failed,
+            }
+        }
+        2 => {
+            let start = r.uint()?;
+            let end = r.uint()?;
+            let k = r.count(3)?;
+            let mut segments = Vec::with_capacity(k);
+            let mut at = start;
+            for _ in 0..k {
+                let s = at
+                    .checked_add(r.uint()?)
+                    .map_or_else(|| r.err("segment past 2^64"), Ok)?;
+                let e = s
+                    .checked_add(r.uint()?)
+                    .map_or_else(|| r.err("segment past 2^64"), Ok)?;
+                let owner = r.u32()?;
+                segments.push(Segment {
+                    start: s,
+                    end: e,
+                    owner,
+                });
+                at = e;
+            }
+            let k = r.count(12)?;
+            let mut nodes = Vec::with_capacity(k);
+            for _ in 0..k {
+                nodes.push(r.info()?);
+            }
+            Answer::Boxes {
+                version,
+                boxes: Boxes {
+                    start,
+                    end,
+                    segments,
+                    nodes,
+                },
+            }
+        }
+        3 => Answer::Node {
+            version,
+            id: r.u32()?,
+            info: r.opt_info()?,
+        },
+        4 => Answer::Located {
+            version,
+            byte: r.uint()?,
+            info: r.opt_info()?,
+        },
+        _ => return r.err("unknown answer"),
+    };
     if r.at != bytes.len() {
         return r.err("trailing data");
     }
-    Ok(nodes)
+    Ok(a)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn same(a: &Node, b: &Node) -> bool {
-        a.name.to_string() == b.name.to_string()
-            && matches!(
-                (&a.name, &b.name),
-                (Name::Index(_), Name::Index(_))
-                    | (Name::Static(_), Name::Static(_))
-                    | (Name::Owned(_), Name::Owned(_))
-            )
-            && a.kind == b.kind
-            && a.span == b.span
-            && a.value == b.value
-            && a.display == b.display
-            && a.error == b.error
-            && a.reference == b.reference
-            && a.damaged == b.damaged
-            && a.lazy == b.lazy
-            && a.page == b.page
-            && a.parent == b.parent
-            && a.children == b.children
-    }
+    use crate::session::tests::sample;
+    use crate::session::Session;
 
     #[test]
-    fn every_node_of_a_decoded_file_round_trips() {
-        let mut data = b"DXBC".to_vec();
-        data.extend_from_slice(&[0xAB; 40]);
-        let d = crate::decode_bytes(&data);
-        let nodes = d.tree.nodes();
-        let wire = encode_nodes(&nodes);
-        let back = decode_nodes(&wire).unwrap();
-        assert_eq!(back.len(), nodes.len());
-        for (a, b) in nodes.iter().zip(&back) {
-            assert!(same(a, b), "{a:?} != {b:?}");
+    fn every_answer_comes_back_as_it_was_sent() {
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let mut s = Session::open(data.clone());
+        let v = s.version();
+        let mut answers = vec![Answer::Decoded {
+            version: v,
+            summary: Box::new(s.summary()),
+            rows: s.rows(0, 100, None),
+        }];
+        let parts = s.tree().find("Parts").unwrap();
+        let failed = s.set_open(1, &[s.tree().root(), parts]);
+        answers.push(Answer::Rows {
+            version: s.version(),
+            rows: s.rows(2, 30, Some(parts)),
+            failed,
+        });
+        answers.push(Answer::Boxes {
+            version: s.version(),
+            boxes: s.boxes(0, data.len() as u64),
+        });
+        answers.push(Answer::Node {
+            version: s.version(),
+            id: parts,
+            info: s.node(parts),
+        });
+        let b = data.len() as u64 - 40;
+        answers.push(Answer::Located {
+            version: s.version(),
+            byte: b,
+            info: s.locate(b),
+        });
+        for a in answers {
+            let bytes = encode(&a);
+            assert_eq!(decode(&bytes).unwrap(), a);
+            // Every cut and a flipped byte is an error or a different answer, never a panic.
+            for cut in 0..bytes.len().min(400) {
+                assert!(decode(&bytes[..cut]).is_err());
+            }
+            let mut bad = bytes.clone();
+            for i in (0..bad.len()).step_by(7) {
+                bad[i] ^= 0x5a;
+                let _ = decode(&bad);
+                bad[i] ^= 0x5a;
+            }
         }
-    }
-
-    #[test]
-    fn every_value_shape_round_trips() {
-        let mk = |name: Name, value: Option<Value>| Node {
-            name,
-            kind: Kind::U64,
-            span: BitSpan {
-                start: 3,
-                end: u64::MAX,
-            },
-            value,
-            display: Some("shown \u{202e}<b>".into()),
-            error: Some("bad".into()),
-            reference: Some(BitSpan { start: 0, end: 8 }),
-            damaged: true,
-            lazy: true,
-            page: true,
-            parent: Some(7),
-            children: vec![1, u32::MAX as NodeId],
-        };
-        let nodes = vec![
-            mk(Name::Index(u32::MAX), Some(Value::U(u64::MAX))),
-            mk(Name::Static("Field"), Some(Value::I(i64::MIN))),
-            mk(Name::Owned("run-time".into()), Some(Value::F(-0.5))),
-            mk(Name::Static("Field"), Some(Value::Bool(true))),
-            mk(Name::Static("Other"), Some(Value::Str("x\0y".into()))),
-            mk(Name::Static("Other"), None),
-        ];
-        let back = decode_nodes(&encode_nodes(&nodes)).unwrap();
-        for (a, b) in nodes.iter().zip(&back) {
-            assert!(same(a, b), "{a:?} != {b:?}");
-        }
-    }
-
-    #[test]
-    fn damaged_data_is_an_error_not_a_panic() {
-        let d = crate::decode_bytes(b"DXBC0123456789abcdef0123456789abcdef");
-        let wire = encode_nodes(&d.tree.nodes());
-        for cut in 0..wire.len() {
-            assert!(decode_nodes(&wire[..cut]).is_err(), "cut at {cut}");
-        }
-        let mut rng = 0x1234_5678_9abc_def0u64;
-        for _ in 0..2000 {
-            let mut w = wire.clone();
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let i = (rng % w.len() as u64) as usize;
-            w[i] ^= (rng >> 32) as u8 | 1;
-            let _ = decode_nodes(&w);
-        }
-        // A node count that claims more nodes than bytes.
-        let mut w = MAGIC.to_vec();
-        w.extend_from_slice(&[0, 0xff, 0xff, 0xff, 0xff, 0x0f]);
-        assert!(decode_nodes(&w).is_err());
     }
 }

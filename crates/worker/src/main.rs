@@ -4,22 +4,28 @@
 //!
 //! The worker reads the file through `FileReaderSync` over `Blob.slice`, a page
 //! at a time into a bounded cache: a 4 GiB file is never in memory whole. It
-//! keeps the decoded tree (with what it needs to decode lazy nodes later) and
-//! sends the page a copy of what is decoded in the compact
-//! [`hexlens_core::wire`] form. It decodes as a viewer does
-//! ([`hexlens_core::view`]): the top levels and small groups at once, the rest
-//! when the page asks for it.
+//! keeps the one tree of the file (with what it needs to decode lazy nodes
+//! later); the page keeps no copy and asks for what it shows: the rows of the
+//! tree pane's window, the field boxes of the hex pane's, a node's details.
+//! It decodes as a viewer does ([`hexlens_core::view`]): the top levels and
+//! small groups at once, the rest when the page opens them.
 //!
-//! Messages in: `{type: "open", job, blob}`, `{type: "expand",
-//! job, node}`, `{type: "crash"}` (a test hook: panics on purpose).
-//! Messages out: `{type: "progress", job, done, total}`, `{type: "decoded",
-//! job, format, nodes}`, `{type: "expanded", job, node, nodes}`, `{type:
-//! "failed", job, message}`, `{type: "panic", message}`.
+//! Messages in: `{type: "open", job, blob, rows}`; questions about the open
+//! file, answered from its [`Session`]: `{type: "rows", job, gen, open,
+//! first, count, find}` (`open`: the page's open set, a `Uint32Array`),
+//! `{type: "boxes", job, start, end}`, `{type: "node", job, id}`, `{type:
+//! "locate", job, byte}`; `{type: "crash"}` (a test hook: panics on purpose).
+//! Messages out: `{type: "progress", job, done, total}`, `{type: "answer",
+//! job, data}` (`data`: a [`hexlens_core::wire`] answer), `{type: "failed",
+//! job, message}`, `{type: "panic", message}`. Every message carries
+//! `wasmBytes`, the worker's wasm memory.
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
     use hexlens_core::pages::PageCache;
-    use hexlens_core::{view, ByteSource, NodeId, Tree};
+    use hexlens_core::session::{Request, Session};
+    use hexlens_core::wire::{self, Answer};
+    use hexlens_core::{ByteSource, NodeId};
     use js_sys::{Object, Reflect, Uint8Array};
     use std::cell::{Cell, RefCell};
     use wasm_bindgen::prelude::*;
@@ -101,8 +107,7 @@ mod worker {
 
     struct Job {
         id: u32,
-        src: BlobSource,
-        tree: Tree,
+        session: Session<BlobSource>,
     }
 
     thread_local! {
@@ -176,8 +181,8 @@ mod worker {
         let job = num(&m, "job").unwrap_or(0.0) as u32;
         match kind.as_str() {
             "open" => open(&m, job),
-            "expand" => expand(job, num(&m, "node").unwrap_or(-1.0)),
             "crash" => panic!("decoder crash requested by the page (test hook)"),
+            "rows" | "boxes" | "node" | "locate" => ask(&kind, &m, job),
             _ => {}
         }
     }
@@ -187,6 +192,11 @@ mod worker {
             "failed",
             &[("job", job.into()), ("message", message.into())],
         ));
+    }
+
+    fn answer(job: u32, a: &Answer) {
+        let out = msg("answer", &[("job", job.into())]);
+        post_with(&out, "data", &wire::encode(a));
     }
 
     fn open(m: &JsValue, job: u32) {
@@ -201,54 +211,57 @@ mod worker {
         JOB.with(|j| j.borrow_mut().take());
         // What a viewer needs first: the top levels, and small groups up to a
         // budget; big groups and long lists wait until they are opened.
-        let mut d = hexlens_core::decode_with(&src, &view::viewer_options());
-        view::prefetch(&src, &mut d.tree, view::Budget::default());
-        let out = msg(
-            "decoded",
-            &[("job", job.into()), ("format", d.format.into())],
+        let session = Session::open(src);
+        let first = num(m, "rows").unwrap_or(100.0).clamp(1.0, 10_000.0) as u64;
+        answer(
+            job,
+            &Answer::Decoded {
+                version: session.version(),
+                summary: Box::new(session.summary()),
+                rows: session.rows(0, first, None),
+            },
         );
-        post_with(
-            &out,
-            "nodes",
-            &hexlens_core::wire::encode_nodes(&d.tree.nodes()),
-        );
-        JOB.with(|j| {
-            *j.borrow_mut() = Some(Job {
-                id: job,
-                src,
-                tree: d.tree,
-            })
-        });
+        JOB.with(|j| *j.borrow_mut() = Some(Job { id: job, session }));
     }
 
-    fn expand(job: u32, node: f64) {
+    /// A number field as a `u64` (absent or negative: `None`).
+    fn uint(m: &JsValue, k: &str) -> Option<u64> {
+        num(m, k).filter(|v| *v >= 0.0).map(|v| v as u64)
+    }
+
+    fn id(m: &JsValue, k: &str) -> Option<NodeId> {
+        uint(m, k).and_then(|v| NodeId::try_from(v).ok())
+    }
+
+    fn ask(kind: &str, m: &JsValue, job: u32) {
         JOB.with(|j| {
             let mut j = j.borrow_mut();
             let Some(state) = j.as_mut().filter(|s| s.id == job) else {
                 return fail(job, "that file is no longer open in the decoder".into());
             };
-            if !(0.0..=u32::MAX as f64).contains(&node) {
-                return fail(job, "no such node".into());
-            }
-            let id = node as NodeId;
-            match hexlens_core::expand(&state.src, &mut state.tree, id) {
-                Ok(range) => {
-                    let mut wire_nodes = Vec::with_capacity(range.len() + 1);
-                    wire_nodes.push(state.tree.node(id));
-                    wire_nodes.extend(state.tree.nodes_in(range.clone()));
-                    let out = msg("expanded", &[("job", job.into()), ("node", id.into())]);
-                    post_with(
-                        &out,
-                        "nodes",
-                        &hexlens_core::wire::encode_nodes(&wire_nodes),
-                    );
-                }
-                Err(e) => fail(job, e),
-            }
+            let r = match kind {
+                "rows" => Request::Rows {
+                    gen: uint(m, "gen").unwrap_or(0) as u32,
+                    open: get(m, "open")
+                        .dyn_into::<js_sys::Uint32Array>()
+                        .map(|a| a.to_vec())
+                        .unwrap_or_default(),
+                    first: uint(m, "first").unwrap_or(0),
+                    count: uint(m, "count").unwrap_or(0),
+                    find: id(m, "find"),
+                },
+                "boxes" => Request::Boxes {
+                    start: uint(m, "start").unwrap_or(0),
+                    end: uint(m, "end").unwrap_or(0),
+                },
+                "node" => Request::Node(id(m, "id").unwrap_or(NodeId::MAX)),
+                _ => Request::Locate(uint(m, "byte").unwrap_or(0)),
+            };
+            let a = state.session.answer(&r);
+            answer(job, &a);
         });
     }
 }
-
 /// The worker is driven by its messages (`static/worker.js` hands each to
 /// `worker_handle`): nothing to do at start.
 #[cfg(target_arch = "wasm32")]

@@ -12,7 +12,7 @@
 //! joiners, the byte-order mark, U+202E RIGHT-TO-LEFT OVERRIDE and the other bidi
 //! controls), which could otherwise hide text or make a name read backwards.
 
-use hexlens_core::Value;
+use crate::Value;
 use std::fmt::Write as _;
 
 /// Most bytes of one value or display text a tree row shows.

@@ -1,0 +1,901 @@
+//! A viewer's session over one file: the one tree, what is open, and the small
+//! answers a viewer asks for (the rows of a window of the tree pane, the field
+//! boxes of a window of the hex pane, one node's details, the node owning a byte).
+//!
+//! The web viewer runs a session in its decode worker; the page keeps no copy of
+//! the tree, only the answers for what it shows ([`crate::wire`] carries them).
+//! Answers are sized by the window asked for, never by the tree: a tree pane of
+//! 40 rows costs 40 rows however many million nodes the file has.
+//!
+//! The open set belongs to the viewer: [`Session::set_open`] takes it whole.
+//! Opening a lazy group decodes it then; opening a big list decodes only its
+//! pages as they are opened in turn.
+
+use crate::clip;
+use crate::source::ByteSource;
+use crate::tree::{Kind, NodeId, Tree, Value};
+use crate::view;
+use crate::wire::Answer;
+use std::collections::HashSet;
+
+/// A click or go-to opens the lazy group it lands in when the group spans at
+/// most this many bytes (or is a page of a list); a bigger group is selected
+/// and waits for the user to open it (decoding it may mean reading all of it).
+pub const SEEK_OPEN_BYTES: u64 = 16 << 20;
+
+/// Most rows one answer holds.
+pub const MAX_ROWS: u64 = 10_000;
+/// Most bytes one answer's field boxes cover (answers stay small).
+pub const MAX_BOX_BYTES: u64 = 64 << 10;
+
+/// Deeper nesting than this is owned by the node at this depth in the field
+/// boxes (keeps the walk bounded on hostile files).
+const MAX_DEPTH: usize = 400;
+
+/// What a viewer shows of one node.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct NodeInfo {
+    /// The node.
+    pub id: NodeId,
+    /// Its parent (`None` for the root).
+    pub parent: Option<NodeId>,
+    /// Nesting depth (the root is 0).
+    pub depth: u32,
+    /// Field name.
+    pub name: String,
+    /// Kind (a [`Kind::code`]).
+    pub kind: u8,
+    /// First byte (the bit span rounded outwards, clipped to the file).
+    pub start: u64,
+    /// One past the last byte.
+    pub end: u64,
+    /// The span in bits when it is not byte aligned.
+    pub bits: Option<(u64, u64)>,
+    /// The bytes the node refers to (a string an offset points at).
+    pub reference: Option<(u64, u64)>,
+    /// The row text: a naming field first, then the value and its rendering.
+    pub text: String,
+    /// Number of children decoded.
+    pub children: u64,
+    /// Children not decoded yet: opening the node decodes them.
+    pub lazy: bool,
+    /// The node's own error, if any.
+    pub error: Option<String>,
+    /// Something below holds an error.
+    pub damaged: bool,
+    /// Slash-separated path (empty for the root). Empty in field boxes.
+    pub path: String,
+    /// Ancestors, root first, with their names. Empty in field boxes (which
+    /// carry parents instead).
+    pub crumbs: Vec<(NodeId, String)>,
+    /// Details only: the value in full (up to [`clip::DETAILS`] bytes).
+    pub value: Option<String>,
+    /// Details only: the decoder's rendering of the value.
+    pub display: Option<String>,
+}
+
+impl NodeInfo {
+    /// The node's kind.
+    pub fn kind(&self) -> Kind {
+        Kind::from_code(self.kind).unwrap_or(Kind::Unknown)
+    }
+
+    /// The bytes to show for the node: its own, or for a node without bytes of
+    /// its own (a derived value), the bytes it refers to.
+    pub fn shown_range(&self) -> (u64, u64) {
+        match self.reference {
+            Some(r) if self.start >= self.end => r,
+            _ => (self.start, self.end),
+        }
+    }
+
+    /// True if opening the node shows something.
+    pub fn has_kids(&self) -> bool {
+        self.children > 0 || self.lazy
+    }
+}
+
+/// The rows `[first, first + rows.len())` of the tree pane.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Rows {
+    /// The open set these rows follow (the viewer's count of its changes).
+    pub gen: u32,
+    /// Number of rows in all.
+    pub total: u64,
+    /// Position of the first row given.
+    pub first: u64,
+    /// The rows.
+    pub rows: Vec<NodeInfo>,
+    /// Position of the node the viewer asked to find, if shown.
+    pub found: Option<(NodeId, u64)>,
+}
+
+impl Rows {
+    /// The row at position `pos`, if given.
+    pub fn at(&self, pos: u64) -> Option<&NodeInfo> {
+        self.rows.get(pos.checked_sub(self.first)? as usize)
+    }
+
+    /// Position of node `id`, if among the rows given.
+    pub fn position(&self, id: NodeId) -> Option<u64> {
+        self.rows
+            .iter()
+            .position(|r| r.id == id)
+            .map(|i| self.first + i as u64)
+    }
+}
+
+/// One run of bytes owned by one node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    /// First byte.
+    pub start: u64,
+    /// One past the last byte.
+    pub end: u64,
+    /// The innermost node owning the bytes.
+    pub owner: NodeId,
+}
+
+/// The field boxes of bytes `[start, end)`: which node owns each byte, and
+/// enough about the owners and their ancestors for hovering a byte to stay a
+/// lookup in the viewer.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Boxes {
+    /// First byte covered.
+    pub start: u64,
+    /// One past the last byte covered.
+    pub end: u64,
+    /// Segments tiling `[start, end)` (clipped to the file), in file order.
+    pub segments: Vec<Segment>,
+    /// The owners and all their ancestors (without paths and crumbs), by id.
+    pub nodes: Vec<NodeInfo>,
+}
+
+impl Boxes {
+    /// The segment holding `byte`.
+    pub fn segment_at(&self, byte: u64) -> Option<Segment> {
+        let i = self
+            .segments
+            .partition_point(|s| s.start <= byte)
+            .checked_sub(1)?;
+        let s = self.segments[i];
+        (byte < s.end).then_some(s)
+    }
+
+    /// What the boxes know of node `id` (`nodes` is sorted by id).
+    pub fn node(&self, id: NodeId) -> Option<&NodeInfo> {
+        let i = self.nodes.binary_search_by_key(&id, |n| n.id).ok()?;
+        Some(&self.nodes[i])
+    }
+
+    /// The ancestors of `id`, root first, with their names (from the parents
+    /// the boxes carry).
+    pub fn crumbs(&self, id: NodeId) -> Vec<(NodeId, String)> {
+        let mut out = Vec::new();
+        let mut cur = self.node(id).and_then(|n| n.parent);
+        while let Some(p) = cur {
+            let Some(n) = self.node(p) else { break };
+            out.push((p, n.name.clone()));
+            cur = n.parent;
+            if out.len() > MAX_DEPTH {
+                break;
+            }
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// A question a viewer asks its session (the web viewer's page asks its decode
+/// worker; [`Session::answer`] answers).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Request {
+    /// Take this open set (generation `gen`) and give rows `[first, first + count)`,
+    /// and the position of `find`.
+    Rows {
+        /// Generation of the open set.
+        gen: u32,
+        /// The open set.
+        open: Vec<NodeId>,
+        /// First row wanted.
+        first: u64,
+        /// Rows wanted.
+        count: u64,
+        /// A node whose row position is wanted.
+        find: Option<NodeId>,
+    },
+    /// The field boxes of bytes `[start, end)`.
+    Boxes {
+        /// First byte.
+        start: u64,
+        /// One past the last byte.
+        end: u64,
+    },
+    /// One node's details.
+    Node(NodeId),
+    /// The innermost node owning a byte, opening small groups on the way.
+    Locate(u64),
+}
+
+/// What the viewer needs once a file is decoded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Summary {
+    /// The decoder that read the file, or `raw`.
+    pub format: String,
+    /// Nodes decoded so far.
+    pub nodes: u64,
+    /// Errors among them.
+    pub errors: u64,
+    /// The first of them, depth first.
+    pub first_error: Option<NodeInfo>,
+    /// The root.
+    pub root: NodeInfo,
+    /// The open set to start with: the root and its group children that are
+    /// decoded, so a container's header and parts show at once.
+    pub open: Vec<NodeId>,
+}
+
+/// Every answer says how far the tree has been decoded: a viewer holding
+/// boxes or rows from before an expansion asks again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Version {
+    /// Grows with every expansion.
+    pub version: u32,
+    /// Nodes decoded.
+    pub nodes: u64,
+    /// Nodes with an error.
+    pub errors: u64,
+}
+
+/// One file being viewed.
+pub struct Session<S: ByteSource> {
+    src: S,
+    tree: Tree,
+    format: &'static str,
+    open: HashSet<NodeId>,
+    /// The visible rows (node, depth) for `open`, and the generation they follow.
+    rows: Vec<(NodeId, u32)>,
+    gen: u32,
+    version: u32,
+    errors: Vec<NodeId>,
+}
+
+impl<S: ByteSource> Session<S> {
+    /// Decodes `src` as a viewer does: the top levels and small groups now
+    /// ([`view::prefetch`]), the rest when opened.
+    pub fn open(src: S) -> Self {
+        let mut d = crate::decode_with(&src, &view::viewer_options());
+        view::prefetch(&src, &mut d.tree, view::Budget::default());
+        Self::with_tree(src, d.format, d.tree)
+    }
+
+    /// A session over a tree decoded already (tests and tools).
+    pub fn with_tree(src: S, format: &'static str, tree: Tree) -> Self {
+        let errors = tree.errors();
+        let mut s = Session {
+            src,
+            tree,
+            format,
+            open: HashSet::new(),
+            rows: Vec::new(),
+            gen: 0,
+            version: 0,
+            errors,
+        };
+        s.open = s.initial_open().into_iter().collect();
+        s.rebuild_rows();
+        s
+    }
+
+    /// The tree (read only: changes go through the session).
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// The file.
+    pub fn source(&self) -> &S {
+        &self.src
+    }
+
+    fn initial_open(&self) -> Vec<NodeId> {
+        let t = &self.tree;
+        let root = t.root();
+        let mut v = vec![root];
+        v.extend(
+            t.children(root)
+                .iter()
+                .copied()
+                .filter(|&c| t.kind(c).is_group() && !t.is_lazy(c)),
+        );
+        v
+    }
+
+    /// How far the tree is decoded.
+    pub fn version(&self) -> Version {
+        Version {
+            version: self.version,
+            nodes: self.tree.len() as u64,
+            errors: self.errors.len() as u64,
+        }
+    }
+
+    /// What the viewer needs first.
+    pub fn summary(&self) -> Summary {
+        let root = self.tree.root();
+        Summary {
+            format: self.format.to_string(),
+            nodes: self.tree.len() as u64,
+            errors: self.errors.len() as u64,
+            first_error: self.errors.first().map(|&e| self.info(e, true)),
+            root: self.info(root, true),
+            open: self.initial_open(),
+        }
+    }
+
+    fn expand(&mut self, id: NodeId) -> Result<(), String> {
+        crate::expand(&self.src, &mut self.tree, id)?;
+        self.version += 1;
+        self.errors = self.tree.errors();
+        Ok(())
+    }
+
+    /// Takes the viewer's open set (generation `gen`); open lazy groups are
+    /// decoded now. Returns the groups that could not be decoded, with why.
+    pub fn set_open(&mut self, gen: u32, open: &[NodeId]) -> Vec<(NodeId, String)> {
+        let n = self.tree.len();
+        let mut failed = Vec::new();
+        let set: HashSet<NodeId> = open.iter().copied().filter(|&i| (i as usize) < n).collect();
+        if gen == self.gen && set == self.open {
+            return failed;
+        }
+        // Parents first: a page inside an opened group is decoded after it.
+        let mut lazy: Vec<NodeId> = set
+            .iter()
+            .copied()
+            .filter(|&i| self.tree.is_lazy(i))
+            .collect();
+        lazy.sort_unstable();
+        for id in lazy {
+            if let Err(e) = self.expand(id) {
+                failed.push((id, e));
+            }
+        }
+        self.open = set;
+        self.gen = gen;
+        self.rebuild_rows();
+        failed
+    }
+
+    fn rebuild_rows(&mut self) {
+        let t = &self.tree;
+        let mut rows = Vec::new();
+        let mut stack = vec![(t.root(), 0u32)];
+        while let Some((id, depth)) = stack.pop() {
+            rows.push((id, depth));
+            if self.open.contains(&id) {
+                for &c in t.children(id).iter().rev() {
+                    stack.push((c, depth + 1));
+                }
+            }
+        }
+        self.rows = rows;
+    }
+
+    /// Rows `[first, first + count)` of the tree pane (fewer at the end), and
+    /// the position of `find` if it is shown.
+    pub fn rows(&self, first: u64, count: u64, find: Option<NodeId>) -> Rows {
+        let total = self.rows.len() as u64;
+        let first = first.min(total);
+        let last = first.saturating_add(count).min(total);
+        let rows = self.rows[first as usize..last as usize]
+            .iter()
+            .map(|&(id, _)| self.info(id, false))
+            .collect();
+        let found = find.and_then(|f| {
+            self.rows
+                .iter()
+                .position(|&(id, _)| id == f)
+                .map(|p| (f, p as u64))
+        });
+        Rows {
+            gen: self.gen,
+            total,
+            first,
+            rows,
+            found,
+        }
+    }
+
+    /// The details of node `id` (`None` if there is no such node).
+    pub fn node(&self, id: NodeId) -> Option<NodeInfo> {
+        ((id as usize) < self.tree.len()).then(|| self.info(id, true))
+    }
+
+    fn byte_range(&self, id: NodeId) -> (u64, u64) {
+        let size = self.src.len();
+        let s = self.tree.span(id);
+        if s.is_empty() {
+            let a = s.start_byte().min(size);
+            return (a, a);
+        }
+        (s.start_byte().min(size), s.end_byte().min(size))
+    }
+
+    fn info(&self, id: NodeId, full: bool) -> NodeInfo {
+        let mut n = self.brief(id);
+        let t = &self.tree;
+        n.path = t.path(id);
+        let mut cur = n.parent;
+        while let Some(p) = cur {
+            n.crumbs.push((p, t.name(p).to_string()));
+            cur = t.parent(p);
+        }
+        n.crumbs.reverse();
+        n.depth = n.crumbs.len() as u32;
+        n.text = row_text(t, id, n.end - n.start);
+        if full {
+            let node = t.node(id);
+            let len = n.end - n.start;
+            n.value = node.value.as_ref().map(|v| match v {
+                Value::U(x) => format!("{x} (0x{x:X})"),
+                Value::I(x) if *x < 0 => format!("{x}"),
+                Value::I(x) => format!("{x} (0x{x:X})"),
+                other => clip::value(
+                    other,
+                    (node.kind == Kind::Str).then_some(len),
+                    clip::DETAILS,
+                ),
+            });
+            n.display = node
+                .display
+                .as_deref()
+                .map(|d| clip::plain(d, clip::DETAILS));
+            let sp = node.span;
+            n.bits = (!sp.is_byte_aligned()).then_some((sp.start, sp.end));
+        }
+        n
+    }
+
+    /// What field boxes carry of a node: no path, crumbs or row text.
+    fn brief(&self, id: NodeId) -> NodeInfo {
+        let t = &self.tree;
+        let (start, end) = self.byte_range(id);
+        let size = self.src.len();
+        NodeInfo {
+            id,
+            parent: t.parent(id),
+            depth: 0,
+            name: t.name(id).to_string(),
+            kind: t.kind(id).code(),
+            start,
+            end,
+            bits: None,
+            reference: t
+                .reference(id)
+                .filter(|r| !r.is_empty())
+                .map(|r| (r.start_byte().min(size), r.end_byte().min(size))),
+            text: String::new(),
+            children: t.children(id).len() as u64,
+            lazy: t.is_lazy(id),
+            error: t.error(id).map(|e| clip::plain(e, clip::DETAILS)),
+            damaged: t.is_damaged(id),
+            path: String::new(),
+            crumbs: Vec::new(),
+            value: None,
+            display: None,
+        }
+    }
+
+    /// The field boxes of bytes `[start, end)`.
+    pub fn boxes(&self, start: u64, end: u64) -> Boxes {
+        let size = self.src.len();
+        let (start, end) = (start.min(size), end.min(size));
+        let mut segs = Vec::new();
+        if start < end {
+            self.fill(&mut segs, self.tree.root(), start, end, 0);
+        }
+        let mut ids: Vec<NodeId> = Vec::new();
+        let mut seen = HashSet::new();
+        for s in &segs {
+            let mut cur = Some(s.owner);
+            while let Some(c) = cur {
+                if !seen.insert(c) {
+                    break;
+                }
+                ids.push(c);
+                cur = self.tree.parent(c);
+            }
+        }
+        ids.sort_unstable();
+        Boxes {
+            start,
+            end,
+            segments: segs,
+            nodes: ids.into_iter().map(|i| self.brief(i)).collect(),
+        }
+    }
+
+    /// Segments of `[lo, hi)` below node `id`, which covers it: each byte goes
+    /// to the innermost node covering it; where siblings overlap, the one that
+    /// starts first keeps the shared bytes. Empty spans own nothing.
+    fn fill(&self, out: &mut Vec<Segment>, id: NodeId, lo: u64, hi: u64, depth: usize) {
+        let t = &self.tree;
+        let mut kids: Vec<(u64, u64, NodeId)> = if depth >= MAX_DEPTH {
+            Vec::new()
+        } else {
+            t.children(id)
+                .iter()
+                .filter_map(|&c| {
+                    let s = t.span(c);
+                    (!s.is_empty() && s.start_byte() < hi && s.end_byte() > lo)
+                        .then(|| (s.start_byte(), s.end_byte(), c))
+                })
+                .collect()
+        };
+        if !kids.windows(2).all(|w| w[0].0 <= w[1].0) {
+            kids.sort_by_key(|k| k.0);
+        }
+        let mut cursor = lo;
+        for (s, e, c) in kids {
+            let s = s.max(cursor);
+            let e = e.min(hi);
+            if s >= e {
+                continue;
+            }
+            push(out, cursor, s, id);
+            self.fill(out, c, s, e, depth + 1);
+            cursor = e;
+        }
+        push(out, cursor, hi, id);
+    }
+
+    /// The innermost node owning `byte`, without decoding anything.
+    pub fn owner(&self, byte: u64) -> Option<NodeId> {
+        if byte >= self.src.len() {
+            return None;
+        }
+        let b = self.boxes(byte, byte + 1);
+        b.segments.first().map(|s| s.owner)
+    }
+
+    /// Answers `r`.
+    pub fn answer(&mut self, r: &Request) -> Answer {
+        match r {
+            Request::Rows {
+                gen,
+                open,
+                first,
+                count,
+                find,
+            } => {
+                let failed = self.set_open(*gen, open);
+                Answer::Rows {
+                    rows: self.rows(*first, (*count).min(MAX_ROWS), *find),
+                    version: self.version(),
+                    failed,
+                }
+            }
+            Request::Boxes { start, end } => Answer::Boxes {
+                boxes: self.boxes(*start, (*end).min(start.saturating_add(MAX_BOX_BYTES))),
+                version: self.version(),
+            },
+            Request::Node(id) => Answer::Node {
+                info: self.node(*id),
+                id: *id,
+                version: self.version(),
+            },
+            Request::Locate(b) => Answer::Located {
+                info: self.locate(*b),
+                byte: *b,
+                version: self.version(),
+            },
+        }
+    }
+
+    /// The innermost node owning `byte`, opening the lazy groups on the way
+    /// that are small enough (see [`SEEK_OPEN_BYTES`]). Errors of groups that
+    /// could not be decoded stop the walk there.
+    pub fn locate(&mut self, byte: u64) -> Option<NodeInfo> {
+        let before = self.version;
+        let found = self.seek(byte);
+        if self.version != before {
+            self.rebuild_rows();
+        }
+        found
+    }
+
+    fn seek(&mut self, byte: u64) -> Option<NodeInfo> {
+        let mut owner = self.owner(byte)?;
+        for _ in 0..64 {
+            let t = &self.tree;
+            let small = t.is_page(owner) || t.open_cost(owner) <= SEEK_OPEN_BYTES;
+            if !(t.is_lazy(owner) && small) || self.expand(owner).is_err() {
+                break;
+            }
+            owner = self.owner(byte)?;
+        }
+        Some(self.info(owner, true))
+    }
+}
+
+fn push(out: &mut Vec<Segment>, start: u64, end: u64, owner: NodeId) {
+    if start >= end {
+        return;
+    }
+    if let Some(last) = out.last_mut() {
+        if last.owner == owner && last.end == start {
+            last.end = end;
+            return;
+        }
+    }
+    out.push(Segment { start, end, owner });
+}
+
+/// What a tree row shows after a node's name: for a group without a value
+/// whose first fields include a naming field (a part's FourCC, an element's
+/// semantic name, a symbol's name), that name first, so a list reads `[0] SFI0`,
+/// `[1] ISG1`, … and a remark (an odd offset, a count) never hides what the
+/// group is; then [`value_text`].
+pub fn row_text(tree: &Tree, id: NodeId, len: u64) -> String {
+    let n = tree.node(id);
+    if n.kind == Kind::Struct && n.value.is_none() {
+        let label = n.children.iter().take(3).find_map(|&c| {
+            let c = tree.node(c);
+            match (c.kind, &c.value) {
+                (Kind::FourCC | Kind::Str | Kind::StrRef, Some(v)) => {
+                    let field = (c.kind == Kind::Str).then(|| c.span.len_bits() / 8);
+                    Some(clip::value(v, field, clip::ROW))
+                }
+                _ => None,
+            }
+        });
+        if let Some(l) = label {
+            return match n.display.as_deref().map(|d| clip::plain(d, clip::ROW)) {
+                // The display already leads with the name (a DXContainer part's).
+                Some(d) if d.starts_with(l.trim_matches('"')) => d,
+                Some(d) => format!("{l} · {d}"),
+                None => l,
+            };
+        }
+    }
+    value_text(
+        n.kind,
+        n.value.as_ref(),
+        n.display.as_deref(),
+        n.children.len(),
+        len,
+    )
+}
+
+/// The text a tree row shows as a node's value: the value and its human
+/// rendering, or a size for groups and byte runs. Always text; long strings
+/// are clipped to [`clip::ROW`] bytes with their length stated.
+pub fn value_text(
+    kind: Kind,
+    value: Option<&Value>,
+    display: Option<&str>,
+    children: usize,
+    len: u64,
+) -> String {
+    let field = (kind == Kind::Str).then_some(len);
+    let v = value.map(|v| clip::value(v, field, clip::ROW));
+    let d = display.map(|d| clip::plain(d, clip::ROW));
+    match (v, d) {
+        (Some(v), Some(d)) => format!("{v} ({d})"),
+        (Some(v), None) => v,
+        (None, Some(d)) => d,
+        (None, None) => match kind {
+            Kind::Array => match children {
+                1 => "1 item".to_string(),
+                k => format!("{k} items"),
+            },
+            Kind::File | Kind::Struct => String::new(),
+            _ => format!("{len} byte{}", if len == 1 { "" } else { "s" }),
+        },
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn sample(name: &str) -> Vec<u8> {
+        std::fs::read(format!(
+            "{}/../../static/samples/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    }
+
+    fn samples() -> Vec<Vec<u8>> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../static/samples");
+        let mut out: Vec<Vec<u8>> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x != "json"))
+            .map(|p| std::fs::read(p).unwrap())
+            .collect();
+        out.sort();
+        assert!(out.len() > 5);
+        out
+    }
+
+    /// A session over the fully decoded tree of `data`.
+    fn eager(data: &[u8]) -> Session<Vec<u8>> {
+        let d = crate::decode_bytes(data);
+        Session::with_tree(data.to_vec(), d.format, d.tree)
+    }
+
+    fn check_tiling(s: &Session<Vec<u8>>) {
+        let size = ByteSource::len(s.source());
+        let b = s.boxes(0, size);
+        let mut next = 0;
+        for seg in &b.segments {
+            assert_eq!(seg.start, next);
+            assert!(seg.end > seg.start);
+            next = seg.end;
+            let t = s.tree();
+            let o = seg.owner;
+            let (a, e) = s.byte_range(o);
+            assert!(a <= seg.start && seg.end <= e || o == t.root());
+            // Every owner and its ancestors are described.
+            let mut cur = Some(o);
+            while let Some(c) = cur {
+                assert!(b.node(c).is_some());
+                cur = t.parent(c);
+            }
+        }
+        assert_eq!(next, size);
+        // A window's boxes are the whole file's, cut to the window.
+        for (lo, hi) in [
+            (0, 1),
+            (1, 3),
+            (5, 77),
+            (size / 3, size / 2),
+            (size / 2, size + 9),
+        ] {
+            let w = s.boxes(lo, hi);
+            let want: Vec<Segment> = b
+                .segments
+                .iter()
+                .filter(|g| g.start < hi && g.end > lo)
+                .map(|g| Segment {
+                    start: g.start.max(lo),
+                    end: g.end.min(hi),
+                    owner: g.owner,
+                })
+                .collect();
+            assert_eq!(w.segments, want, "window {lo}..{hi}");
+            for byte in lo..hi.min(size) {
+                assert_eq!(w.segment_at(byte).map(|g| g.owner), s.owner(byte));
+            }
+        }
+    }
+
+    #[test]
+    fn boxes_tile_every_sample_and_windows_agree_with_the_whole() {
+        for data in samples() {
+            check_tiling(&eager(&data));
+            check_tiling(&Session::open(data.clone()));
+            for cut in [0, 1, 7, 33, data.len() / 2] {
+                check_tiling(&eager(&data[..cut.min(data.len())]));
+            }
+        }
+    }
+
+    #[test]
+    fn rows_follow_the_open_set_and_opening_a_lazy_group_decodes_it() {
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let d = crate::decode_with(
+            &data.as_slice(),
+            &crate::Options {
+                lazy_threshold: Some(64),
+                ..Default::default()
+            },
+        );
+        let mut s = Session::with_tree(data.clone(), d.format, d.tree);
+        let sum = s.summary();
+        assert_eq!(sum.format, "dxcontainer");
+        assert_eq!(sum.open[0], s.tree().root());
+        let r = s.rows(0, 1000, None);
+        assert_eq!(r.rows[0].id, s.tree().root());
+        assert_eq!(r.total as usize, r.rows.len());
+        let t = s.tree();
+        let lazy = (0..t.len() as NodeId)
+            .find(|&i| t.is_lazy(i))
+            .expect("a 64-byte threshold leaves lazy groups");
+        let lazy = s.node(lazy).unwrap();
+        assert!(lazy.has_kids() && lazy.children == 0);
+        let v0 = s.version().version;
+        let mut open = sum.open.clone();
+        open.extend(lazy.crumbs.iter().map(|c| c.0));
+        open.push(lazy.id);
+        assert!(s.set_open(1, &open).is_empty());
+        assert!(s.version().version > v0);
+        let r2 = s.rows(0, 10_000, Some(lazy.id));
+        let (id, pos) = r2.found.unwrap();
+        assert_eq!(id, lazy.id);
+        let row = r2.at(pos).unwrap();
+        assert!(!row.lazy && row.children > 0);
+        let child = r2.at(pos + 1).unwrap();
+        assert_eq!(child.parent, Some(lazy.id));
+        assert_eq!(child.depth, row.depth + 1);
+        assert_eq!(child.crumbs.last().map(|c| c.0), Some(lazy.id));
+        assert!(child.path.starts_with(&row.path));
+        assert!(r2.total > r.total);
+        // A window in the middle, and one past the end.
+        let mid = s.rows(3, 4, None);
+        assert_eq!(mid.first, 3);
+        assert_eq!(mid.rows, r2.rows[3..7]);
+        assert!(s.rows(r2.total + 5, 10, None).rows.is_empty());
+        // Closing again hides the children; ids that do not exist are ignored.
+        s.set_open(2, &[s.tree().root(), 1 << 30]);
+        assert_eq!(
+            s.rows(0, 100, None).total,
+            1 + s.tree().children(s.tree().root()).len() as u64
+        );
+    }
+
+    #[test]
+    fn locating_a_byte_opens_small_groups_down_to_its_innermost_field() {
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let full = eager(&data);
+        let d = crate::decode_with(&data.as_slice(), &view::viewer_options());
+        let mut s = Session::with_tree(data.clone(), d.format, d.tree);
+        let b = data.len() as u64 - 40;
+        let want = full.tree().path(full.owner(b).unwrap());
+        let before = s.tree().len();
+        let got = s.locate(b).unwrap();
+        assert!(s.tree().len() > before, "it decoded groups on the way");
+        assert!(!got.lazy);
+        assert_eq!(got.path, want);
+        assert!(got.start <= b && b < got.end);
+        assert!(got.crumbs.iter().all(|&(c, _)| !s.tree().is_lazy(c)));
+        assert!(s.locate(data.len() as u64).is_none());
+    }
+
+    #[test]
+    fn details_say_everything_a_row_does_and_more() {
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let s = eager(&data);
+        let t = s.tree();
+        let magic = t.find("Header/Magic").unwrap();
+        let n = s.node(magic).unwrap();
+        assert_eq!(n.name, "Magic");
+        assert_eq!(n.path, "Header/Magic");
+        assert_eq!((n.start, n.end), (0, 4));
+        assert_eq!(n.crumbs.len(), 2);
+        assert_eq!(n.depth, 2);
+        assert!(n.value.is_some());
+        assert!(s.node(t.len() as NodeId).is_none());
+    }
+
+    /// A container whose one part (SFI0, 8 bytes of flags) starts at 0x26, two
+    /// bytes past the end of the part table.
+    fn unaligned_part() -> Vec<u8> {
+        let mut v = b"DXBC".to_vec();
+        v.extend([0u8; 16]);
+        v.extend(1u16.to_le_bytes());
+        v.extend(0u16.to_le_bytes());
+        let size_at = v.len();
+        v.extend(0u32.to_le_bytes());
+        v.extend(1u32.to_le_bytes());
+        v.extend(0x26u32.to_le_bytes());
+        v.extend([0u8; 2]);
+        v.extend(b"SFI0");
+        v.extend(8u32.to_le_bytes());
+        v.extend([0u8; 8]);
+        let n = v.len() as u32;
+        v[size_at..size_at + 4].copy_from_slice(&n.to_le_bytes());
+        v
+    }
+
+    #[test]
+    fn a_part_row_leads_with_its_fourcc_and_a_remark_follows_it() {
+        let s = eager(&unaligned_part());
+        let part = s.tree().find("Parts/[0]").expect("the part");
+        let text = s.node(part).unwrap().text;
+        assert!(text.starts_with("SFI0: shader feature flags"), "{text}");
+        assert!(text.contains("⚠ at 0x26, not 4-byte aligned"), "{text}");
+    }
+}
