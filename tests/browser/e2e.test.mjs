@@ -14,7 +14,7 @@ import path from 'node:path';
 // The static server (the build under a sub-path on 127.0.0.1) and the Chromium
 // launch are the shared ones of harness.mjs.
 import { ART, DIST, SAMPLES, launch, manifest, serve } from './harness.mjs';
-import { XSS, dxbc, isgn, xssContainer } from './fixtures.mjs';
+import { XSS, denseContainer, dxbc, isgn, xssContainer } from './fixtures.mjs';
 import os from 'node:os';
 import { writeDxil, writeParts } from '../../bench/gen-inputs.mjs';
 
@@ -572,6 +572,84 @@ test('a 4 GiB file opens from disk, decodes in the worker, scrolls to its last b
   const kids = await page.locator('.trow').allTextContents();
   assert.ok(kids.some((t) => t.includes('AbbrevID')), 'the block header is decoded once opened');
   await shot('14-huge-file-lazy-block');
+});
+
+test('a dense file: the page holds what it shows; pages of a long list, go-to into an unopened group, hover both ways', async () => {
+  // 10,000 signatures, one after another: the part table and the list of parts
+  // come in pages of 1,000, and the signatures past the opening budget are
+  // decoded when they are opened (or a go-to lands in one).
+  const n = 10000;
+  const bytes = denseContainer(n);
+  const dv = new DataView(bytes.buffer);
+  const partAt = (i) => dv.getUint32(32 + 4 * i, true);
+  await open();
+  await loadViaInput('dense.dxbc', bytes);
+  // Only the rows in view are in the DOM.
+  assert.ok((await page.locator('#tree .trow').count()) < 80);
+  // The list shows its pages (paths skip them: a part's path is Parts/[i]).
+  const pages = page.locator(`${row('Parts')}[aria-level="3"]`);
+  await pages.first().waitFor();
+  const names = await pages.locator('.tname').allTextContents();
+  assert.equal(names.length, 10, names.join());
+  const span = (name) => name.slice(1, -1).split('…').map(Number);
+  // Opening a page shows its parts; a part's signature is decoded when it is
+  // opened in turn.
+  const [lo] = span(names[1]);
+  const pageRow = page.locator('#tree .trow', { has: page.locator('.tname', { hasText: names[1] }) });
+  await pageRow.locator('.twisty').click();
+  await pageRow.and(page.locator('[aria-expanded=true]')).waitFor();
+  const first = row(`Parts/[${lo}]`);
+  await page.waitForSelector(first);
+  assert.match(await page.locator(first).textContent(), /ISGN/);
+  await page.locator(`${first} .twisty`).click();
+  const sig = row(`Parts/[${lo}]/Signature`);
+  await page.waitForSelector(`${sig}.lazy`);
+  const nodes = Number(await page.locator('#tree').getAttribute('data-nodes'));
+  await page.locator(`${sig} .twisty`).click();
+  await page.waitForSelector(`${sig}[aria-expanded=true]:not(.lazy)`);
+  assert.ok(Number(await page.locator('#tree').getAttribute('data-nodes')) > nodes, 'the worker decoded it');
+  // Tree → bytes: hovering the part lights exactly its bytes.
+  const start = Number(await page.locator(first).getAttribute('data-start'));
+  const end = Number(await page.locator(first).getAttribute('data-end'));
+  assert.equal(start, partAt(lo));
+  // (Selecting it scrolls the hex pane there.)
+  await page.locator(`${first} .tname`).click();
+  await page.waitForSelector(`#hex .hx .c.cur[data-o="${start}"]`);
+  await page.locator(first).hover();
+  await page.waitForFunction((s) => document.querySelector(`#hex .hx .c[data-o="${s}"][data-h~=hl]`) ||
+    document.querySelector(`#hex .hrow[data-hall] .hx .c[data-o="${s}"]`), start);
+  assert.deepEqual(await highlighted('hx'), range(start, end));
+  // Go to an offset inside a page not opened yet: the page and the part open
+  // down to the byte's field, which is selected and shown.
+  const k = span(names[8])[0] + 7;
+  const target = partAt(k) + 8 + 32; // the element's semantic name
+  await page.keyboard.press('Control+g');
+  await page.fill('#goto-input', String(target));
+  await page.keyboard.press('Enter');
+  const selected = page.locator('#tree .trow[aria-selected="true"]');
+  await page.waitForFunction((k) => document.querySelector('#tree .trow[aria-selected="true"]')?.dataset.path?.startsWith(`Parts/[${k}]/`), k);
+  const p = await selected.getAttribute('data-path');
+  assert.match(await selected.textContent(), new RegExp(`E${k}`));
+  const s0 = Number(await selected.getAttribute('data-start'));
+  const e0 = Number(await selected.getAttribute('data-end'));
+  assert.ok(s0 <= target && target < e0, `${p} [${s0}, ${e0}) owns ${target}`);
+  // Bytes → tree: hovering the byte lights that row and names it below.
+  await page.waitForSelector(`#hex .hx .c.cur[data-o="${target}"]`);
+  await page.hover(`#hex .hx .c[data-o="${target}"]`);
+  await page.waitForSelector(`${row(p)}.hovered`);
+  assert.match(await page.locator('#breadcrumb').textContent(), new RegExp(`\\[${k}\\]`));
+  // Walk a few thousand rows with the keyboard: rows arrive as the pane moves,
+  // and the page never holds more than a window of them.
+  await page.focus('#tree');
+  for (let i = 0; i < 100; i++) await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => !document.querySelector('#tree .trow.pending'));
+  const pos = Number(await selected.getAttribute('aria-posinset'));
+  assert.ok(pos > 2000, `walked to row ${pos}`);
+  assert.ok((await page.locator('#tree .trow').count()) < 80);
+  const mem = await page.evaluate(() => window.wasmBindings.debug_memory());
+  assert.ok(mem.workerWasm > 0 && mem.workerWasm < 96 * 2 ** 20, `worker wasm ${mem.workerWasm}`);
+  assert.ok(mem.pageWasm < 32 * 2 ** 20, `page wasm ${mem.pageWasm}`);
+  await shot('15-dense-file');
 });
 
 test('decoding shows progress and can be cancelled; the bytes stay', async () => {

@@ -55,3 +55,13 @@ export const XSS = '<img src=x onerror=alert(1)>';
 export function xssContainer() {
   return dxbc([['ISGN', isgn(XSS)]]);
 }
+
+/**
+ * A dense container: `n` input signatures, each naming one element `E<i>`, one
+ * after another (a part table and a list of parts long enough to come in pages).
+ */
+export function denseContainer(n) {
+  const parts = [];
+  for (let i = 0; i < n; i++) parts.push(['ISGN', isgn(`E${i}`)]);
+  return dxbc(parts);
+}
