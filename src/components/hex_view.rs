@@ -40,47 +40,40 @@ fn inside(r: Option<(u64, u64)>, o: u64) -> bool {
     r.is_some_and(|(s, e)| s <= o && o < e)
 }
 
-/// Props of [`HexRow`]: ranges are given only if they touch the row.
-#[derive(Properties, PartialEq)]
-pub struct RowProps {
-    /// The open file.
-    pub doc: Rc<Doc>,
-    /// The field boxes held (the row is tinted if they cover it).
-    pub boxes: Rc<BoxCache>,
+/// What one row shows: its place in the file and the marks that touch it.
+/// A row element showing the same is not touched again.
+#[derive(Clone, PartialEq)]
+struct RowView {
     /// Row number (offset / 16).
-    pub row: u64,
-    /// Selected node's bytes.
-    pub sel: Option<(u64, u64)>,
+    row: u64,
+    /// The field boxes it was tinted from (the same answer: the same tints).
+    boxes: *const BoxCache,
+    /// The selected node's bytes, if they touch the row.
+    sel: Option<(u64, u64)>,
     /// The cursor, if in this row.
-    pub cursor: Option<u64>,
-    /// Changes when file bytes arrive (a row drawn before its bytes were read
+    cursor: Option<u64>,
+    /// Grows when file bytes arrive (a row drawn before its bytes were read
     /// draws again).
-    pub epoch: u32,
+    epoch: u32,
+    /// The open file.
+    doc: u32,
 }
 
-/// One row: offset, 16 hex cells, 16 ASCII cells.
-#[component]
-pub fn HexRow(p: &RowProps) -> Html {
-    let doc = &p.doc;
-    let boxes = &p.boxes.boxes;
+/// The classes of each byte of row `base`: byte class, field tint and box
+/// edges, selection, cursor.
+fn cell_classes(
+    doc: &Doc,
+    boxes: &BoxCache,
+    base: u64,
+    bytes: &[u8],
+    sel: Option<(u64, u64)>,
+    cursor: Option<u64>,
+) -> Vec<String> {
+    let boxes = &boxes.boxes;
     let root = doc.root().map(|r| r.id);
-    let base = p.row * WIDTH;
-    let Some(bytes) = doc.bytes.window(base, base + WIDTH) else {
-        // Not read yet: the row keeps its place and fills in when the page lands.
-        let n = WIDTH.min(doc.bytes.len().saturating_sub(base));
-        let cells = (0..n)
-            .map(|i| html! { <span class="c pend" data-o={(base + i).to_string()}>{"··"}</span> });
-        return html! {
-            <div class="hrow pending" aria-busy="true" data-b={base.to_string()}>
-                <span class="off">{hexfmt::offset(base)}</span>
-                <span class="hx">{ for cells }</span>
-                <span class="as"></span>
-            </div>
-        };
-    };
     let first = boxes.segments.partition_point(|s| s.end <= base);
     let mut segs = boxes.segments[first..].iter().peekable();
-    let classes: Vec<String> = bytes
+    bytes
         .iter()
         .enumerate()
         .map(|(i, &b)| {
@@ -114,10 +107,10 @@ pub fn HexRow(p: &RowProps) -> Html {
                     c.push_str(" fe");
                 }
             }
-            if inside(p.sel, o) {
+            if inside(sel, o) {
                 c.push_str(" sel");
             }
-            if p.cursor == Some(o) {
+            if cursor == Some(o) {
                 c.push_str(" cur");
             }
             if i == 7 {
@@ -125,19 +118,165 @@ pub fn HexRow(p: &RowProps) -> Html {
             }
             c
         })
-        .collect();
-    let hex = bytes.iter().zip(&classes).enumerate().map(|(i, (&b, c))| {
-        html! { <span class={c.clone()} data-o={(base + i as u64).to_string()}>{hexfmt::hex(b)}</span> }
-    });
-    let asc = bytes.iter().zip(&classes).enumerate().map(|(i, (&b, c))| {
-        html! { <span class={c.clone()} data-o={(base + i as u64).to_string()}>{hexfmt::ascii(b).to_string()}</span> }
-    });
-    html! {
-        <div class="hrow" data-b={base.to_string()}>
-            <span class="off">{hexfmt::offset(base)}</span>
-            <span class="hx">{ for hex }</span>
-            <span class="as">{ for asc }</span>
-        </div>
+        .collect()
+}
+
+/// Makes `col` hold exactly `n` cell elements.
+fn cells(col: &web_sys::Element, n: usize) -> Vec<web_sys::Element> {
+    let doc = gloo_utils::document();
+    let kids = col.children();
+    while kids.length() as usize > n {
+        if let Some(k) = kids.item(kids.length() - 1) {
+            k.remove();
+        }
+    }
+    while (kids.length() as usize) < n {
+        if let Ok(c) = doc.create_element("span") {
+            let _ = col.append_child(&c);
+        }
+    }
+    (0..kids.length()).filter_map(|i| kids.item(i)).collect()
+}
+
+/// Sets an attribute unless it already has that value (a DOM write costs more
+/// than a read).
+fn set(el: &web_sys::Element, k: &str, v: &str) {
+    if el.get_attribute(k).as_deref() != Some(v) {
+        let _ = el.set_attribute(k, v);
+    }
+}
+
+/// Draws row `v` into `el` (a `.hrow` made by [`new_row`]): the offset, 16 hex
+/// cells and 16 ASCII cells, all as text.
+fn fill_row(el: &web_sys::Element, doc: &Doc, boxes: &BoxCache, v: &RowView) {
+    let base = v.row * WIDTH;
+    let kids = el.children();
+    let (Some(off), Some(hx), Some(asc)) = (kids.item(0), kids.item(1), kids.item(2)) else {
+        return;
+    };
+    set(el, "data-b", &base.to_string());
+    // The hover marks drawn before belong to another row.
+    let _ = el.remove_attribute("data-hv");
+    off.set_text_content(Some(&hexfmt::offset(base)));
+    let Some(bytes) = doc.bytes.window(base, base + WIDTH) else {
+        // Not read yet: the row keeps its place and fills in when the page lands.
+        el.set_class_name("hrow pending");
+        set(el, "aria-busy", "true");
+        let n = WIDTH.min(doc.bytes.len().saturating_sub(base)) as usize;
+        for (i, c) in cells(&hx, n).iter().enumerate() {
+            c.set_class_name("c pend");
+            set(c, "data-o", &(base + i as u64).to_string());
+            c.set_text_content(Some("··"));
+        }
+        cells(&asc, 0);
+        return;
+    };
+    el.set_class_name("hrow");
+    let _ = el.remove_attribute("aria-busy");
+    let classes = cell_classes(doc, boxes, base, &bytes, v.sel, v.cursor);
+    let hex_cells = cells(&hx, bytes.len());
+    let asc_cells = cells(&asc, bytes.len());
+    for (i, (&b, class)) in bytes.iter().zip(&classes).enumerate() {
+        let o = (base + i as u64).to_string();
+        let ch = hexfmt::ascii(b).to_string();
+        for (cell, text) in [
+            (&hex_cells[i], hexfmt::hex(b)),
+            (&asc_cells[i], ch.as_str()),
+        ] {
+            if cell.class_name() != *class {
+                cell.set_class_name(class);
+            }
+            set(cell, "data-o", &o);
+            // A byte's hover mark belongs to the hover drawn for another row.
+            let _ = cell.remove_attribute("data-h");
+            cell.set_text_content(Some(text));
+        }
+    }
+}
+
+/// A new, empty row element.
+fn new_row() -> Option<web_sys::Element> {
+    let doc = gloo_utils::document();
+    let row = doc.create_element("div").ok()?;
+    row.set_class_name("hrow");
+    for class in ["off", "hx", "as"] {
+        let c = doc.create_element("span").ok()?;
+        c.set_class_name(class);
+        row.append_child(&c).ok()?;
+    }
+    Some(row)
+}
+
+/// The row elements of the hex pane, outside Yew: as the pane scrolls, the
+/// rows still in view keep their elements untouched, and only the rows that
+/// came into view are drawn (into the elements of the rows that left it). A
+/// step of three rows draws three rows, not the whole window; a jump across
+/// the file draws the window once.
+#[derive(Default)]
+struct Pool {
+    /// The row elements, in the order they stand in the DOM, and what each shows.
+    rows: Vec<(web_sys::Element, Option<RowView>)>,
+}
+
+/// Rows stand at fixed places below an anchor row that moves only every this
+/// many rows: a scroll step moves the rows' layer as a whole (the compositor's
+/// work) and draws only the rows that came into view.
+const ANCHOR_EVERY: u64 = 512;
+
+/// The anchor row for a window starting at `first`.
+fn anchor(first: u64) -> u64 {
+    first - first % ANCHOR_EVERY
+}
+
+impl Pool {
+    /// Shows `views` (top to bottom) in `container`, each row at its place
+    /// below the anchor row `anchor`.
+    fn paint(
+        &mut self,
+        container: &web_sys::Element,
+        doc: &Doc,
+        boxes: &BoxCache,
+        views: &[RowView],
+        anchor: u64,
+    ) {
+        let mut old = std::mem::take(&mut self.rows);
+        let mut kept: Vec<Option<(web_sys::Element, Option<RowView>)>> = vec![None; views.len()];
+        // Rows still in view keep their element.
+        let mut free = Vec::new();
+        for (el, v) in old.drain(..) {
+            let slot = v
+                .as_ref()
+                .and_then(|v| views.iter().position(|w| w.row == v.row));
+            match slot {
+                Some(i) if kept[i].is_none() => kept[i] = Some((el, v)),
+                _ => free.push(el),
+            }
+        }
+        // Out of the DOM first: the rows kept then stand in order at the top,
+        // and only the rows drawn anew are moved.
+        for el in &free {
+            el.remove();
+        }
+        for (i, want) in views.iter().enumerate() {
+            let (el, shown) = match kept[i].take() {
+                Some(k) => k,
+                None => match free.pop().or_else(new_row) {
+                    Some(el) => (el, None),
+                    None => continue,
+                },
+            };
+            if shown.as_ref() != Some(want) {
+                fill_row(&el, doc, boxes, want);
+            }
+            let top = format!("top: {}px", (want.row - anchor) as f64 * ROW_H);
+            set(&el, "style", &top);
+            // In DOM order, top to bottom (what assistive technology reads).
+            let at = container.children().item(i as u32);
+            if at.as_ref() != Some(&el) {
+                let _ = container.insert_before(&el, at.as_ref().map(|a| a.as_ref()));
+            }
+            self.rows.push((el, Some(want.clone())));
+        }
     }
 }
 
@@ -240,6 +379,8 @@ pub fn HexView(p: &Props) -> Html {
     let total_rows = size.div_ceil(WIDTH);
     let vl = use_virtual_list(node.clone(), total_rows, ROW_H);
     let last_hover = use_mut_ref(|| None::<u64>);
+    let rows_ref = use_node_ref();
+    let pool = use_mut_ref(Pool::default);
     let dispatch = p.state.0.dispatcher();
 
     {
@@ -330,30 +471,41 @@ pub fn HexView(p: &Props) -> Html {
         .and_then(|id| st.known(id))
         .map(|i| i.shown_range());
 
-    // Hover marks are set on the rendered cells directly, after every render:
-    // hovering never re-renders rows, however many bytes the hovered node covers.
-    {
-        let node = node.clone();
-        use_effect(move || mark_hover(&node, hl, rf));
-    }
-
+    // Hover marks are set on the drawn cells directly, after every render:
+    // hovering never redraws rows, however many bytes the hovered node covers.
+    // The rows are drawn outside Yew (see `Pool`), after every render, before
+    // the hover marks.
     let w = vl.window;
-    // Rows are keyed by their place in the window, not by row number: as the
-    // pane scrolls, each place's elements are patched to show its new row, never
-    // re-created, so a jump across a huge file costs no more DOM work than a
-    // small scroll. (Keys that rotate, the row number modulo the window, made
-    // Yew detach and re-create the rows that moved: 47 ms a scroll step against
-    // 12 ms, measured with the browser benchmark's scroll loop.)
-    let rows = (w.first..w.first + w.count).map(|r| {
-        let (a, b) = (r * WIDTH, (r + 1) * WIDTH);
-        // Each row only sees the ranges that touch it, so a selection re-renders
-        // just the rows whose marks changed. Hover marks are not props at all
-        // (see `mark_hover`).
-        let touch = |x: Option<(u64, u64)>| x.filter(|&(s, e)| s < b && e > a);
-        html! {
-            <HexRow key={(r - w.first).to_string()} doc={doc.clone()} boxes={st.boxes.clone()} row={r} sel={touch(sel)} cursor={(a..b).contains(&st.cursor).then_some(st.cursor)} epoch={st.bytes_epoch} />
-        }
-    });
+    let views: Vec<RowView> = (w.first..w.first + w.count)
+        .map(|r| {
+            let (a, b) = (r * WIDTH, (r + 1) * WIDTH);
+            // Each row only sees the ranges that touch it, so a selection
+            // redraws just the rows whose marks changed.
+            let touch = |x: Option<(u64, u64)>| x.filter(|&(s, e)| s < b && e > a);
+            RowView {
+                row: r,
+                boxes: Rc::as_ptr(&st.boxes),
+                sel: touch(sel),
+                cursor: (a..b).contains(&st.cursor).then_some(st.cursor),
+                epoch: st.bytes_epoch,
+                doc: doc.id,
+            }
+        })
+        .collect();
+    {
+        let rows_ref = rows_ref.clone();
+        let pool = pool.clone();
+        let boxes = st.boxes.clone();
+        let doc = doc.clone();
+        let node = node.clone();
+        use_effect(move || {
+            if let Some(c) = rows_ref.cast::<web_sys::Element>() {
+                pool.borrow_mut()
+                    .paint(&c, &doc, &boxes, &views, anchor(w.first));
+            }
+            mark_hover(&node, hl, rf);
+        });
+    }
 
     let head_cols = (0..WIDTH).map(|i| {
         html! { <span class={classes!("c", (i == 7).then_some("g8"))}>{format!("{i:02X}")}</span> }
@@ -379,10 +531,9 @@ pub fn HexView(p: &Props) -> Html {
                 aria-label={format!("Hex dump, cursor at offset 0x{:X}", st.cursor)}
                 onscroll={vl.onscroll} {onmousemove} {onmouseleave} {onclick} {onkeydown}>
                 <div class="vsticky">
-                    <div class="vrows" style={format!("transform: translateY({}px)", -w.shift)}>
-                        { for rows }
-                        if size == 0 { <div class="hex-empty">{"This file is empty."}</div> }
-                    </div>
+                    <div class="vrows hrows" ref={rows_ref}
+                        style={format!("transform: translateY({}px)", -w.shift - (w.first - anchor(w.first)) as f64 * ROW_H)} />
+                    if size == 0 { <div class="hex-empty">{"This file is empty."}</div> }
                 </div>
                 <div class="vspacer" style={format!("height: {}px", (vl.virt.content_h() - vl.virt.view_h).max(0.0))} />
             </div>
