@@ -138,8 +138,12 @@ fn on_message(e: web_sys::MessageEvent) {
 fn start() -> Result<Client, String> {
     // A classic worker: `static/worker.js` loads the decoder's wasm module with
     // `importScripts`.
-    let worker = web_sys::Worker::new(&crate::io::asset_url("static/worker.js"))
-        .map_err(|e| format!("could not start the decode worker: {e:?}"))?;
+    let worker = web_sys::Worker::new(&crate::io::asset_url("static/worker.js")).map_err(|e| {
+        format!(
+            "could not start the decode worker: {}",
+            crate::io::reason(&e)
+        )
+    })?;
     let on_message = Closure::<dyn FnMut(_)>::new(on_message);
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     let on_error = Closure::<dyn FnMut(_)>::new(|e: web_sys::ErrorEvent| {
@@ -167,8 +171,12 @@ fn send(fields: &[(&str, JsValue)]) -> Result<(), String> {
             *c = Some(start()?);
         }
         let w = &c.as_ref().expect("just started").worker;
-        w.post_message(&m)
-            .map_err(|e| format!("could not reach the decode worker: {e:?}"))
+        w.post_message(&m).map_err(|e| {
+            format!(
+                "could not reach the decode worker: {}",
+                crate::io::reason(&e)
+            )
+        })
     })
 }
 

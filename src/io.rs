@@ -7,8 +7,9 @@ use crate::doc::Doc;
 use crate::state::{Action, State};
 use js_sys::{Reflect, Uint8Array};
 use std::rc::Rc;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::spawn_local;
+use wasm_bindgen_futures::JsFuture;
 use yew::UseReducerDispatcher;
 
 /// One entry of `static/samples/manifest.json`.
@@ -39,17 +40,30 @@ pub fn asset_url(rel: &str) -> String {
         .unwrap_or_else(|_| rel.to_string())
 }
 
+/// Text of a failed promise's reason (an `Error`'s message, or the value).
+pub fn reason(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "unknown error".into())
+}
+
+/// The bytes at `url` (same-origin assets only), through the browser's `fetch`.
 async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
-    let resp = gloo_net::http::Request::get(url)
-        .send()
+    let promise = gloo_utils::window().fetch_with_str(url);
+    let resp: web_sys::Response = JsFuture::from(promise)
         .await
-        .map_err(|e| format!("could not fetch {url}: {e}"))?;
+        .and_then(|r| r.dyn_into())
+        .map_err(|e| format!("could not fetch {url}: {}", reason(&e)))?;
     if !resp.ok() {
         return Err(format!("{url} answered HTTP {}", resp.status()));
     }
-    resp.binary()
-        .await
-        .map_err(|e| format!("could not read {url}: {e}"))
+    let buf = match resp.array_buffer() {
+        Ok(p) => JsFuture::from(p).await,
+        Err(e) => Err(e),
+    }
+    .map_err(|e| format!("could not read {url}: {}", reason(&e)))?;
+    Ok(Uint8Array::new(&buf).to_vec())
 }
 
 fn field(obj: &JsValue, key: &str) -> String {

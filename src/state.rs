@@ -20,7 +20,6 @@ pub use hexlens_core::session::Request;
 use hexlens_core::session::{Boxes, NodeInfo, Rows, Version};
 use hexlens_core::wire::Answer;
 use hexlens_core::NodeId;
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// Where a hover or selection came from (the other pane follows it).
@@ -154,6 +153,54 @@ pub enum Action {
     TreeKey(TreeKey),
 }
 
+/// The nodes open in the tree pane: a sorted list (a few hundred at most in
+/// practice; a set type would cost the page's module more code than it saves).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OpenSet(Vec<NodeId>);
+
+impl OpenSet {
+    /// True if `id` is open.
+    pub fn contains(&self, id: &NodeId) -> bool {
+        self.0.binary_search(id).is_ok()
+    }
+
+    /// Opens `id`; false if it was open.
+    pub fn insert(&mut self, id: NodeId) -> bool {
+        match self.0.binary_search(&id) {
+            Ok(_) => false,
+            Err(i) => {
+                self.0.insert(i, id);
+                true
+            }
+        }
+    }
+
+    /// Closes `id`; false if it was closed.
+    pub fn remove(&mut self, id: &NodeId) -> bool {
+        match self.0.binary_search(id) {
+            Ok(i) => {
+                self.0.remove(i);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// The open nodes, in id order.
+    pub fn iter(&self) -> impl Iterator<Item = &NodeId> {
+        self.0.iter()
+    }
+}
+
+impl FromIterator<NodeId> for OpenSet {
+    fn from_iter<I: IntoIterator<Item = NodeId>>(it: I) -> Self {
+        let mut v: Vec<NodeId> = it.into_iter().collect();
+        v.sort_unstable();
+        v.dedup();
+        OpenSet(v)
+    }
+}
+
 /// The latest rows answer and how far the tree was decoded when it was made.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RowCache {
@@ -190,7 +237,7 @@ pub struct State {
     /// A selection waiting for its details to move the cursor and open the tree.
     pub selecting: Option<Origin>,
     /// Nodes open in the tree pane.
-    pub open: Rc<BTreeSet<NodeId>>,
+    pub open: Rc<OpenSet>,
     /// Grows with every change of `open`.
     pub gen: u32,
     /// How far the worker's tree is decoded (from its latest answer).
@@ -252,9 +299,19 @@ impl State {
             .flatten()
     }
 
+    /// True if the decoder holds the open file's tree and can be asked about
+    /// it (not after it crashed: the bytes stay, the structure shown stays as
+    /// it was).
+    pub fn can_ask(&self) -> bool {
+        self.doc.as_ref().is_some_and(|d| d.is_decoded())
+            && !matches!(self.status, Status::Crashed(_))
+    }
+
     /// What the tree pane needs to show rows `[first, first + count)`.
     pub fn tree_wants(&self, first: u64, count: u64) -> Option<Request> {
-        self.doc.as_ref().filter(|d| d.is_decoded())?;
+        if !self.can_ask() {
+            return None;
+        }
         let r = &self.rows.rows;
         let covered = self.rows_fresh()
             && r.first <= first
@@ -275,7 +332,10 @@ impl State {
 
     /// What the hex pane needs to tint bytes `[start, end)`.
     pub fn hex_wants(&self, start: u64, end: u64) -> Option<Request> {
-        let doc = self.doc.as_ref().filter(|d| d.is_decoded())?;
+        if !self.can_ask() {
+            return None;
+        }
+        let doc = self.doc.as_ref()?;
         let size = doc.bytes.len();
         let end = end.min(size);
         let b = &self.boxes;
@@ -294,7 +354,7 @@ impl State {
     /// owner of a clicked byte.
     pub fn wants(&self) -> Vec<Request> {
         let mut out = Vec::new();
-        if !self.doc.as_ref().is_some_and(|d| d.is_decoded()) {
+        if !self.can_ask() {
             return out;
         }
         if let Some((b, _)) = self.seek {
@@ -1047,6 +1107,18 @@ mod tests {
         // The boxes were asked again after the groups opened: the byte's
         // owner is now the field itself.
         assert_eq!(r.s.boxes.boxes.segment_at(b).map(|g| g.owner), Some(sel));
+    }
+
+    #[test]
+    fn after_a_crash_the_decoder_is_not_asked_again() {
+        let mut r = Rig::new(sample("basic_code_dxil.dxil.dxbc"), None);
+        assert!(r.s.tree_wants(500, 40).is_some() || r.s.rows.rows.total < 500);
+        r.s = r.s.apply(Action::Crashed("boom".into())).unwrap();
+        assert!(r.s.tree_wants(0, 4000).is_none());
+        assert!(r.s.hex_wants(1 << 20, 2 << 20).is_none());
+        r.s = r.s.apply(Action::ClickByte(3)).unwrap();
+        assert!(r.s.wants().is_empty());
+        assert!(matches!(r.s.status, Status::Crashed(_)));
     }
 
     #[test]

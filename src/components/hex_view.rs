@@ -311,7 +311,8 @@ fn mark_hover(node: &NodeRef, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) {
     let Some(root) = node.cast::<web_sys::Element>() else {
         return;
     };
-    let marks = format!("{hl:?}{rf:?}");
+    let range = |r: Option<(u64, u64)>| r.map_or_else(String::new, |(s, e)| format!("{s}-{e}"));
+    let marks = format!("{}/{}", range(hl), range(rf));
     let rows = root.get_elements_by_class_name("hrow");
     for i in 0..rows.length() {
         let Some(row) = rows.item(i) else { continue };
