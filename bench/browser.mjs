@@ -262,7 +262,7 @@ const big = skipBig ? null : await (async () => {
   const { page, errors } = await freshPage();
   await openAndTime(page, partsFile);
   const decoded = await waitDecoded(page, 600000);
-  // Main-thread share: building the tree, byte index and rows from the worker's answer.
+  // Main-thread share: taking in the worker's first answer (the first rows).
   const build = await page.evaluate(() => performance.getEntriesByName('hexlens:decoded').at(-1).startTime - performance.getEntriesByName('hexlens:received').at(-1).startTime);
   const nodes = await page.evaluate(() => document.querySelector('[role=tree]')?.getAttribute('data-nodes'));
   const stats = await page.evaluate(async () => {
@@ -362,7 +362,7 @@ if (denseRows.length) {
 }
 if (big) {
 lines.push('');
-lines.push(`Tree of ${big.nodes || 'about 1,000,000'} nodes (\`parts-1m.dxbc\`, 166,667 parts; decoded and shown in ${ms(big.decoded)}, of which ${ms(big.build)} on the page's thread building the tree, byte index and rows from the worker's answer; ${big.rowsInTree} tree rows in the DOM):`);
+lines.push(`A container of 166,667 parts (\`parts-1m.dxbc\`, about 1,000,000 nodes decoded eagerly; the worker holds ${big.nodes} of them after opening, the page none; shown in ${ms(big.decoded)}, of which ${ms(big.build)} on the page's thread taking in the worker's first answer; ${big.rowsInTree} tree rows in the DOM):`);
 lines.push('');
 lines.push('| what | 95th percentile | worst | median |');
 lines.push('| --- | --- | --- | --- |');
