@@ -711,8 +711,31 @@ impl State {
 
     fn tree_key(&self, key: TreeKey) -> Option<State> {
         self.doc.as_ref().filter(|d| d.is_decoded())?;
-        if !self.rows_fresh() || !self.keys.is_empty() {
-            // Positions are about to change: the key waits for the fresh rows.
+        let positional = !matches!(key, TreeKey::Enter | TreeKey::Left | TreeKey::Right);
+        // Opening, closing and going to the parent need only the focused node;
+        // a move by rows needs the rows as they are now.
+        if let (Some(id), false) = (self.selected, positional) {
+            if let Some(row) = self.known(id).filter(|_| self.keys.is_empty()) {
+                let open = self.open.contains(&id);
+                match key {
+                    TreeKey::Enter => return self.apply(Action::Toggle(id)),
+                    TreeKey::Right if !row.has_kids() => return None,
+                    TreeKey::Right if !open => return self.apply(Action::Toggle(id)),
+                    TreeKey::Left if open && row.has_kids() => {
+                        return self.apply(Action::Toggle(id))
+                    }
+                    TreeKey::Left => {
+                        return row
+                            .parent
+                            .and_then(|p| self.apply(Action::Select(p, Origin::Tree)))
+                    }
+                    _ => {} // Right on an open node: to its first child, a move by rows.
+                }
+            }
+        }
+        if !self.rows_fresh() || !self.keys.is_empty() || self.want_row.is_some() {
+            // Positions are about to change, or the focus is on its way to a
+            // row not held yet: the key waits for the fresh rows.
             let mut s = self.clone();
             Rc::make_mut(&mut s.keys).push(key);
             return Some(s);
@@ -971,8 +994,13 @@ mod tests {
         assert!(r.s.open.contains(&header));
         r.act(Action::TreeKey(TreeKey::Right));
         assert_eq!(r.s.selected, Some(magic));
-        // A key pressed before the rows of a toggle arrive waits for them.
+        // A key pressed before the rows of a toggle arrive waits for them
+        // when it moves by rows; opening and closing act at once.
         r.act(Action::TreeKey(TreeKey::Left));
+        let closed = r.s.apply(Action::TreeKey(TreeKey::Enter)).unwrap();
+        assert!(!closed.open.contains(&header) && closed.keys.is_empty());
+        let reopened = closed.apply(Action::TreeKey(TreeKey::Enter)).unwrap();
+        assert!(reopened.open.contains(&header) && reopened.keys.is_empty());
         let stale = r.s.apply(Action::Toggle(header)).unwrap();
         let stale = stale.apply(Action::TreeKey(TreeKey::Down)).unwrap();
         assert_eq!(stale.selected, Some(header), "not moved yet");
@@ -1154,5 +1182,15 @@ mod tests {
         assert!(r.asked > asked);
         r.act(Action::TreeKey(TreeKey::PageUp(30)));
         assert_eq!(r.s.row_of(r.s.selected.unwrap()), Some(total - 31));
+        // Keys pressed while the focus waits for a row not held yet count
+        // from that row, not from where the focus was.
+        r.act(Action::TreeKey(TreeKey::Home));
+        let mut s = r.s.clone();
+        for _ in 0..3 {
+            s = s.apply(Action::TreeKey(TreeKey::PageDown(150))).unwrap();
+        }
+        r.s = s;
+        r.settle();
+        assert_eq!(r.s.row_of(r.s.selected.unwrap()), Some(450));
     }
 }
