@@ -273,9 +273,9 @@ impl State {
 
     /// What the page knows of node `id` without asking: its row, its details,
     /// or the field boxes. Crumbs are filled in from the boxes' parents.
-    pub fn known(&self, id: NodeId) -> Option<NodeInfo> {
+    pub fn known(&self, id: NodeId) -> Option<Rc<NodeInfo>> {
         if let Some(d) = self.details.as_ref().filter(|d| d.id == id) {
-            return Some((**d).clone());
+            return Some(d.clone());
         }
         if let Some(r) = self.rows.rows.rows.iter().find(|r| r.id == id) {
             return Some(r.clone());
@@ -284,7 +284,7 @@ impl State {
         let mut n = b.node(id)?.clone();
         n.crumbs = b.crumbs(id);
         n.depth = n.crumbs.len() as u32;
-        Some(n)
+        Some(Rc::new(n))
     }
 
     /// True if the rows held follow the current open set and tree.
@@ -494,7 +494,7 @@ impl State {
                 }
                 let mut s = self.clone();
                 s.hover = h;
-                s.hover_info = id.and_then(|i| s.known(i)).map(Rc::new);
+                s.hover_info = id.and_then(|i| s.known(i));
                 Some(s)
             }
             Action::HoverByte(b) => {
@@ -505,7 +505,7 @@ impl State {
                 }
                 let mut s = self.clone();
                 s.hover = h;
-                s.hover_info = seg.and_then(|g| s.known(g.owner)).map(Rc::new);
+                s.hover_info = seg.and_then(|g| s.known(g.owner));
                 Some(s)
             }
             Action::Select(id, from) => {

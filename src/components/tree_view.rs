@@ -8,6 +8,7 @@ use crate::hooks::use_virtual_list::{reveal_row, use_virtual_list};
 use crate::state::{Action, Origin, Request, State, TreeKey};
 use hexlens_core::session::NodeInfo;
 use hexlens_core::{Kind, NodeId};
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -34,8 +35,9 @@ fn row_of(e: &Event) -> Option<(NodeId, bool)> {
 /// Props of [`TreeRow`].
 #[derive(Properties, PartialEq)]
 pub struct RowProps {
-    /// What the worker said of the row's node (`None`: on its way).
-    pub info: Option<NodeInfo>,
+    /// What the worker said of the row's node (`None`: on its way); shared
+    /// with the store, so comparing props is a pointer comparison.
+    pub info: Option<Rc<NodeInfo>>,
     /// 1-based position among the visible rows.
     pub pos: u64,
     /// Number of visible rows.
@@ -235,7 +237,7 @@ pub fn TreeView(p: &Props) -> Html {
             // (a few milliseconds): no flash of placeholders on every toggle.
             held.at(pos).cloned()
         } else {
-            Some(pending_root(st))
+            Some(Rc::new(pending_root(st)))
         };
         let id = info.as_ref().map(|i| i.id);
         let key = id.map_or_else(|| format!("p{pos}"), |i| i.to_string());

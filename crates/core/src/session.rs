@@ -17,6 +17,7 @@ use crate::tree::{Kind, NodeId, Tree, Value};
 use crate::view;
 use crate::wire::Answer;
 use std::collections::HashSet;
+use std::rc::Rc;
 
 /// A click or go-to opens the lazy group it lands in when the group spans at
 /// most this many bytes (or is a page of a list); a bigger group is selected
@@ -104,15 +105,15 @@ pub struct Rows {
     pub total: u64,
     /// Position of the first row given.
     pub first: u64,
-    /// The rows.
-    pub rows: Vec<NodeInfo>,
+    /// The rows (shared: a viewer hands them to its row views without copying).
+    pub rows: Vec<Rc<NodeInfo>>,
     /// Position of the node the viewer asked to find, if shown.
     pub found: Option<(NodeId, u64)>,
 }
 
 impl Rows {
     /// The row at position `pos`, if given.
-    pub fn at(&self, pos: u64) -> Option<&NodeInfo> {
+    pub fn at(&self, pos: u64) -> Option<&Rc<NodeInfo>> {
         self.rows.get(pos.checked_sub(self.first)? as usize)
     }
 
@@ -389,7 +390,7 @@ impl<S: ByteSource> Session<S> {
         let last = first.saturating_add(count).min(total);
         let rows = self.rows[first as usize..last as usize]
             .iter()
-            .map(|&(id, _)| self.info(id, false))
+            .map(|&(id, _)| Rc::new(self.info(id, false)))
             .collect();
         let found = find.and_then(|f| {
             self.rows

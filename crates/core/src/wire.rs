@@ -374,7 +374,7 @@ impl In<'_> {
         let k = self.count(12)?;
         let mut rows = Vec::with_capacity(k);
         for _ in 0..k {
-            rows.push(self.info()?);
+            rows.push(std::rc::Rc::new(self.info()?));
         }
         let found = match self.pair()? {
             Some((id, p)) => Some((u32::try_from(id).or_else(|_| self.err("bad id"))?, p)),
