@@ -11,10 +11,11 @@ use crate::components::status_bar::StatusBar;
 use crate::components::toolbar::Toolbar;
 use crate::components::tree_view::TreeView;
 use crate::components::Store;
+use crate::hooks::use_ask::use_ask;
 use crate::hooks::use_file_drop::use_file_drop;
 use crate::hooks::use_hotkey::use_ctrl_key;
 use crate::io::{self, Sample};
-use crate::state::{Action, Request, State};
+use crate::state::{Action, State};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -138,25 +139,12 @@ pub fn App() -> Html {
 }
 
 /// Asks the decoder what the store wants besides the panes' windows (the
-/// selected node's details, the owner of a clicked byte), each question once
-/// per load and decoding version.
+/// selected node's details, the owner of a clicked byte).
 #[hook]
 pub fn use_worker_questions(state: &UseReducerHandle<State>) {
-    let sent = use_mut_ref(Vec::<(u32, u32, Request)>::new);
-    let load = state.doc.as_ref().map(|d| d.load);
-    let wants = state.wants();
-    let version = state.version.version;
-    use_effect_with((load, version, wants), move |(load, version, wants)| {
-        if let Some(load) = *load {
-            let mut sent = sent.borrow_mut();
-            sent.retain(|(l, v, r)| *l == load && *v == *version && wants.contains(r));
-            for w in wants {
-                let key = (load, *version, w.clone());
-                if !sent.contains(&key) {
-                    sent.push(key);
-                    let _ = crate::decoder::ask(load, w);
-                }
-            }
-        }
-    });
+    use_ask(
+        state.doc.as_ref().map(|d| d.load),
+        state.version.version,
+        state.wants(),
+    );
 }

@@ -249,25 +249,21 @@ pub mod local {
     use hexlens_core::wire::Answer;
 
     thread_local! {
-        pub(super) static LOCAL: RefCell<Option<(u32, Session<Vec<u8>>)>> = const { RefCell::new(None) };
+        pub(super) static LOCAL: RefCell<Option<Session<Vec<u8>>>> = const { RefCell::new(None) };
     }
 
     /// Decodes `data` here as load `job`, and answers as the worker would.
     pub fn open(job: u32, data: Vec<u8>) {
         let s = Session::open(data);
-        let a = Answer::Decoded {
-            version: s.version(),
-            summary: Box::new(s.summary()),
-            rows: s.rows(0, u64::from(FIRST_ROWS), None),
-        };
-        LOCAL.with(|l| *l.borrow_mut() = Some((job, s)));
+        let a = s.opened(u64::from(FIRST_ROWS));
+        LOCAL.with(|l| *l.borrow_mut() = Some(s));
         later(job, a);
     }
 
     pub(super) fn ask(job: u32, r: &Request) {
         let a = LOCAL.with(|l| {
             let mut l = l.borrow_mut();
-            let (_, s) = l.as_mut().expect("a local session");
+            let s = l.as_mut().expect("a local session");
             s.answer(r)
         });
         later(job, a);

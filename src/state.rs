@@ -377,8 +377,8 @@ impl State {
         }
     }
 
-    /// Marks `ids` open; true if that changed the open set.
-    fn open_all(&mut self, ids: impl IntoIterator<Item = NodeId>) -> bool {
+    /// Marks `ids` open (a new generation of the open set if that changed it).
+    fn open_all(&mut self, ids: impl IntoIterator<Item = NodeId>) {
         let mut changed = false;
         for id in ids {
             if !self.open.contains(&id) {
@@ -389,7 +389,6 @@ impl State {
         if changed {
             self.gen += 1;
         }
-        changed
     }
 
     /// Selects `info`'s node: opens its ancestors, puts the cursor at `cursor`
@@ -711,34 +710,36 @@ impl State {
 
     fn tree_key(&self, key: TreeKey) -> Option<State> {
         self.doc.as_ref().filter(|d| d.is_decoded())?;
-        let positional = !matches!(key, TreeKey::Enter | TreeKey::Left | TreeKey::Right);
-        // Opening, closing and going to the parent need only the focused node;
-        // a move by rows needs the rows as they are now.
-        if let (Some(id), false) = (self.selected, positional) {
-            if let Some(row) = self.known(id).filter(|_| self.keys.is_empty()) {
-                let open = self.open.contains(&id);
-                match key {
-                    TreeKey::Enter => return self.apply(Action::Toggle(id)),
-                    TreeKey::Right if !row.has_kids() => return None,
-                    TreeKey::Right if !open => return self.apply(Action::Toggle(id)),
-                    TreeKey::Left if open && row.has_kids() => {
-                        return self.apply(Action::Toggle(id))
-                    }
-                    TreeKey::Left => {
-                        return row
-                            .parent
-                            .and_then(|p| self.apply(Action::Select(p, Origin::Tree)))
-                    }
-                    _ => {} // Right on an open node: to its first child, a move by rows.
+        let queue = |s: &State| {
+            let mut s = s.clone();
+            Rc::make_mut(&mut s.keys).push(key);
+            Some(s)
+        };
+        if !self.keys.is_empty() {
+            // Keys act in the order they were pressed.
+            return queue(self);
+        }
+        // Opening, closing and going to the parent need only the focused node.
+        if let Some((id, row)) = self.selected.and_then(|id| Some((id, self.known(id)?))) {
+            let open = self.open.contains(&id);
+            match key {
+                TreeKey::Enter => return self.apply(Action::Toggle(id)),
+                TreeKey::Right if !row.has_kids() => return None,
+                TreeKey::Right if !open => return self.apply(Action::Toggle(id)),
+                TreeKey::Left if open && row.has_kids() => return self.apply(Action::Toggle(id)),
+                TreeKey::Left => {
+                    return row
+                        .parent
+                        .and_then(|p| self.apply(Action::Select(p, Origin::Tree)))
                 }
+                _ => {} // a move by rows (Right on an open node: to its first child)
             }
         }
-        if !self.rows_fresh() || !self.keys.is_empty() || self.want_row.is_some() {
+        // A move by rows needs the rows as they are now.
+        if !self.rows_fresh() || self.want_row.is_some() {
             // Positions are about to change, or the focus is on its way to a
             // row not held yet: the key waits for the fresh rows.
-            let mut s = self.clone();
-            Rc::make_mut(&mut s.keys).push(key);
-            return Some(s);
+            return queue(self);
         }
         let total = self.rows.rows.total;
         let last = total.checked_sub(1)?;
@@ -753,32 +754,15 @@ impl State {
             s.finding = Some(id);
             return Some(s);
         };
-        let row = self.rows.rows.at(pos)?.clone();
-        let open = self.open.contains(&id);
         match key {
-            TreeKey::Down => (pos < last).then(|| self.go_row(pos + 1)).flatten(),
+            TreeKey::Down | TreeKey::Right => (pos < last).then(|| self.go_row(pos + 1)).flatten(),
             TreeKey::Up => (pos > 0).then(|| self.go_row(pos - 1)).flatten(),
             TreeKey::Home => (pos != 0).then(|| self.go_row(0)).flatten(),
             TreeKey::End => (pos != last).then(|| self.go_row(last)).flatten(),
             TreeKey::PageDown(n) => self.go_row((pos + u64::from(n)).min(last)),
             TreeKey::PageUp(n) => self.go_row(pos.saturating_sub(u64::from(n))),
-            TreeKey::Right if row.has_kids() => {
-                if open {
-                    (pos < last).then(|| self.go_row(pos + 1)).flatten()
-                } else {
-                    self.apply(Action::Toggle(id))
-                }
-            }
-            TreeKey::Right => None,
-            TreeKey::Left => {
-                if open && row.has_kids() {
-                    self.apply(Action::Toggle(id))
-                } else {
-                    row.parent
-                        .and_then(|p| self.apply(Action::Select(p, Origin::Tree)))
-                }
-            }
-            TreeKey::Enter => self.apply(Action::Toggle(id)),
+            // The focused node is among the rows held, so it was known above.
+            TreeKey::Left | TreeKey::Enter => None,
         }
     }
 
@@ -855,11 +839,7 @@ mod tests {
                 hex_first: 0,
                 asked: 0,
             };
-            let a = Answer::Decoded {
-                version: r.w.version(),
-                summary: Box::new(r.w.summary()),
-                rows: r.w.rows(0, 100, None),
-            };
+            let a = r.w.opened(100);
             r.feed(&a);
             r.settle();
             r
@@ -1057,11 +1037,7 @@ mod tests {
             })
             .is_none());
         let w = Session::open(data.clone());
-        let a = Rc::new(Answer::Decoded {
-            version: w.version(),
-            summary: Box::new(w.summary()),
-            rows: w.rows(0, 100, None),
-        });
+        let a = Rc::new(w.opened(100));
         assert!(s
             .apply(Action::Answer {
                 load: 6,

@@ -8,8 +8,9 @@
 
 use crate::doc::Doc;
 use crate::hexfmt;
+use crate::hooks::use_ask::use_ask;
 use crate::hooks::use_virtual_list::{reveal_row, use_virtual_list};
-use crate::state::{Action, BoxCache, Request};
+use crate::state::{Action, BoxCache};
 use hexlens_core::Kind;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -42,12 +43,13 @@ fn inside(r: Option<(u64, u64)>, o: u64) -> bool {
 
 /// What one row shows: its place in the file and the marks that touch it.
 /// A row element showing the same is not touched again.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 struct RowView {
     /// Row number (offset / 16).
     row: u64,
-    /// The field boxes it was tinted from (the same answer: the same tints).
-    boxes: *const BoxCache,
+    /// The field boxes it was tinted from (the same answer: the same tints;
+    /// held, so no later answer can take its address).
+    boxes: Rc<BoxCache>,
     /// The selected node's bytes, if they touch the row.
     sel: Option<(u64, u64)>,
     /// The cursor, if in this row.
@@ -57,6 +59,17 @@ struct RowView {
     epoch: u32,
     /// The open file.
     doc: u32,
+}
+
+impl PartialEq for RowView {
+    fn eq(&self, o: &Self) -> bool {
+        self.row == o.row
+            && Rc::ptr_eq(&self.boxes, &o.boxes)
+            && self.sel == o.sel
+            && self.cursor == o.cursor
+            && self.epoch == o.epoch
+            && self.doc == o.doc
+    }
 }
 
 /// The classes of each byte of row `base`: byte class, field tint and box
@@ -148,7 +161,7 @@ fn set(el: &web_sys::Element, k: &str, v: &str) {
 
 /// Draws row `v` into `el` (a `.hrow` made by [`new_row`]): the offset, 16 hex
 /// cells and 16 ASCII cells, all as text.
-fn fill_row(el: &web_sys::Element, doc: &Doc, boxes: &BoxCache, v: &RowView) {
+fn fill_row(el: &web_sys::Element, doc: &Doc, v: &RowView) {
     let base = v.row * WIDTH;
     let kids = el.children();
     let (Some(off), Some(hx), Some(asc)) = (kids.item(0), kids.item(1), kids.item(2)) else {
@@ -173,7 +186,7 @@ fn fill_row(el: &web_sys::Element, doc: &Doc, boxes: &BoxCache, v: &RowView) {
     };
     el.set_class_name("hrow");
     let _ = el.remove_attribute("aria-busy");
-    let classes = cell_classes(doc, boxes, base, &bytes, v.sel, v.cursor);
+    let classes = cell_classes(doc, &v.boxes, base, &bytes, v.sel, v.cursor);
     let hex_cells = cells(&hx, bytes.len());
     let asc_cells = cells(&asc, bytes.len());
     for (i, (&b, class)) in bytes.iter().zip(&classes).enumerate() {
@@ -215,7 +228,7 @@ fn new_row() -> Option<web_sys::Element> {
 #[derive(Default)]
 struct Pool {
     /// The row elements, in the order they stand in the DOM, and what each shows.
-    rows: Vec<(web_sys::Element, Option<RowView>)>,
+    rows: Vec<(web_sys::Element, RowView)>,
 }
 
 /// Rows stand at fixed places below an anchor row that moves only every this
@@ -229,26 +242,16 @@ fn anchor(first: u64) -> u64 {
 }
 
 impl Pool {
-    /// Shows `views` (top to bottom) in `container`, each row at its place
-    /// below the anchor row `anchor`.
-    fn paint(
-        &mut self,
-        container: &web_sys::Element,
-        doc: &Doc,
-        boxes: &BoxCache,
-        views: &[RowView],
-        anchor: u64,
-    ) {
-        let mut old = std::mem::take(&mut self.rows);
-        let mut kept: Vec<Option<(web_sys::Element, Option<RowView>)>> = vec![None; views.len()];
+    /// Shows `views` (consecutive rows, top to bottom) in `container`, each
+    /// row at its place below the anchor row `anchor`.
+    fn paint(&mut self, container: &web_sys::Element, doc: &Doc, views: &[RowView], anchor: u64) {
+        let first = views.first().map_or(0, |v| v.row);
+        let mut kept: Vec<Option<(web_sys::Element, RowView)>> = vec![None; views.len()];
         // Rows still in view keep their element.
         let mut free = Vec::new();
-        for (el, v) in old.drain(..) {
-            let slot = v
-                .as_ref()
-                .and_then(|v| views.iter().position(|w| w.row == v.row));
-            match slot {
-                Some(i) if kept[i].is_none() => kept[i] = Some((el, v)),
+        for (el, v) in self.rows.drain(..) {
+            match v.row.checked_sub(first).map(|i| i as usize) {
+                Some(i) if i < kept.len() && kept[i].is_none() => kept[i] = Some((el, v)),
                 _ => free.push(el),
             }
         }
@@ -258,16 +261,21 @@ impl Pool {
             el.remove();
         }
         for (i, want) in views.iter().enumerate() {
-            let (el, shown) = match kept[i].take() {
-                Some(k) => k,
+            let el = match kept[i].take() {
+                Some((el, shown)) => {
+                    if shown != *want {
+                        fill_row(&el, doc, want);
+                    }
+                    el
+                }
                 None => match free.pop().or_else(new_row) {
-                    Some(el) => (el, None),
+                    Some(el) => {
+                        fill_row(&el, doc, want);
+                        el
+                    }
                     None => continue,
                 },
             };
-            if shown.as_ref() != Some(want) {
-                fill_row(&el, doc, boxes, want);
-            }
             let top = format!("top: {}px", (want.row - anchor) as f64 * ROW_H);
             set(&el, "style", &top);
             // In DOM order, top to bottom (what assistive technology reads).
@@ -275,7 +283,7 @@ impl Pool {
             if at.as_ref() != Some(&el) {
                 let _ = container.insert_before(&el, at.as_ref().map(|a| a.as_ref()));
             }
-            self.rows.push((el, Some(want.clone())));
+            self.rows.push((el, want.clone()));
         }
     }
 }
@@ -394,22 +402,14 @@ pub fn HexView(p: &Props) -> Html {
         });
     }
     // Ask the worker for the field boxes of the bytes in view.
-    {
-        let w = vl.window;
-        let want = st.hex_wants(w.first * WIDTH, (w.first + w.count) * WIDTH);
-        let load = doc.load;
-        let sent = use_mut_ref(|| None::<(u32, u32, Request)>);
-        let version = st.version.version;
-        use_effect_with((load, version, want), move |(load, version, want)| {
-            if let Some(w) = want {
-                let key = Some((*load, *version, w.clone()));
-                if *sent.borrow() != key {
-                    *sent.borrow_mut() = key;
-                    let _ = crate::decoder::ask(*load, w);
-                }
-            }
-        });
-    }
+    let w = vl.window;
+    use_ask(
+        Some(doc.load),
+        st.version.version,
+        st.hex_wants(w.first * WIDTH, (w.first + w.count) * WIDTH)
+            .into_iter()
+            .collect(),
+    );
 
     let onmousemove = {
         let d = dispatch.clone();
@@ -485,7 +485,7 @@ pub fn HexView(p: &Props) -> Html {
             let touch = |x: Option<(u64, u64)>| x.filter(|&(s, e)| s < b && e > a);
             RowView {
                 row: r,
-                boxes: Rc::as_ptr(&st.boxes),
+                boxes: st.boxes.clone(),
                 sel: touch(sel),
                 cursor: (a..b).contains(&st.cursor).then_some(st.cursor),
                 epoch: st.bytes_epoch,
@@ -496,13 +496,11 @@ pub fn HexView(p: &Props) -> Html {
     {
         let rows_ref = rows_ref.clone();
         let pool = pool.clone();
-        let boxes = st.boxes.clone();
         let doc = doc.clone();
         let node = node.clone();
         use_effect(move || {
             if let Some(c) = rows_ref.cast::<web_sys::Element>() {
-                pool.borrow_mut()
-                    .paint(&c, &doc, &boxes, &views, anchor(w.first));
+                pool.borrow_mut().paint(&c, &doc, &views, anchor(w.first));
             }
             mark_hover(&node, hl, rf);
         });

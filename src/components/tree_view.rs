@@ -4,8 +4,9 @@
 
 use super::offset_digits;
 use crate::doc::PENDING_ROOT;
+use crate::hooks::use_ask::use_ask;
 use crate::hooks::use_virtual_list::{reveal_row, use_virtual_list};
-use crate::state::{Action, Origin, Request, State, TreeKey};
+use crate::state::{Action, Origin, State, TreeKey};
 use hexlens_core::session::NodeInfo;
 use hexlens_core::{Kind, NodeId};
 use std::rc::Rc;
@@ -155,21 +156,13 @@ pub fn TreeView(p: &Props) -> Html {
         });
     }
     // Ask the worker for the rows in view (with a screen's margin each way).
-    {
-        let load = st.doc.as_ref().map(|d| d.load);
-        let want = st.tree_wants(vl.window.first, vl.window.count);
-        let sent = use_mut_ref(|| None::<(Option<u32>, u32, Request)>);
-        let version = st.version.version;
-        use_effect_with((load, version, want), move |(load, version, want)| {
-            if let (Some(load), Some(w)) = (load, want) {
-                let key = Some((Some(*load), *version, w.clone()));
-                if *sent.borrow() != key {
-                    *sent.borrow_mut() = key;
-                    let _ = crate::decoder::ask(*load, w);
-                }
-            }
-        });
-    }
+    use_ask(
+        st.doc.as_ref().map(|d| d.load),
+        st.version.version,
+        st.tree_wants(vl.window.first, vl.window.count)
+            .into_iter()
+            .collect(),
+    );
 
     let dispatch = p.state.0.dispatcher();
     let onclick = {

@@ -223,9 +223,7 @@ pub enum Request {
 pub struct Summary {
     /// The decoder that read the file, or `raw`.
     pub format: String,
-    /// Nodes decoded so far.
-    pub nodes: u64,
-    /// Errors among them.
+    /// Errors among the nodes decoded at opening.
     pub errors: u64,
     /// The first of them, depth first.
     pub first_error: Option<NodeInfo>,
@@ -244,8 +242,6 @@ pub struct Version {
     pub version: u32,
     /// Nodes decoded.
     pub nodes: u64,
-    /// Nodes with an error.
-    pub errors: u64,
 }
 
 /// One file being viewed.
@@ -254,11 +250,10 @@ pub struct Session<S: ByteSource> {
     tree: Tree,
     format: &'static str,
     open: HashSet<NodeId>,
-    /// The visible rows (node, depth) for `open`, and the generation they follow.
-    rows: Vec<(NodeId, u32)>,
+    /// The visible rows for `open`, and the generation they follow.
+    rows: Vec<NodeId>,
     gen: u32,
     version: u32,
-    errors: Vec<NodeId>,
 }
 
 impl<S: ByteSource> Session<S> {
@@ -272,7 +267,6 @@ impl<S: ByteSource> Session<S> {
 
     /// A session over a tree decoded already (tests and tools).
     pub fn with_tree(src: S, format: &'static str, tree: Tree) -> Self {
-        let errors = tree.errors();
         let mut s = Session {
             src,
             tree,
@@ -281,7 +275,6 @@ impl<S: ByteSource> Session<S> {
             rows: Vec::new(),
             gen: 0,
             version: 0,
-            errors,
         };
         s.open = s.initial_open().into_iter().collect();
         s.rebuild_rows();
@@ -316,18 +309,17 @@ impl<S: ByteSource> Session<S> {
         Version {
             version: self.version,
             nodes: self.tree.len() as u64,
-            errors: self.errors.len() as u64,
         }
     }
 
     /// What the viewer needs first.
     pub fn summary(&self) -> Summary {
         let root = self.tree.root();
+        let errors = self.tree.errors();
         Summary {
             format: self.format.to_string(),
-            nodes: self.tree.len() as u64,
-            errors: self.errors.len() as u64,
-            first_error: self.errors.first().map(|&e| self.info(e, true)),
+            errors: errors.len() as u64,
+            first_error: errors.first().map(|&e| self.info(e, true)),
             root: self.info(root, true),
             open: self.initial_open(),
         }
@@ -336,7 +328,6 @@ impl<S: ByteSource> Session<S> {
     fn expand(&mut self, id: NodeId) -> Result<(), String> {
         crate::expand(&self.src, &mut self.tree, id)?;
         self.version += 1;
-        self.errors = self.tree.errors();
         Ok(())
     }
 
@@ -370,13 +361,11 @@ impl<S: ByteSource> Session<S> {
     fn rebuild_rows(&mut self) {
         let t = &self.tree;
         let mut rows = Vec::new();
-        let mut stack = vec![(t.root(), 0u32)];
-        while let Some((id, depth)) = stack.pop() {
-            rows.push((id, depth));
+        let mut stack = vec![t.root()];
+        while let Some(id) = stack.pop() {
+            rows.push(id);
             if self.open.contains(&id) {
-                for &c in t.children(id).iter().rev() {
-                    stack.push((c, depth + 1));
-                }
+                stack.extend(t.children(id).iter().rev());
             }
         }
         self.rows = rows;
@@ -390,12 +379,12 @@ impl<S: ByteSource> Session<S> {
         let last = first.saturating_add(count).min(total);
         let rows = self.rows[first as usize..last as usize]
             .iter()
-            .map(|&(id, _)| Rc::new(self.info(id, false)))
+            .map(|&id| Rc::new(self.info(id, false)))
             .collect();
         let found = find.and_then(|f| {
             self.rows
                 .iter()
-                .position(|&(id, _)| id == f)
+                .position(|&id| id == f)
                 .map(|p| (f, p as u64))
         });
         Rows {
@@ -555,8 +544,19 @@ impl<S: ByteSource> Session<S> {
         if byte >= self.src.len() {
             return None;
         }
-        let b = self.boxes(byte, byte + 1);
-        b.segments.first().map(|s| s.owner)
+        let mut segs = Vec::new();
+        self.fill(&mut segs, self.tree.root(), byte, byte + 1, 0);
+        segs.first().map(|s| s.owner)
+    }
+
+    /// The first answer about a file: its summary and its first `rows` rows
+    /// (for the open set it starts with).
+    pub fn opened(&self, rows: u64) -> Answer {
+        Answer::Decoded {
+            version: self.version(),
+            summary: Box::new(self.summary()),
+            rows: self.rows(0, rows.min(MAX_ROWS), None),
+        }
     }
 
     /// Answers `r`.

@@ -114,7 +114,6 @@ impl Out {
     fn version(&mut self, v: &Version) {
         self.uint(u64::from(v.version));
         self.uint(v.nodes);
-        self.uint(v.errors);
     }
     fn info(&mut self, n: &NodeInfo) {
         self.uint(u64::from(n.id));
@@ -173,7 +172,6 @@ pub fn encode(a: &Answer) -> Vec<u8> {
             o.0.push(0);
             o.version(version);
             o.str(&summary.format);
-            o.uint(summary.nodes);
             o.uint(summary.errors);
             o.opt_info(&summary.first_error);
             o.info(&summary.root);
@@ -313,7 +311,6 @@ impl In<'_> {
         Ok(Version {
             version: self.u32()?,
             nodes: self.uint()?,
-            errors: self.uint()?,
         })
     }
     fn info(&mut self) -> Result<NodeInfo, String> {
@@ -402,7 +399,6 @@ pub fn decode(bytes: &[u8]) -> Result<Answer, String> {
     let a = match tag {
         0 => {
             let format = r.str()?;
-            let nodes = r.uint()?;
             let errors = r.uint()?;
             let first_error = r.opt_info()?;
             let root = r.info()?;
@@ -416,7 +412,6 @@ pub fn decode(bytes: &[u8]) -> Result<Answer, String> {
                 version,
                 summary: Box::new(Summary {
                     format,
-                    nodes,
                     errors,
                     first_error,
                     root,
@@ -502,12 +497,7 @@ mod tests {
     fn every_answer_comes_back_as_it_was_sent() {
         let data = sample("basic_code_dxil.dxil.dxbc");
         let mut s = Session::open(data.clone());
-        let v = s.version();
-        let mut answers = vec![Answer::Decoded {
-            version: v,
-            summary: Box::new(s.summary()),
-            rows: s.rows(0, 100, None),
-        }];
+        let mut answers = vec![s.opened(100)];
         let parts = s.tree().find("Parts").unwrap();
         let failed = s.set_open(1, &[s.tree().root(), parts]);
         answers.push(Answer::Rows {

@@ -212,15 +212,7 @@ mod worker {
         // What a viewer needs first: the top levels, and small groups up to a
         // budget; big groups and long lists wait until they are opened.
         let session = Session::open(src);
-        let first = num(m, "rows").unwrap_or(100.0).clamp(1.0, 10_000.0) as u64;
-        answer(
-            job,
-            &Answer::Decoded {
-                version: session.version(),
-                summary: Box::new(session.summary()),
-                rows: session.rows(0, first, None),
-            },
-        );
+        answer(job, &session.opened(uint(m, "rows").unwrap_or(100).max(1)));
         JOB.with(|j| *j.borrow_mut() = Some(Job { id: job, session }));
     }
 
@@ -262,6 +254,7 @@ mod worker {
         });
     }
 }
+
 /// The worker is driven by its messages (`static/worker.js` hands each to
 /// `worker_handle`): nothing to do at start.
 #[cfg(target_arch = "wasm32")]
