@@ -57,9 +57,13 @@ pub fn Details(p: &Props) -> Html {
             });
             let goto_parent = n.parent.map(|pid| {
                 let d = p.dispatch.clone();
-                let name = match n.crumbs.len() {
-                    0 | 1 => n.crumbs.first().map(|c| c.1.clone()).unwrap_or_default(),
-                    _ => path.rsplit_once('/').map(|x| x.0.to_string()).unwrap_or_default(),
+                // The root by its name; any other parent by the names below the
+                // root down to it (a page of a list included: `Parts/[1000…1999]`,
+                // where the path alone would not say which page).
+                let name = match n.crumbs.split_first() {
+                    Some((root, [])) => root.1.clone(),
+                    Some((_, below)) => below.iter().map(|c| c.1.as_str()).collect::<Vec<_>>().join("/"),
+                    None => String::new(),
                 };
                 html! {
                     <button class="link" onclick={Callback::from(move |_| d.dispatch(Action::Select(pid, Origin::Other)))}>{name}</button>

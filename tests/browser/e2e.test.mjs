@@ -619,6 +619,10 @@ test('a dense file: the page holds what it shows; pages of a long list, go-to in
   // (Selecting it scrolls the hex pane there.)
   await page.locator(`${first} .tname`).click();
   await page.waitForSelector(`#hex .hx .c.cur[data-o="${start}"]`);
+  // Its details name the parent down through the page it sits in.
+  const parent = page.locator('#details-props dt:text-is("Parent") + dd');
+  await page.waitForFunction((p) => document.querySelector('#details-path')?.textContent === p, `Parts/[${lo}]`);
+  assert.equal(await parent.textContent(), `Parts/${names[1]}`);
   await page.locator(first).hover();
   await page.waitForFunction((s) => document.querySelector(`#hex .hx .c[data-o="${s}"][data-h~=hl]`) ||
     document.querySelector(`#hex .hrow[data-hall] .hx .c[data-o="${s}"]`), start);
