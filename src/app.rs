@@ -11,11 +11,13 @@ use crate::components::status_bar::StatusBar;
 use crate::components::toolbar::Toolbar;
 use crate::components::tree_view::TreeView;
 use crate::components::Store;
+use crate::hexfmt::px;
 use crate::hooks::use_ask::use_ask;
 use crate::hooks::use_file_drop::use_file_drop;
 use crate::hooks::use_hotkey::use_ctrl_key;
 use crate::io::{self, Sample};
 use crate::state::{Action, State};
+use crate::virt::within;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -88,14 +90,14 @@ pub fn App() -> Html {
         let widths = widths.clone();
         Callback::from(move |dx: f64| {
             let (t, d) = *widths;
-            widths.set(((t + dx).clamp(MIN_SIDE, 900.0), d));
+            widths.set((within(t + dx, MIN_SIDE, 900.0), d));
         })
     };
     let resize_details = {
         let widths = widths.clone();
         Callback::from(move |dx: f64| {
             let (t, d) = *widths;
-            widths.set((t, (d - dx).clamp(MIN_SIDE, 900.0)));
+            widths.set((t, within(d - dx, MIN_SIDE, 900.0)));
         })
     };
 
@@ -103,8 +105,9 @@ pub fn App() -> Html {
     let body = match &s.doc {
         Some(doc) => {
             let cols = format!(
-                "grid-template-columns: {}px 6px minmax(0, 1fr) 6px {}px",
-                widths.0, widths.1
+                "grid-template-columns: {} 6px minmax(0, 1fr) 6px {}",
+                px(widths.0),
+                px(widths.1)
             );
             html! {
                 <>

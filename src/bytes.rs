@@ -13,9 +13,9 @@
 #[cfg(target_arch = "wasm32")]
 use crate::pages::PageCache;
 use hexlens_core::ByteSource;
-use std::rc::Rc;
 #[cfg(target_arch = "wasm32")]
-use std::{cell::RefCell, collections::HashSet};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Pages the page keeps (64 KiB each): 4 MiB.
 pub const PAGE_CACHE_PAGES: usize = 64;
@@ -32,7 +32,8 @@ enum Store {
 struct BlobPages {
     blob: web_sys::Blob,
     cache: Rc<RefCell<PageCache>>,
-    pending: Rc<RefCell<HashSet<u64>>>,
+    /// Pages being read (a few at a time: those of the window on screen).
+    pending: Rc<RefCell<Vec<u64>>>,
     on_loaded: Rc<dyn Fn()>,
 }
 
@@ -157,9 +158,10 @@ impl BlobPages {
     fn load(&self, start: u64, end: u64) {
         let missing = self.cache.borrow().missing(start, end);
         for n in missing {
-            if !self.pending.borrow_mut().insert(n) {
+            if self.pending.borrow().contains(&n) {
                 continue;
             }
+            self.pending.borrow_mut().push(n);
             let (s, e) = self.cache.borrow().page_range(n);
             let slice = self.blob.slice_with_f64_and_f64(s as f64, e as f64);
             let cache = self.cache.clone();
@@ -173,7 +175,7 @@ impl BlobPages {
                         .map(|buf| js_sys::Uint8Array::new(&buf).to_vec()),
                     Err(_) => None,
                 };
-                pending.borrow_mut().remove(&n);
+                pending.borrow_mut().retain(|&p| p != n);
                 if let Some(v) = got {
                     cache.borrow_mut().insert(n, v.into());
                     on_loaded();

@@ -194,9 +194,20 @@ impl OpenSet {
 
 impl FromIterator<NodeId> for OpenSet {
     fn from_iter<I: IntoIterator<Item = NodeId>>(it: I) -> Self {
-        let mut v: Vec<NodeId> = it.into_iter().collect();
-        v.sort_unstable();
-        v.dedup();
+        // Ids arrive in order (the worker's open set is sorted): each is pushed,
+        // and one out of order is put in its place. No sort is linked into the
+        // page for this.
+        let mut v: Vec<NodeId> = Vec::new();
+        for id in it {
+            match v.last() {
+                Some(&last) if last >= id => {
+                    if let Err(at) = v.binary_search(&id) {
+                        v.insert(at, id);
+                    }
+                }
+                _ => v.push(id),
+            }
+        }
         OpenSet(v)
     }
 }
@@ -811,6 +822,16 @@ mod tests {
             env!("CARGO_MANIFEST_DIR")
         ))
         .unwrap()
+    }
+
+    #[test]
+    fn open_sets_are_sorted_and_without_repeats_whatever_the_order_given() {
+        let ids = |s: &OpenSet| s.iter().copied().collect::<Vec<_>>();
+        let s: OpenSet = [5, 1, 3, 3, 9, 1, 0].into_iter().collect();
+        assert_eq!(ids(&s), [0, 1, 3, 5, 9]);
+        let s: OpenSet = (0..1000).collect();
+        assert_eq!(ids(&s), (0..1000).collect::<Vec<_>>());
+        assert!(s.contains(&999) && !s.contains(&1000));
     }
 
     /// The page and its worker: the store, and a session answering it over

@@ -14,8 +14,21 @@
 /// The tallest scroll area we create (well under every browser's limit).
 pub const MAX_SCROLL_PX: f64 = 8_000_000.0;
 
+/// `v` held within `lo..=hi` (`lo` if `v` is NaN). Unlike `f64::clamp` it has no
+/// panic path, whose message would link the float formatter into the page.
+pub fn within(v: f64, lo: f64, hi: f64) -> f64 {
+    if v > hi {
+        hi
+    } else if v >= lo {
+        v
+    } else {
+        lo
+    }
+}
+
 /// A list of `rows` rows of `row_h` pixels shown in a viewport `view_h` high.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq)]
+#[cfg_attr(test, derive(Debug))]
 pub struct Virt {
     /// Number of rows.
     pub rows: u64,
@@ -26,7 +39,8 @@ pub struct Virt {
 }
 
 /// What to render for a scroll position.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq)]
+#[cfg_attr(test, derive(Debug))]
 pub struct Window {
     /// First row to render.
     pub first: u64,

@@ -7,7 +7,7 @@
 //! are drawn on top. All file content is inserted as text.
 
 use crate::doc::Doc;
-use crate::hexfmt;
+use crate::hexfmt::{self, px};
 use crate::hooks::use_ask::use_ask;
 use crate::hooks::use_virtual_list::{reveal_row, use_virtual_list};
 use crate::state::{Action, BoxCache};
@@ -276,7 +276,7 @@ impl Pool {
                     None => continue,
                 },
             };
-            let top = format!("top: {}px", (want.row - anchor) as f64 * ROW_H);
+            let top = format!("top: {}", px((want.row - anchor) as f64 * ROW_H));
             set(&el, "style", &top);
             // In DOM order, top to bottom (what assistive technology reads).
             let at = container.children().item(i as u32);
@@ -531,10 +531,10 @@ pub fn HexView(p: &Props) -> Html {
                 onscroll={vl.onscroll} {onmousemove} {onmouseleave} {onclick} {onkeydown}>
                 <div class="vsticky">
                     <div class="vrows hrows" ref={rows_ref}
-                        style={format!("transform: translateY({}px)", -w.shift - (w.first - anchor(w.first)) as f64 * ROW_H)} />
+                        style={format!("transform: translateY({})", px(-w.shift - (w.first - anchor(w.first)) as f64 * ROW_H))} />
                     if size == 0 { <div class="hex-empty">{"This file is empty."}</div> }
                 </div>
-                <div class="vspacer" style={format!("height: {}px", (vl.virt.content_h() - vl.virt.view_h).max(0.0))} />
+                <div class="vspacer" style={format!("height: {}", px((vl.virt.content_h() - vl.virt.view_h).max(0.0)))} />
             </div>
         </section>
     }

@@ -39,8 +39,8 @@ pub fn Notices(p: &Props) -> Html {
             html! {
                 <div class="notice info decoding" role="status" id="notice-decoding">
                     <span>{"Decoding… "}</span>
-                    <progress max="100" value={format!("{pct:.1}")} aria-label="Decoding progress" />
-                    <span class="mono">{format!(" {pct:.0}% ({} of {})", size_text(*done), size_text(*total))}</span>
+                    <progress max="100" value={crate::hexfmt::decimal(pct, 1)} aria-label="Decoding progress" />
+                    <span class="mono">{format!(" {}% ({} of {})", crate::hexfmt::decimal(pct, 0), size_text(*done), size_text(*total))}</span>
                     {" The bytes are already shown. "}
                     <button class="btn btn-small" id="cancel-decode"
                         onclick={Callback::from(move |_| crate::io::cancel(&d))}>{"Cancel"}</button>

@@ -61,7 +61,7 @@ pub fn Splitter(p: &Props) -> Html {
     };
     html! {
         <div class="splitter" role="separator" aria-orientation="vertical" tabindex="0"
-            aria-label={p.label.clone()} aria-valuenow={format!("{}", p.value.round())}
+            aria-label={p.label.clone()} aria-valuenow={crate::hexfmt::decimal(p.value, 0)}
             title="Drag, or focus and use the arrow keys, to resize"
             {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}
             {onkeydown} />

@@ -36,7 +36,7 @@ pub fn size_text(n: u64) -> String {
         v /= 1024.0;
         i += 1;
     }
-    format!("{v:.1} {}", U[i])
+    format!("{} {}", crate::hexfmt::decimal(v, 1), U[i])
 }
 
 /// A file-picker button (a label over a hidden input, so it is keyboard reachable).

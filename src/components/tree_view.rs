@@ -4,6 +4,7 @@
 
 use super::offset_digits;
 use crate::doc::PENDING_ROOT;
+use crate::hexfmt::px;
 use crate::hooks::use_ask::use_ask;
 use crate::hooks::use_virtual_list::{reveal_row, use_virtual_list};
 use crate::state::{Action, Origin, State, TreeKey};
@@ -259,12 +260,12 @@ pub fn TreeView(p: &Props) -> Html {
                 aria-activedescendant={active} onscroll={vl.onscroll} {onclick} {ondblclick} {onmouseover}
                 {onmouseleave} {onkeydown} id="tree">
                 <div class="vsticky" role="presentation">
-                    <div class="vrows" role="presentation" style={format!("transform: translateY({}px)", -w.shift)}>
+                    <div class="vrows" role="presentation" style={format!("transform: translateY({})", px(-w.shift))}>
                         { for rows }
                     </div>
                 </div>
                 <div class="vspacer" role="presentation"
-                    style={format!("height: {}px", (vl.virt.content_h() - vl.virt.view_h).max(0.0))} />
+                    style={format!("height: {}", px((vl.virt.content_h() - vl.virt.view_h).max(0.0)))} />
             </div>
         </section>
     }

@@ -6,7 +6,7 @@
 //! [`reveal_row`] move it row by row, dragging the scrollbar unpins it.
 
 use super::use_element_height::use_element_height;
-use crate::virt::{Virt, Window};
+use crate::virt::{within, Virt, Window};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -49,7 +49,7 @@ pub fn use_virtual_list(node: NodeRef, rows: u64, row_h: f64) -> VirtualList {
         row_h,
         // Bounded even if the stylesheet failed to load and the viewport grows
         // with its content (which would otherwise render every row).
-        view_h: view_h.clamp(row_h, 4000.0),
+        view_h: within(view_h, row_h, 4000.0),
     };
     let window = window_for(&virt, *top, *pin);
     let onscroll = {

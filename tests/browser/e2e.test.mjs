@@ -351,6 +351,9 @@ test('go to offset (Ctrl+G) moves the cursor and the inspector reads the bytes t
   assert.equal(await cell('i16', 1), String(sample.readInt16BE(1024)));
   assert.equal(await cell('u64', 0), String(sample.readBigUInt64LE(1024)));
   assert.equal(await cell('u8', 0), String(sample[1024]));
+  // Floats are written as the browser writes numbers.
+  assert.equal(await cell('f32', 0), String(sample.readFloatLE(1024)));
+  assert.equal(await cell('f64', 1), String(sample.readDoubleBE(1024)));
   await shot('07-goto-offset');
   // Decimal works too; a bad offset is flagged, not followed.
   await page.fill('#goto-input', '24');
@@ -662,7 +665,8 @@ test('a dense file: the page holds what it shows; pages of a long list, go-to in
 
 test('decoding shows progress and can be cancelled; the bytes stay', async () => {
   const file = path.join(TMP, 'many-parts.dxbc');
-  writeParts(file, 300000);
+  // Big enough that decoding it takes seconds: the click must land while it runs.
+  writeParts(file, 1000000);
   await open();
   await page.setInputFiles('#file-input-empty', file);
   await page.waitForSelector('#notice-decoding');

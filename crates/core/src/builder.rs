@@ -1461,7 +1461,7 @@ fn fill_gaps_of(tree: &mut Tree, ids: impl Iterator<Item = NodeId>) {
             .windows(2)
             .all(|w| (w[0].start, w[0].end) <= (w[1].start, w[1].end))
         {
-            spans.sort_by_key(|s| (s.start, s.end));
+            crate::sorted::sort_by_key(&mut spans, |s| (s.start, s.end));
         }
         gaps.clear();
         let mut cursor = span.start;

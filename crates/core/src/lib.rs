@@ -19,6 +19,7 @@ pub mod formats;
 pub mod output;
 pub mod pages;
 pub mod session;
+pub mod sorted;
 pub mod source;
 pub mod stream;
 pub mod tree;

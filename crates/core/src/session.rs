@@ -346,7 +346,7 @@ impl<S: ByteSource> Session<S> {
             .copied()
             .filter(|&i| self.tree.is_lazy(i))
             .collect();
-        lazy.sort_unstable();
+        crate::sorted::sort(&mut lazy);
         for id in lazy {
             if let Err(e) = self.expand(id) {
                 failed.push((id, e));
@@ -496,7 +496,7 @@ impl<S: ByteSource> Session<S> {
                 cur = self.tree.parent(c);
             }
         }
-        ids.sort_unstable();
+        crate::sorted::sort(&mut ids);
         Boxes {
             start,
             end,
@@ -523,7 +523,7 @@ impl<S: ByteSource> Session<S> {
                 .collect()
         };
         if !kids.windows(2).all(|w| w[0].0 <= w[1].0) {
-            kids.sort_by_key(|k| k.0);
+            crate::sorted::sort_by_key(&mut kids, |k| k.0);
         }
         let mut cursor = lo;
         for (s, e, c) in kids {

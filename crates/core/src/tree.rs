@@ -8,9 +8,10 @@
 //! Nodes are only created through [`crate::Builder`], which records spans around
 //! each read, so format code never computes a span by hand.
 
+use crate::sorted::VecMap;
 use crate::source::ByteSource;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
@@ -600,14 +601,14 @@ pub struct Tree {
     owned: Vec<TextRef>,
     renders: Vec<Render>,
     render_ix: HashMap<(u8, usize, usize), u16, FastHash>,
-    disp_text: BTreeMap<NodeId, TextRef>,
-    errors: BTreeMap<NodeId, TextRef>,
-    refs: BTreeMap<NodeId, BitSpan>,
-    side_vals: BTreeMap<NodeId, Value>,
-    long_len: BTreeMap<NodeId, u64>,
-    recipes: BTreeMap<NodeId, RecipeRef>,
+    disp_text: VecMap<NodeId, TextRef>,
+    errors: VecMap<NodeId, TextRef>,
+    refs: VecMap<NodeId, BitSpan>,
+    side_vals: VecMap<NodeId, Value>,
+    long_len: VecMap<NodeId, u64>,
+    recipes: VecMap<NodeId, RecipeRef>,
     /// For each expanded node still holding its children.
-    expanded: BTreeMap<NodeId, Expansion>,
+    expanded: VecMap<NodeId, Expansion>,
     clock: u64,
     lazy_threshold: Option<u64>,
     page_size: Option<u32>,
@@ -625,13 +626,13 @@ impl Tree {
             owned: Vec::new(),
             renders: Vec::new(),
             render_ix: HashMap::default(),
-            disp_text: BTreeMap::new(),
-            errors: BTreeMap::new(),
-            refs: BTreeMap::new(),
-            side_vals: BTreeMap::new(),
-            long_len: BTreeMap::new(),
-            recipes: BTreeMap::new(),
-            expanded: BTreeMap::new(),
+            disp_text: VecMap::new(),
+            errors: VecMap::new(),
+            refs: VecMap::new(),
+            side_vals: VecMap::new(),
+            long_len: VecMap::new(),
+            recipes: VecMap::new(),
+            expanded: VecMap::new(),
             clock: 0,
             lazy_threshold: None,
             page_size: None,
@@ -1631,15 +1632,7 @@ impl Tree {
         // A node released inside another one released is gone with it.
         released.retain(|(id, _)| !drop[*id as usize]);
         // Nodes expanded inside a dropped subtree are gone with it.
-        let inner: Vec<NodeId> = self
-            .expanded
-            .keys()
-            .copied()
-            .filter(|&k| drop[k as usize])
-            .collect();
-        for k in inner {
-            self.expanded.remove(&k);
-        }
+        self.expanded.retain(|&k, _| !drop[k as usize]);
         for (id, _) in &released {
             self.clear_children(*id);
         }
@@ -1771,10 +1764,10 @@ impl Tree {
         let mut guard = 0;
         while self.heap_bytes() > budget && guard < 64 {
             guard += 1;
-            let mut kept = BTreeSet::new();
+            let mut kept: Vec<NodeId> = Vec::new();
             let mut cur = keep.and_then(|k| total.get(k));
             while let Some(c) = cur {
-                kept.insert(c);
+                kept.push(c);
                 cur = self.parent(c);
             }
             // Oldest first; release about a quarter of what is open each round.
@@ -1787,7 +1780,7 @@ impl Tree {
             if open.is_empty() {
                 break;
             }
-            open.sort_unstable();
+            crate::sorted::sort(&mut open);
             let take = open.len().div_ceil(4);
             let ids: Vec<NodeId> = open[..take].iter().map(|&(_, k)| k).collect();
             let m = self.release_many(&ids);

@@ -6,8 +6,8 @@
 //! operand remembers where it was defined, so a literal value, which takes no bits
 //! in the record, can point back at its definition.
 
+use crate::sorted::VecMap;
 use crate::tree::BitSpan;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Widest fixed field this reader accepts (LLVM itself stops at 32).
@@ -145,9 +145,9 @@ impl Abbrev {
 /// given by `BLOCKNAME` / `SETRECORDNAME`.
 #[derive(Clone, Debug, Default)]
 pub struct BlockInfo {
-    abbrevs: BTreeMap<u64, Vec<Arc<Abbrev>>>,
-    block_names: BTreeMap<u64, String>,
-    record_names: BTreeMap<(u64, u64), String>,
+    abbrevs: VecMap<u64, Vec<Arc<Abbrev>>>,
+    block_names: VecMap<u64, String>,
+    record_names: VecMap<(u64, u64), String>,
 }
 
 impl BlockInfo {
@@ -158,7 +158,7 @@ impl BlockInfo {
 
     /// Registers an abbreviation for `block`; returns the ID it will have there.
     pub fn add_abbrev(&mut self, block: u64, a: Arc<Abbrev>) -> u64 {
-        let list = self.abbrevs.entry(block).or_default();
+        let list = self.abbrevs.get_or_insert_with(block, Vec::new);
         list.push(a);
         3 + list.len() as u64
     }

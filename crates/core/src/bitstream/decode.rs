@@ -1452,7 +1452,7 @@ impl<'s> Decoder<'s> {
                 None => names.push((r.offset, r.size, r.code, 1)),
             }
         }
-        names.sort_unstable();
+        crate::sorted::sort(&mut names);
         let id = if names.is_empty() {
             b.bytes("Data", n)?
         } else {

@@ -1185,7 +1185,7 @@ fn tables(b: &mut Builder, sh: &Arc<Shared>) {
         (Part::EndMagic, pool_end, END_MAGIC.len() as u64),
     ]
     .map(|(p, rel, len)| (p, c.abs(rel), len));
-    parts.sort_by_key(|&(_, start, _)| start);
+    crate::sorted::sort_by_key(&mut parts, |&(_, start, _)| start);
     let mut cursor = c.h.saturating_add(DIRECTORY_SIZE);
     let mut last_name = "Directory";
     for (part, start, len) in parts {
@@ -1352,7 +1352,7 @@ impl<'a> Later<'a> {
     /// the order of their offsets.
     fn finish(mut self, b: &mut Builder) {
         let (p0, p1) = self.sh.c.pool;
-        self.refs.sort_by_key(|&(_, off)| off);
+        crate::sorted::sort_by_key(&mut self.refs, |&(_, off)| off);
         for (id, off) in self.refs {
             b.resolve_strref(id, off, p0, p1);
         }

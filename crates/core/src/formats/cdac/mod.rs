@@ -21,10 +21,10 @@ mod scan;
 
 use super::Format;
 use crate::builder::{Builder, DResult};
+use crate::sorted::VecMap;
 use crate::source::ByteSource;
 use crate::tree::{BitSpan, Kind, Name, Value};
 use scan::Hit;
-use std::collections::BTreeMap;
 
 /// The registry entry.
 pub const FORMAT: Format = Format {
@@ -154,13 +154,13 @@ enum Placement {
 fn object_file(b: &mut Builder, info: &container::ObjectInfo, hits: &[Hit]) -> DResult<()> {
     let len = b.file_len();
     // Claimed byte ranges (start → end), so no two section regions overlap.
-    let mut taken: BTreeMap<u64, u64> = BTreeMap::new();
+    let mut taken: VecMap<u64, u64> = VecMap::new();
     let header = info.header.filter(|&(_, n)| n > 0 && n <= len);
     if let Some((_, n)) = header {
         taken.insert(0, n);
     }
     // Start of each section region → its index in `places`.
-    let mut region_at: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut region_at: VecMap<u64, usize> = VecMap::new();
     let mut places = Vec::with_capacity(info.sections.len());
     for s in &info.sections {
         let place = match s.file_range {
@@ -170,8 +170,8 @@ fn object_file(b: &mut Builder, info: &container::ObjectInfo, hits: &[Hit]) -> D
             ))),
             Some((off, size)) => {
                 let end = off.saturating_add(size).min(len);
-                let before = taken.range(..=off).next_back().filter(|(_, &e)| e > off);
-                let after = taken.range(off..).next().filter(|(&st, _)| st < end);
+                let before = taken.at_or_before(&off).filter(|(_, &e)| e > off);
+                let after = taken.at_or_after(&off).filter(|(&st, _)| st < end);
                 match before.or(after) {
                     Some((&st, &e)) => Placement::NoData(Some(format!(
                         "its file bytes 0x{off:X}–0x{end:X} overlap bytes 0x{st:X}–0x{e:X} already shown (a header or another section)"
@@ -194,8 +194,7 @@ fn object_file(b: &mut Builder, info: &container::ObjectInfo, hits: &[Hit]) -> D
         // Regions do not overlap: only the last one starting at or before the
         // magic can hold it.
         let holder = region_at
-            .range(..=hit.offset)
-            .next_back()
+            .at_or_before(&hit.offset)
             .map(|(_, &i)| i)
             .filter(|&i| match places.get(i) {
                 Some(&Placement::Region { start, len: n }) => {
@@ -256,7 +255,7 @@ fn object_file(b: &mut Builder, info: &container::ObjectInfo, hits: &[Hit]) -> D
         }
         sections(b, info, &places, &inside);
         // A blob outside every section may run up to the next section.
-        let free = |off: u64| match taken.range(off..).next() {
+        let free = |off: u64| match taken.at_or_after(&off) {
             Some((&s, _)) => (s, format!("the free space before the bytes at 0x{s:X}")),
             None => (len, "the file".to_string()),
         };

@@ -83,7 +83,7 @@ pub(super) fn scan(
                 }
             }
         }
-        found.sort_unstable_by_key(|&(p, _)| p);
+        crate::sorted::sort_by_key(&mut found, |&(p, _)| p);
         for (p, bytes) in found {
             if out.hits.len() >= max_hits {
                 out.truncated = true;

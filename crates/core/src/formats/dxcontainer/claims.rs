@@ -8,7 +8,7 @@
 //! instead of being decoded on top of each other. [`fit`] bounds a declared table to
 //! what the part holds. Offsets here are absolute.
 
-use std::collections::BTreeMap;
+use crate::sorted::VecMap;
 use std::sync::Arc;
 
 use crate::builder::{Builder, DResult};
@@ -18,7 +18,7 @@ use crate::tree::{Kind, Name, NodeId};
 /// they hold. Ranges never overlap.
 #[derive(Default)]
 pub(super) struct Claims {
-    spans: BTreeMap<u64, (u64, String)>,
+    spans: VecMap<u64, (u64, String)>,
     /// Sorted starts of structures still to be placed (see [`Claims::plan`]).
     planned: Vec<u64>,
 }
@@ -41,8 +41,7 @@ impl Claims {
         }
         // Ranges are disjoint, so only the last one starting before `end` can overlap.
         self.spans
-            .range(..end)
-            .next_back()
+            .at_or_before(&(end - 1))
             .filter(|(_, (e, _))| *e > start)
             .map(|(s, (e, w))| (*s, *e, w.clone()))
     }
@@ -50,7 +49,7 @@ impl Claims {
     /// Notes where structures that are placed later start, so that [`place`] does
     /// not give an earlier container a span that would swallow them.
     pub(super) fn plan(&mut self, mut starts: Vec<u64>) {
-        starts.sort_unstable();
+        crate::sorted::sort(&mut starts);
         starts.dedup();
         self.planned = starts;
     }
@@ -68,7 +67,7 @@ impl Claims {
     pub(super) fn gaps(&self, from: u64, to: u64) -> Vec<(u64, u64)> {
         let mut out = Vec::new();
         let mut cur = from;
-        for (&s, (e, _)) in self.spans.range(..to) {
+        for (&s, (e, _)) in self.spans.range(0, to) {
             if *e <= cur {
                 continue;
             }
@@ -182,7 +181,7 @@ fn place_with<'a>(
         return rejected;
     };
     let mut own: Vec<u64> = ok.iter().map(|k| k.start).collect();
-    own.sort_unstable();
+    crate::sorted::sort(&mut own);
     if claims.clash(lo, hi).is_none() && !claims.foreign_start(lo, hi, &own) {
         b.region(name, Kind::Array, lo, hi - lo, |b| {
             for blk in &ok {

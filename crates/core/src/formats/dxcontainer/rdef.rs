@@ -6,7 +6,7 @@
 //! [`super::claims::place`]. `specs/dxcontainer.md` lists the part but does not lay it
 //! out.
 
-use std::collections::BTreeMap;
+use crate::sorted::VecMap;
 
 use super::claims::{claim, fit, place, Block, Claims};
 use super::{names, u32_array, Context};
@@ -222,7 +222,7 @@ pub(super) fn rdef(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     // Type offsets with the first node referring to each (and where each is in
     // that list); default values to place.
     let mut types: Vec<(u64, NodeId)> = Vec::new();
-    let mut type_index: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut type_index: VecMap<u64, usize> = VecMap::new();
     let mut defaults: Vec<(Block, NodeId)> = Vec::new();
     let rejected = place(b, &mut claims, "Variables", &blocks, |b, blk| {
         for j in 0..counts[blk.index as usize] {
@@ -234,7 +234,7 @@ pub(super) fn rdef(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
                 b.uint_flags("Flags", 4, names::VARIABLE_FLAGS)?;
                 let to = b.u32("TypeOffset")? as u64;
                 let to_id = b.last().expect("node");
-                type_index.entry(to).or_insert_with(|| {
+                type_index.get_or_insert_with(to, || {
                     types.push((to, to_id));
                     types.len() - 1
                 });
@@ -306,7 +306,7 @@ pub(super) fn rdef(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
             for j in 0..m {
                 if let Some(mt) = b.peek_uint(base + mo + 12 * j + 4, 4) {
                     let from = types[k].1;
-                    type_index.entry(mt).or_insert_with(|| {
+                    type_index.get_or_insert_with(mt, || {
                         types.push((mt, from));
                         types.len() - 1
                     });
@@ -385,7 +385,7 @@ pub(super) fn rdef(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
 
     // The strings between the tables.
     let mut strs: Vec<u64> = strs.iter().map(|&o| base.saturating_add(o)).collect();
-    strs.sort_unstable();
+    crate::sorted::sort(&mut strs);
     for (s, e) in claims.gaps(base, end) {
         let lo = strs.partition_point(|&a| a < s);
         let hi = strs.partition_point(|&a| a < e);
@@ -425,7 +425,7 @@ fn rdef_starts(b: &Builder, l: &RdefLayout, br: (u64, u64), cb: (u64, u64)) -> V
     }
     push(cb.1);
     let mut types: Vec<u64> = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
+    let mut seen: VecMap<u64, ()> = VecMap::new();
     let mut vars_left = size / l.var_stride;
     for i in 0..cb.0.min(size / 24) {
         let at = cb.1.saturating_add(24 * i);
@@ -441,7 +441,7 @@ fn rdef_starts(b: &Builder, l: &RdefLayout, br: (u64, u64), cb: (u64, u64)) -> V
             if dv != 0 {
                 push(dv);
             }
-            if seen.insert(t) {
+            if seen.insert(t, ()).is_none() {
                 types.push(t);
             }
         }
@@ -463,7 +463,7 @@ fn rdef_starts(b: &Builder, l: &RdefLayout, br: (u64, u64), cb: (u64, u64)) -> V
                 push(peek(mo.saturating_add(12 * m)));
                 let mt = peek(mo.saturating_add(12 * m).saturating_add(4));
                 push(mt);
-                if seen.insert(mt) {
+                if seen.insert(mt, ()).is_none() {
                     types.push(mt);
                 }
             }

@@ -10,7 +10,7 @@
 //! two parameters share is decoded once, and structures that would overlap others
 //! are reported on the offset that points at them instead of being decoded.
 
-use std::collections::BTreeMap;
+use crate::sorted::VecMap;
 
 use super::claims::{claim, fit, place, plural, Block, Claims};
 use super::{names, Context};
@@ -214,7 +214,7 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     let mut blocks = Vec::new();
     let mut ranges: Vec<Option<Ranges>> = Vec::with_capacity(params.len());
     // Payload offset → the first parameter whose payload is there.
-    let mut first_at: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut first_at: VecMap<u64, usize> = VecMap::new();
     for (i, p) in params.iter().enumerate() {
         ranges.push(None);
         let plen = match p.kind {
@@ -368,7 +368,7 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     // Descriptor ranges that do not follow their table; tables sharing the same
     // ranges decode them once.
     let mut far: Vec<Block> = Vec::new();
-    let mut first_ranges: BTreeMap<(u64, u64), usize> = BTreeMap::new();
+    let mut first_ranges: VecMap<(u64, u64), usize> = VecMap::new();
     for (i, r) in ranges.iter().enumerate() {
         let (Some(r), Some((_, o_id))) = (r, table_ids[i]) else {
             continue;

@@ -169,7 +169,7 @@ pub(super) fn strings_area(
     end: u64,
     mut offsets: Vec<u64>,
 ) -> DResult<()> {
-    offsets.sort_unstable();
+    crate::sorted::sort(&mut offsets);
     offsets.dedup();
     b.region("Strings", Kind::Array, start, end - start, |b| {
         let mut cursor = start;

@@ -207,7 +207,7 @@ fn long_name_offsets(b: &Builder, sym0: Option<(u64, u64)>) -> Vec<u64> {
         }
         i += k;
     }
-    refs.sort_unstable();
+    crate::sorted::sort(&mut refs);
     refs.dedup();
     refs
 }

@@ -8,8 +8,8 @@ use super::prim::{string, LongStrings};
 use super::skim::{self, AstE, AstIndex, LocIndex};
 use super::{locations, magic, pad, strings, symtab, tags, uast, MODULE_MAGIC};
 use crate::builder::{Builder, DResult};
+use crate::sorted::VecMap;
 use crate::tree::{BitSpan, Kind, Name, NodeId};
-use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
 /// A section as the module header gives it.
@@ -82,7 +82,7 @@ pub struct Shared {
     /// Absolute offset of the module header.
     pub m: u64,
     /// Absolute spans of the sections present.
-    pub spans: BTreeMap<&'static str, (u64, u64)>,
+    pub spans: VecMap<&'static str, (u64, u64)>,
     long: OnceLock<Arc<LongStrings>>,
     syms: OnceLock<Arc<Syms>>,
     ast: OnceLock<Arc<AstIndex>>,
@@ -91,7 +91,7 @@ pub struct Shared {
 
 impl Shared {
     pub fn span(&self, s: Sect) -> Option<(u64, u64)> {
-        self.spans.get(s.name()).copied()
+        self.spans.get(&s.name()).copied()
     }
     /// What symbol-table uAST offsets are relative to.
     pub fn ast_base(&self) -> Option<u64> {
@@ -350,7 +350,7 @@ fn plan_sections(
             .filter(|&s| s >= header_end && s < mlen)
             .collect();
         starts.push(mlen);
-        starts.sort_unstable();
+        crate::sorted::sort(&mut starts);
         for r in refs.iter_mut() {
             r.end = starts
                 .iter()
@@ -416,7 +416,7 @@ fn plan_sections(
         }
         ok.push(r.clone());
     }
-    ok.sort_by_key(|r| (r.start, r.end));
+    crate::sorted::sort_by_key(&mut ok, |r| (r.start, r.end));
     // A stored end past the module proves nothing: such a section is cut where the
     // next one starts (or at the module's end).
     let starts: Vec<u64> = ok.iter().map(|r| r.start).collect();
