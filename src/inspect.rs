@@ -40,6 +40,35 @@ fn float(v: f64) -> String {
     }
 }
 
+/// An `f32` as the shortest text that reads back as the same `f32` (`0.1`, not
+/// the `0.10000000149011612` its exact value as an `f64` would print).
+#[cfg(target_arch = "wasm32")]
+fn float32(v: f32) -> String {
+    let n = js_sys::Number::from(f64::from(v));
+    if v.is_finite() {
+        // At most 9 significant digits tell any two f32 apart.
+        for digits in 1..=9u8 {
+            if let Ok(s) = n.to_precision(digits) {
+                let s = String::from(s);
+                if js_sys::Number::parse_float(&s) as f32 == v {
+                    return s;
+                }
+            }
+        }
+    }
+    float(f64::from(v))
+}
+
+/// An `f32` as the shortest text that reads back as the same `f32`.
+#[cfg(not(target_arch = "wasm32"))]
+fn float32(v: f32) -> String {
+    if v.is_finite() && v != 0.0 && (v.abs() >= 1e15 || v.abs() < 1e-6) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 macro_rules! int_rows {
     ($rows:ident, $b:ident, $( ($lu:literal, $u:ty, $li:literal, $i:ty, $n:literal) ),*) => {$(
         let a = arr::<$n>($b);
@@ -70,8 +99,8 @@ pub fn rows(bytes: &[u8]) -> Vec<Row> {
     let a = arr::<4>(bytes);
     rows.push(Row {
         label: "f32",
-        le: a.map(|a| float(f32::from_le_bytes(a) as f64)),
-        be: a.map(|a| float(f32::from_be_bytes(a) as f64)),
+        le: a.map(|a| float32(f32::from_le_bytes(a))),
+        be: a.map(|a| float32(f32::from_be_bytes(a))),
     });
     let a = arr::<8>(bytes);
     rows.push(Row {
@@ -131,6 +160,11 @@ mod tests {
         assert_eq!(get("u64").le, None);
         assert_eq!(get("f64").be, None);
         assert!(get("f32").le.is_some());
+        let f = rows(&0.1f32.to_le_bytes());
+        assert_eq!(
+            f.iter().find(|x| x.label == "f32").unwrap().le.as_deref(),
+            Some("0.1")
+        );
         assert_eq!(fourcc(b"DXBC!").as_deref(), Some("DXBC"));
         assert_eq!(fourcc(b"\x00AB\xff").as_deref(), Some("\\x00AB\\xFF"));
         assert_eq!(fourcc(b"ab"), None);
