@@ -129,24 +129,7 @@ fn decode(b: &mut Builder) -> DResult<()> {
         )),
     )?;
 
-    let n_modules = if b.lazy_threshold().is_some() && b.file_len() >= FILE_HEADER_SIZE {
-        // Checking the hash reads the whole file: the header is decoded when it
-        // is opened.
-        let label = "file header; its SHA-256 is checked against the whole file when opened, not decoded yet";
-        let whole = b.file_len();
-        b.lazy_region_reading(
-            whole,
-            "Header",
-            Kind::Struct,
-            0,
-            FILE_HEADER_SIZE,
-            Some(label.into()),
-            |b| header(b).map(|_| ()),
-        );
-        b.peek_uint(28, 4).unwrap_or(0)
-    } else {
-        b.group("Header", header)?
-    };
+    let n_modules = b.group("Header", header)?;
 
     // The table's first entries, peeked, tell the layout.
     let peeked: Vec<u64> = (0..n_modules.min(64))
@@ -385,8 +368,7 @@ fn module_at(b: &mut Builder, i: u64, p: &Place, prev_end: &mut u64, lay: Layout
 
 /// The file header's fields and the check of its hash; returns the module count.
 fn header(b: &mut Builder) -> DResult<u64> {
-    let mut hash_id = None;
-    let r = (|| {
+    (|| {
         magic(b, 8, FILE_MAGIC, "\\x7FLIBCHPL file")?;
         let major = b.u32("FormatVersionMajor")?;
         let minor = b.u32("FormatVersionMinor")?;
@@ -407,13 +389,39 @@ fn header(b: &mut Builder) -> DResult<u64> {
                 "{n_modules} modules: Chapel's reader rejects {MAX_NUM_MODULES} or more"
             ));
         }
-        hash_id = Some(b.bytes("Sha256", HASH_SIZE)?);
+        sha256(b)?;
         Ok(n_modules)
-    })();
-    if let Some(id) = hash_id {
+    })()
+}
+
+/// `Sha256`: the stored digest (`Digest`) in a group that says whether it matches
+/// the file. The check reads the whole file, so when the builder leaves parts
+/// lazy the group is decoded (and the file hashed) only when it is opened:
+/// opening the header costs its 64 bytes, not the file.
+fn sha256(b: &mut Builder) -> DResult<()> {
+    fn digest(b: &mut Builder) -> DResult<()> {
+        b.bytes("Digest", HASH_SIZE)?;
+        let id = b.current();
         check_hash(b, id);
+        Ok(())
     }
-    r
+    if b.lazy_threshold().is_none() || b.remaining() < HASH_SIZE {
+        return b.group("Sha256", digest);
+    }
+    let whole = b.file_len();
+    let label =
+        format!("the stored SHA-256; opening it checks it against the whole file ({whole} bytes)");
+    let at = b.pos();
+    b.lazy_region_reading(
+        whole,
+        "Sha256",
+        Kind::Struct,
+        at,
+        HASH_SIZE,
+        Some(label),
+        digest,
+    );
+    Ok(())
 }
 
 /// Adds a derived text node that no particular bytes give (no reference).

@@ -167,7 +167,8 @@ impl Shared {
                 let long = self.long(b);
                 let d = skim::bytes_of(b, s, e);
                 let syms = || self.syms(b);
-                let mut ix = skim::uast(&d, s, s + 16, e, b.endian(), &long, &syms);
+                let declared = b.peek_uint(s + 8, 8).unwrap_or(0);
+                let mut ix = skim::uast(declared, &d, s, s + 16, e, b.endian(), &long, &syms);
                 ix.bytes = d;
                 ix.base = s;
                 Arc::new(ix)
