@@ -315,6 +315,10 @@ fn a_depth_limit_and_a_selected_path_give_the_eager_tree_pruned_and_cut() {
                 // Only a surveyed tree knows a lazy part's damage up front.
                 continue;
             }
+            // Nor does it know it for the lazy groups below the selected node
+            // (written before their children were decoded): those may lack the
+            // flag the eager tree gives them, and nothing else may differ.
+            let node = &without_unknown_damage(node, &got["tree"]);
             assert_eq!(
                 &got["tree"],
                 node,
@@ -383,4 +387,28 @@ fn a_released_node_is_as_before_and_decodes_again_to_the_same_subtree() {
         }
     }
     assert!(checked > 10, "{checked}");
+}
+
+/// `want` without the `damaged` flags that `got` lacks at the same place (the
+/// two trees have the same shape where they agree).
+fn without_unknown_damage(want: &J, got: &J) -> J {
+    let mut out = want.clone();
+    if let (Some(w), Some(g)) = (out.as_object_mut(), got.as_object()) {
+        if g.get("damaged").is_none() {
+            w.remove("damaged");
+        }
+        if let (Some(wk), Some(gk)) = (w.get("children").cloned(), g.get("children")) {
+            if let (Some(wk), Some(gk)) = (wk.as_array(), gk.as_array()) {
+                if wk.len() == gk.len() {
+                    let kids = wk
+                        .iter()
+                        .zip(gk)
+                        .map(|(a, b)| without_unknown_damage(a, b))
+                        .collect();
+                    w.insert("children".into(), J::Array(kids));
+                }
+            }
+        }
+    }
+    out
 }

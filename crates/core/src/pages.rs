@@ -13,6 +13,10 @@ use std::rc::Rc;
 /// Bytes per page.
 pub const PAGE: u64 = 64 * 1024;
 
+/// Reads of at least this many bytes that miss the cache bypass it
+/// ([`PageCache::read_with`]).
+pub const DIRECT_READ: u64 = 1024 * 1024;
+
 /// Pages of one file.
 #[derive(Debug, Clone)]
 pub struct PageCache {
@@ -146,6 +150,25 @@ impl PageCache {
         let mut at = offset;
         while at < end {
             let n = at / PAGE;
+            // What is left of a big read (a section copied whole, a file hashed
+            // in big chunks) is fetched in one piece straight into `buf` when its
+            // next page is not held: one copy instead of splitting it into pages,
+            // keeping them and copying them out again, and the pages held for
+            // what is on screen stay.
+            if end - at >= DIRECT_READ && !self.pages.contains_key(&n) {
+                // In pieces of a few MiB: the fetched copy never doubles a big read.
+                while at < end {
+                    let to = end.min(at.saturating_add(4 * DIRECT_READ));
+                    let len = (to - at) as usize;
+                    match fetch(at, to) {
+                        Some(v) if v.len() == len => buf[done..done + len].copy_from_slice(&v),
+                        _ => return done,
+                    }
+                    done += len;
+                    at = to;
+                }
+                return done;
+            }
             let page = match self.pages.get(&n) {
                 Some(p) => {
                     let p = p.clone();
@@ -218,6 +241,44 @@ mod tests {
         // Again: everything is cached.
         let n = c.read_with(at, &mut buf, |_, _| panic!("no fetch expected"));
         assert_eq!(n, buf.len());
+    }
+
+    #[test]
+    fn big_reads_that_miss_go_straight_to_the_buffer_and_are_not_kept() {
+        let data = file(3 * DIRECT_READ as usize + 100);
+        let mut c = PageCache::new(data.len() as u64, 8).with_read_ahead(2);
+        let mut fetched = Vec::new();
+        // The first two pages are held (a one-byte read with a read-ahead of two):
+        // they come from the cache, the rest in one fetch.
+        let mut one = [0u8; 1];
+        c.read_with(10, &mut one, |s, e| {
+            Some(data[s as usize..e as usize].to_vec())
+        });
+        let mut buf = vec![0u8; 2 * DIRECT_READ as usize];
+        let at = 100;
+        let n = c.read_with(at, &mut buf, |s, e| {
+            fetched.push((s, e));
+            Some(data[s as usize..e as usize].to_vec())
+        });
+        assert_eq!(n, buf.len());
+        assert_eq!(&buf[..], &data[at as usize..at as usize + buf.len()]);
+        assert_eq!(fetched, vec![(2 * PAGE, at + buf.len() as u64)]);
+        // A read past four times the threshold comes in pieces of that size.
+        let mut big = vec![0u8; 5 * DIRECT_READ as usize];
+        let data = file(big.len() + 10);
+        let mut c = PageCache::new(data.len() as u64, 8);
+        let mut sizes = Vec::new();
+        let n = c.read_with(3, &mut big, |s, e| {
+            sizes.push(e - s);
+            Some(data[s as usize..e as usize].to_vec())
+        });
+        assert_eq!(n, big.len());
+        assert_eq!(&big[..], &data[3..3 + big.len()]);
+        assert_eq!(sizes, vec![4 * DIRECT_READ, DIRECT_READ]);
+        assert!(c.pages.len() <= 2, "the big read kept no pages");
+        // A failed fetch reads what came before it only.
+        let mut c = PageCache::new(data.len() as u64, 8);
+        assert_eq!(c.read_with(0, &mut buf, |_, _| None), 0);
     }
 
     #[test]

@@ -1442,17 +1442,22 @@ impl<'s> Decoder<'s> {
     fn strtab(&mut self, b: &mut Builder, n: u64) -> DResult<NodeId> {
         let at = b.pos();
         let refs = std::mem::take(&mut self.strtab_refs);
+        // Each name once, in string-table order, with the first referrer's record
+        // code and how many refer to it (refs sorted stably, then runs counted:
+        // a module of thousands of globals made a search per ref quadratic).
+        let mut valid: Vec<(u64, u64, u64)> = refs
+            .iter()
+            .filter(|r| r.size != 0 && r.offset.checked_add(r.size).is_some_and(|e| e <= n))
+            .map(|r| (r.offset, r.size, r.code))
+            .collect();
+        crate::sorted::sort_by_key(&mut valid, |r| (r.0, r.1));
         let mut names: Vec<(u64, u64, u64, usize)> = Vec::new(); // offset, size, code, users
-        for r in &refs {
-            if r.size == 0 || r.offset.checked_add(r.size).is_none_or(|e| e > n) {
-                continue;
-            }
-            match names.iter_mut().find(|x| (x.0, x.1) == (r.offset, r.size)) {
-                Some(x) => x.3 += 1,
-                None => names.push((r.offset, r.size, r.code, 1)),
+        for (offset, size, code) in valid {
+            match names.last_mut() {
+                Some(x) if (x.0, x.1) == (offset, size) => x.3 += 1,
+                _ => names.push((offset, size, code, 1)),
             }
         }
-        crate::sorted::sort(&mut names);
         let id = if names.is_empty() {
             b.bytes("Data", n)?
         } else {

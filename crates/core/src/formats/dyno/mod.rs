@@ -461,9 +461,10 @@ fn set_error_once(b: &mut Builder, id: crate::tree::NodeId, msg: String) {
     b.set_error(id, msg);
 }
 
-/// SHA-256 of the whole file with the hash field zeroed, read in 64 KiB chunks.
+/// SHA-256 of the whole file with the hash field zeroed, read in 1 MiB chunks
+/// (big enough to bypass the page cache: see [`crate::pages::DIRECT_READ`]).
 fn file_sha256(b: &Builder) -> [u8; 32] {
-    const CHUNK: u64 = 64 * 1024;
+    const CHUNK: u64 = crate::pages::DIRECT_READ;
     let mut h = Sha256::new();
     let len = b.file_len();
     let mut off = 0u64;
