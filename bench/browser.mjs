@@ -224,11 +224,11 @@ for (const f of DENSE) {
   const rows = await page.evaluate(() => document.querySelectorAll('.trow').length);
   const memOpen = await memory(page);
   // Groups not decoded yet: open the biggest closed group, twelve times (down
-  // the biggest branch), timing each opening that decodes; the slowest is reported.
+  // the biggest branch), timing each opening that decodes; the two slowest are reported.
   const group = await page.evaluate(async () => {
     const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
     const size = (r) => Number(r.dataset.end) - Number(r.dataset.start);
-    let slowest = { ms: NaN, name: '' };
+    const opened = [];
     for (let step = 0; step < 12; step++) {
       const closed = [...document.querySelectorAll('.trow[aria-expanded=false]')];
       if (!closed.length) break;
@@ -244,9 +244,10 @@ for (const f of DENSE) {
         if (r && !r.classList.contains('lazy') && r.getAttribute('aria-expanded') === 'true') break;
       }
       const ms = performance.now() - t0;
-      if (lazy && !(ms <= slowest.ms)) slowest = { ms, name };
+      if (lazy) opened.push({ ms, name });
     }
-    return slowest;
+    opened.sort((a, b) => b.ms - a.ms);
+    return { ms: opened[0]?.ms ?? NaN, name: opened[0]?.name ?? '', next: opened[1] ?? null };
   });
   await page.locator('[role=tree]').focus();
   await page.keyboard.press('End');
@@ -254,7 +255,7 @@ for (const f of DENSE) {
   const memEnd = await memory(page);
   denseRows.push({ file: path.basename(f), bytes: fs.statSync(f).size, firstPaint, decoded, rows, memOpen, group, memEnd, errors });
   console.log(`${path.basename(f)}: first paint ${firstPaint.toFixed(0)} ms, tree shown ${decoded.toFixed(0)} ms, ` +
-    `page+worker wasm ${MiB(memOpen.pageWasm + memOpen.workerWasm)} MiB; slowest lazy group opened: ${group.name} in ${group.ms.toFixed(0)} ms; ` +
+    `page+worker wasm ${MiB(memOpen.pageWasm + memOpen.workerWasm)} MiB; slowest lazy groups opened: ${group.name} in ${group.ms.toFixed(0)} ms` + (group.next ? `, ${group.next.name} in ${group.next.ms.toFixed(0)} ms` : '') + '; ' +
     `after it and End: page+worker wasm ${MiB(memEnd.pageWasm + memEnd.workerWasm)} MiB` + (errors.length ? `, errors: ${errors.join(' | ')}` : ''));
   await page.close();
 }
@@ -360,10 +361,10 @@ if (denseRows.length) {
   lines.push('');
   lines.push('Dense files (`bench/dense.sh` makes them), opened through the file input:');
   lines.push('');
-  lines.push('| file | bytes | first hex rows + tree root painted | tree shown | page + worker wasm after opening | slowest of 12 groups opened, biggest closed one first (those not decoded before) | page + worker wasm after it and End |');
+  lines.push('| file | bytes | first hex rows + tree root painted | tree shown | page + worker wasm after opening | the two slowest of 12 groups opened, biggest closed one first (those not decoded before) | page + worker wasm after it and End |');
   lines.push('| --- | ---: | --- | --- | --- | --- | --- |');
   for (const r of denseRows) {
-    lines.push(`| ${r.file} | ${r.bytes.toLocaleString('en')} | ${ms(r.firstPaint)} | ${ms(r.decoded)} | ${MiB(r.memOpen.pageWasm + r.memOpen.workerWasm)} MiB | ${ms(r.group.ms)} (${r.group.name}) | ${MiB(r.memEnd.pageWasm + r.memEnd.workerWasm)} MiB |`);
+    lines.push(`| ${r.file} | ${r.bytes.toLocaleString('en')} | ${ms(r.firstPaint)} | ${ms(r.decoded)} | ${MiB(r.memOpen.pageWasm + r.memOpen.workerWasm)} MiB | ${ms(r.group.ms)} (${r.group.name})${r.group.next ? `; ${ms(r.group.next.ms)} (${r.group.next.name})` : ''} | ${MiB(r.memEnd.pageWasm + r.memEnd.workerWasm)} MiB |`);
   }
 }
 if (big) {

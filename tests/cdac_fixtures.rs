@@ -826,17 +826,18 @@ fn a_dense_blob_opens_with_its_tables_undecoded_and_expands_to_the_eager_tree() 
         let id = d.tree.find(&format!("Blobs/[0]/{table}")).unwrap();
         assert!(d.tree.node(id).lazy, "{table}");
     }
-    // The type list opens as three pages of at most 1000 entries.
+    // The type list opens as pages of at most 250 entries (a quarter of the
+    // usual page: a type is many nodes).
     let types = d.tree.find("Blobs/[0]/Types").unwrap();
     let before = d.tree.len();
     hexlens_core::expand(&bytes.as_slice(), &mut d.tree, types).unwrap();
     let pages: Vec<_> = d.tree.node(types).children.clone();
-    assert_eq!(pages.len(), 3);
+    assert_eq!(pages.len(), 12);
     assert!(pages
         .iter()
         .all(|&p| d.tree.node(p).lazy && d.tree.node(p).page));
-    assert_eq!(d.tree.node(pages[2]).name.to_string(), "[2000…2999]");
-    assert_eq!(d.tree.len(), before + 3);
+    assert_eq!(d.tree.node(pages[2]).name.to_string(), "[500…749]");
+    assert_eq!(d.tree.len(), before + 12);
     // Expanding everything gives the eager tree.
     let expanded = expand_all(&bytes, &mut d, true).unwrap();
     assert!(expanded > 20, "{expanded}");
