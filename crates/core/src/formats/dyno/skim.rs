@@ -467,8 +467,9 @@ struct AstSkim<'a, 'b> {
 /// Skims the uAST entries from `begin` to `end` (the section's bytes `d` start at
 /// `base`) as `uast::decode` reads them. `declared` is the entry count the
 /// section's header gives: the index is made that big at once when the count is
-/// believable (an entry takes at least 3 bytes), so it is not grown by doubling,
-/// which for a million entries meant holding the old and the new array at once.
+/// believable (entries of 8 bytes or more on average: a count claiming more is
+/// not given that much memory up front), so it is not grown by doubling, which
+/// for a million entries meant holding the old and the new array at once.
 #[allow(clippy::too_many_arguments)]
 pub fn uast(
     declared: u64,
@@ -491,7 +492,7 @@ pub fn uast(
             begin,
             // Entries take 8 to 16 bytes in a typical module.
             e: Vec::with_capacity(match usize::try_from(declared) {
-                Ok(n) if n <= d.len() / 3 => n,
+                Ok(n) if n <= d.len() / 8 => n,
                 _ => d.len() / 16,
             }),
             ..Default::default()
