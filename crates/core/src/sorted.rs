@@ -9,10 +9,12 @@
 //! order are pushes, keys in any other order move at most a chunk), and every
 //! sort shares one merge sort of indices behind a `dyn` comparison.
 //!
-//! The decoders' maps use it. The tree's side tables stay `BTreeMap`s: as one
-//! sorted vector (this module's first form) they made opening groups of a big
-//! tree twice as slow, since they take keys out of order whenever a group opens;
-//! as chunks they have not been measured.
+//! The decoders' maps and the tree's side tables use it. The side tables take
+//! keys out of order whenever a group opens: as one sorted vector (this module's
+//! first form) that made opening groups of a big tree twice as slow; as chunks,
+//! opening groups measured faster than with `BTreeMap` (`open_cost --viewer`:
+//! median cDAC group 1.1 ms against 1.6, the dense DXContainer opened in 14 ms
+//! against 17).
 
 use std::cmp::Ordering;
 

@@ -8,9 +8,9 @@
 //! Nodes are only created through [`crate::Builder`], which records spans around
 //! each read, so format code never computes a span by hand.
 
+use crate::sorted::VecMap;
 use crate::source::ByteSource;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -601,14 +601,14 @@ pub struct Tree {
     owned: Vec<TextRef>,
     renders: Vec<Render>,
     render_ix: HashMap<(u8, usize, usize), u16, FastHash>,
-    disp_text: BTreeMap<NodeId, TextRef>,
-    errors: BTreeMap<NodeId, TextRef>,
-    refs: BTreeMap<NodeId, BitSpan>,
-    side_vals: BTreeMap<NodeId, Value>,
-    long_len: BTreeMap<NodeId, u64>,
-    recipes: BTreeMap<NodeId, RecipeRef>,
+    disp_text: VecMap<NodeId, TextRef>,
+    errors: VecMap<NodeId, TextRef>,
+    refs: VecMap<NodeId, BitSpan>,
+    side_vals: VecMap<NodeId, Value>,
+    long_len: VecMap<NodeId, u64>,
+    recipes: VecMap<NodeId, RecipeRef>,
     /// For each expanded node still holding its children.
-    expanded: BTreeMap<NodeId, Expansion>,
+    expanded: VecMap<NodeId, Expansion>,
     clock: u64,
     lazy_threshold: Option<u64>,
     page_size: Option<u32>,
@@ -626,13 +626,13 @@ impl Tree {
             owned: Vec::new(),
             renders: Vec::new(),
             render_ix: HashMap::default(),
-            disp_text: BTreeMap::new(),
-            errors: BTreeMap::new(),
-            refs: BTreeMap::new(),
-            side_vals: BTreeMap::new(),
-            long_len: BTreeMap::new(),
-            recipes: BTreeMap::new(),
-            expanded: BTreeMap::new(),
+            disp_text: VecMap::new(),
+            errors: VecMap::new(),
+            refs: VecMap::new(),
+            side_vals: VecMap::new(),
+            long_len: VecMap::new(),
+            recipes: VecMap::new(),
+            expanded: VecMap::new(),
             clock: 0,
             lazy_threshold: None,
             page_size: None,
