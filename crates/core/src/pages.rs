@@ -13,6 +13,10 @@ use std::rc::Rc;
 /// Bytes per page.
 pub const PAGE: u64 = 64 * 1024;
 
+/// Reads `slice.len()` bytes of the file at an offset straight into `slice`;
+/// false if it could not.
+type ReadInto<'a> = dyn FnMut(u64, &mut [u8]) -> bool + 'a;
+
 /// Reads of at least this many bytes that miss the cache bypass it
 /// ([`PageCache::read_with`]).
 pub const DIRECT_READ: u64 = 1024 * 1024;
@@ -145,6 +149,30 @@ impl PageCache {
         buf: &mut [u8],
         mut fetch: impl FnMut(u64, u64) -> Option<Vec<u8>>,
     ) -> usize {
+        self.read_impl(offset, buf, &mut fetch, None)
+    }
+
+    /// [`PageCache::read_with`] for a source that can also read straight into a
+    /// slice: the pieces of a big read that misses (see [`DIRECT_READ`]) go to
+    /// `into(offset, slice)`, which fills the slice from the file and says whether
+    /// it could, saving the copy out of a fetched `Vec`.
+    pub fn read_with_into(
+        &mut self,
+        offset: u64,
+        buf: &mut [u8],
+        mut fetch: impl FnMut(u64, u64) -> Option<Vec<u8>>,
+        mut into: impl FnMut(u64, &mut [u8]) -> bool,
+    ) -> usize {
+        self.read_impl(offset, buf, &mut fetch, Some(&mut into))
+    }
+
+    fn read_impl(
+        &mut self,
+        offset: u64,
+        buf: &mut [u8],
+        fetch: &mut dyn FnMut(u64, u64) -> Option<Vec<u8>>,
+        mut into: Option<&mut ReadInto<'_>>,
+    ) -> usize {
         let end = offset.saturating_add(buf.len() as u64).min(self.len);
         let mut done = 0usize;
         let mut at = offset;
@@ -160,9 +188,19 @@ impl PageCache {
                 while at < end {
                     let to = end.min(at.saturating_add(4 * DIRECT_READ));
                     let len = (to - at) as usize;
-                    match fetch(at, to) {
-                        Some(v) if v.len() == len => buf[done..done + len].copy_from_slice(&v),
-                        _ => return done,
+                    let dst = &mut buf[done..done + len];
+                    let ok = match into.as_mut() {
+                        Some(into) => into(at, dst),
+                        None => match fetch(at, to) {
+                            Some(v) if v.len() == len => {
+                                dst.copy_from_slice(&v);
+                                true
+                            }
+                            _ => false,
+                        },
+                    };
+                    if !ok {
+                        return done;
                     }
                     done += len;
                     at = to;
@@ -276,6 +314,24 @@ mod tests {
         assert_eq!(&big[..], &data[3..3 + big.len()]);
         assert_eq!(sizes, vec![4 * DIRECT_READ, DIRECT_READ]);
         assert!(c.pages.len() <= 2, "the big read kept no pages");
+        // A source that reads into a slice gets the pieces of a big read so.
+        let mut c = PageCache::new(data.len() as u64, 8);
+        let mut asked = Vec::new();
+        let mut big2 = vec![0u8; 2 * DIRECT_READ as usize];
+        let n = c.read_with_into(
+            5,
+            &mut big2,
+            |_, _| panic!("a big read that misses goes to `into`"),
+            |at, dst| {
+                asked.push((at, dst.len()));
+                dst.copy_from_slice(&data[at as usize..at as usize + dst.len()]);
+                true
+            },
+        );
+        assert_eq!(n, big2.len());
+        assert_eq!(&big2[..], &data[5..5 + big2.len()]);
+        assert_eq!(asked, vec![(5, big2.len())]);
+        assert_eq!(c.read_with_into(5, &mut big2, |_, _| None, |_, _| false), 0);
         // A failed fetch reads what came before it only.
         let mut c = PageCache::new(data.len() as u64, 8);
         assert_eq!(c.read_with(0, &mut buf, |_, _| None), 0);

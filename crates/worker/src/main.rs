@@ -68,12 +68,28 @@ mod worker {
         }
 
         fn fetch(&self, start: u64, end: u64) -> Option<Vec<u8>> {
+            self.read(start, end).map(|a| a.to_vec())
+        }
+
+        /// Reads `dst.len()` bytes at `start` straight into `dst`.
+        fn fetch_into(&self, start: u64, dst: &mut [u8]) -> bool {
+            match self.read(start, start + dst.len() as u64) {
+                Some(a) if a.length() as usize == dst.len() => {
+                    a.copy_to(dst);
+                    true
+                }
+                _ => false,
+            }
+        }
+
+        /// `[start, end)` of the file, read synchronously (and progress reported).
+        fn read(&self, start: u64, end: u64) -> Option<Uint8Array> {
             let slice = self
                 .blob
                 .slice_with_f64_and_f64(start as f64, end as f64)
                 .ok()?;
             let buf = self.reader.read_as_array_buffer(&slice).ok()?;
-            let v = Uint8Array::new(&buf).to_vec();
+            let v = Uint8Array::new(&buf);
             if end > self.furthest.get() {
                 self.furthest.set(end);
                 let t = now();
@@ -99,9 +115,12 @@ mod worker {
         }
 
         fn read_at(&self, offset: u64, buf: &mut [u8]) -> usize {
-            self.cache
-                .borrow_mut()
-                .read_with(offset, buf, |s, e| self.fetch(s, e))
+            self.cache.borrow_mut().read_with_into(
+                offset,
+                buf,
+                |s, e| self.fetch(s, e),
+                |s, dst| self.fetch_into(s, dst),
+            )
         }
     }
 
