@@ -4,9 +4,10 @@
 //   node bench/browser.mjs [--no-build] [--sizes 1MiB,64MiB,1GiB,4GiB] [--dense DIR] [--no-big] [--write]
 //
 // --dense DIR (default target/dense): the dense real files bench/dense.sh makes,
-// where present, are opened too (first paint, tree shown, wasm memory, the
-// biggest group not decoded yet opened, End in the tree). --sizes '' skips the
-// sparse files, --no-big the 1,000,000-node tree.
+// where present, are opened too (first paint, tree shown, wasm memory, twelve
+// groups opened biggest closed one first with the two slowest openings that
+// decoded something, End in the tree). --sizes '' skips the sparse files,
+// --no-big the 1,000,000-node tree.
 //
 // Builds the release site (trunk, as scripts/test-browser.sh does) unless
 // --no-build, generates the inputs in a temp dir (sparse files; see
@@ -23,7 +24,8 @@
 //   memory        JS heap (performance.memory, precise) + the page's and the
 //                 worker's wasm memory, and the renderer processes' resident size
 // and with a tree of about 1,000,000 nodes: hover latency (event → DOM updated
-// and laid out) and scrolling (per-step work and animation-frame intervals).
+// and laid out) and scrolling (per-step work, animation-frame intervals, and how
+// many intervals exceed 25 ms: frames dropped rather than a late frame clock).
 import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
