@@ -25,7 +25,7 @@ if (!dir) {
 }
 
 /** CSS without comments and with whitespace collapsed, strings untouched. */
-export function minifyCss(css) {
+function minifyCss(css) {
   let out = '';
   let i = 0;
   while (i < css.length) {
@@ -54,7 +54,7 @@ export function minifyCss(css) {
 }
 
 /** JS without whole-line comments. */
-export function stripJsCommentLines(js) {
+function stripJsCommentLines(js) {
   return js.replace(/^[ \t]*\/\*[\s\S]*?\*\/[ \t]*\n/gm, '').replace(/^[ \t]*\/\/.*\n/gm, '');
 }
 
@@ -83,10 +83,10 @@ for (const name of fs.readdirSync(dir)) {
 const indexFile = path.join(dir, 'index.html');
 let html = fs.readFileSync(indexFile, 'utf8');
 for (const [name, hash] of changed) {
-  html = html.replace(/<(link|script)\b[^>]*>/g, (tag) => {
-    const names = new RegExp(`(href|src)="[^"]*/?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`);
-    return names.test(tag) ? tag.replace(/integrity="[^"]*"/, `integrity="${hash}"`) : tag;
-  });
+  const names = new RegExp(`(href|src)="[^"]*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`);
+  html = html.replace(/<(link|script)\b[^>]*>/g, (tag) =>
+    names.test(tag) ? tag.replace(/integrity="[^"]*"/, `integrity="${hash}"`) : tag,
+  );
 }
 fs.writeFileSync(indexFile, html);
 console.log(`minify-assets: ${[...changed.keys()].join(', ') || 'nothing changed'}`);

@@ -29,15 +29,21 @@ fn float(v: f64) -> String {
         .unwrap_or_default()
 }
 
-/// A float as the shortest text that reads back as the same value (exponent form
-/// from 1e15 and below 1e-6).
+/// `v` (whose value as an `f64` is `x`) as the shortest text that reads back as
+/// the same value: in exponent form from 1e15 and below 1e-6.
 #[cfg(not(target_arch = "wasm32"))]
-fn float(v: f64) -> String {
-    if v.is_finite() && v != 0.0 && (v.abs() >= 1e15 || v.abs() < 1e-6) {
+fn shortest(v: impl std::fmt::Display + std::fmt::LowerExp, x: f64) -> String {
+    if x.is_finite() && x != 0.0 && (x.abs() >= 1e15 || x.abs() < 1e-6) {
         format!("{v:e}")
     } else {
         format!("{v}")
     }
+}
+
+/// A float as the shortest text that reads back as the same value.
+#[cfg(not(target_arch = "wasm32"))]
+fn float(v: f64) -> String {
+    shortest(v, v)
 }
 
 /// An `f32` as the shortest text that reads back as the same `f32` (`0.1`, not
@@ -62,11 +68,7 @@ fn float32(v: f32) -> String {
 /// An `f32` as the shortest text that reads back as the same `f32`.
 #[cfg(not(target_arch = "wasm32"))]
 fn float32(v: f32) -> String {
-    if v.is_finite() && v != 0.0 && (v.abs() >= 1e15 || v.abs() < 1e-6) {
-        format!("{v:e}")
-    } else {
-        format!("{v}")
-    }
+    shortest(v, f64::from(v))
 }
 
 macro_rules! int_rows {

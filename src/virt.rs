@@ -27,8 +27,7 @@ pub fn within(v: f64, lo: f64, hi: f64) -> f64 {
 }
 
 /// A list of `rows` rows of `row_h` pixels shown in a viewport `view_h` high.
-#[derive(Clone, Copy, PartialEq)]
-#[cfg_attr(test, derive(Debug))]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Virt {
     /// Number of rows.
     pub rows: u64,
@@ -39,8 +38,7 @@ pub struct Virt {
 }
 
 /// What to render for a scroll position.
-#[derive(Clone, Copy, PartialEq)]
-#[cfg_attr(test, derive(Debug))]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Window {
     /// First row to render.
     pub first: u64,
@@ -163,6 +161,14 @@ impl Virt {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn within_holds_a_value_between_its_bounds() {
+        assert_eq!(within(5.0, 1.0, 10.0), 5.0);
+        assert_eq!(within(-3.0, 1.0, 10.0), 1.0);
+        assert_eq!(within(30.0, 1.0, 10.0), 10.0);
+        assert_eq!(within(f64::NAN, 1.0, 10.0), 1.0);
+    }
 
     #[test]
     fn small_lists_scroll_pixel_by_pixel() {

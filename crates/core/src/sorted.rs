@@ -1,4 +1,4 @@
-//! A map kept as a sorted vector and a stable sort, both small in code.
+//! A map kept as sorted vectors and a stable sort, both small in code.
 //!
 //! The decode worker is downloaded before it can decode anything, so its size
 //! counts. Every `BTreeMap<K, V>` with its own key and value types, and every call
@@ -33,10 +33,7 @@ pub struct VecMap<K, V> {
 
 impl<K, V> Default for VecMap<K, V> {
     fn default() -> Self {
-        VecMap {
-            chunks: Vec::new(),
-            len: 0,
-        }
+        Self::new()
     }
 }
 
@@ -46,7 +43,7 @@ impl<K: PartialEq, V: PartialEq> PartialEq for VecMap<K, V> {
     }
 }
 
-impl<K: Ord + Copy, V> VecMap<K, V> {
+impl<K, V> VecMap<K, V> {
     /// An empty map.
     pub const fn new() -> Self {
         VecMap {
@@ -54,7 +51,9 @@ impl<K: Ord + Copy, V> VecMap<K, V> {
             len: 0,
         }
     }
+}
 
+impl<K: Ord + Copy, V> VecMap<K, V> {
     /// The chunk that holds `k` or would take it: the first whose last key is
     /// `k` or more, else the last. `None` when the map is empty.
     fn chunk_for(&self, k: &K) -> Option<usize> {
