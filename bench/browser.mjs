@@ -321,26 +321,28 @@ const big = skipBig ? null : await (async () => {
 if (big) console.log('1M-node tree:', JSON.stringify(big));
 
 // App transfer size (gzip -9): the page's critical path (the HTML and what it
-// loads: the page's JS, wasm and CSS) and the decode worker's files, which the
-// page fetches once it is up.
+// loads: the page's JS, wasm and CSS) and the decode worker: its script and one
+// decoder module (hexlens-worker-NAME), the one the opened file needs. A visit
+// transfers the page and the modules of the formats it opens.
 const gz = (f) => zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length;
 let critical = 0;
-let workerBytes = 0;
+const modules = new Map();
 const assets = [];
 for (const f of fs.readdirSync(DIST)) {
   if (!/\.(wasm|js|css|html)$/.test(f)) continue;
   const n = gz(path.join(DIST, f));
-  if (f.startsWith('hexlens-worker')) workerBytes += n;
+  const m = f.match(/^hexlens-worker-(\w+?)(_bg)?\.(js|wasm)$/);
+  if (m) modules.set(m[1], (modules.get(m[1]) || 0) + n);
   else critical += n;
   assets.push(`${f} ${n}`);
 }
 const workerJs = path.join(DIST, 'static/worker.js');
-if (fs.existsSync(workerJs)) {
-  const n = gz(workerJs);
-  workerBytes += n;
-  assets.push(`static/worker.js ${n}`);
-}
-const transfer = critical + workerBytes;
+const workerScript = fs.existsSync(workerJs) ? gz(workerJs) : 0;
+assets.push(`static/worker.js ${workerScript}`);
+const perModule = [...modules].map(([m, n]) => [m, n + workerScript]);
+const biggest = Math.max(...perModule.map(([, n]) => n));
+const transfer = critical + biggest;
+const deployed = critical + workerScript + [...modules.values()].reduce((a, b) => a + b, 0);
 
 await browser.close();
 server.close();
@@ -384,7 +386,7 @@ lines.push('');
 lines.push(`Memory with that tree open: JS heap ${MiB(big.mem.heap)} MiB, page wasm ${MiB(big.mem.pageWasm)} MiB, worker wasm ${MiB(big.mem.workerWasm)} MiB, renderer RSS ${MiB(big.mem.rss)} MiB.`);
 }
 lines.push('');
-lines.push(`App transfer size (gzip -9): ${transfer.toLocaleString('en')} bytes: the page's critical path ${critical.toLocaleString('en')}, the decode worker ${workerBytes.toLocaleString('en')} (${assets.join(', ')}).`);
+lines.push(`App transfer size (gzip -9): ${transfer.toLocaleString('en')} bytes for a visit that opens a file of the biggest decoder module: the page's critical path ${critical.toLocaleString('en')}, and the decode worker with one module: ${perModule.map(([m, n]) => `${m} ${n.toLocaleString('en')}`).join(', ')}. Everything deployed: ${deployed.toLocaleString('en')} (${assets.join(', ')}).`);
 const table = lines.join('\n');
 console.log('\n' + table);
 const errs = [...fileRows.flatMap((r) => r.errors), ...denseRows.flatMap((r) => r.errors), ...(big ? big.errors : [])];

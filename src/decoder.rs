@@ -4,11 +4,17 @@
 //! [`Event`]s for the app. The worker holds the file's one tree; the page
 //! holds only the answers for what it shows.
 //!
-//! One worker at a time. Cancelling terminates it; so does a panic inside it
-//! (the instance is unusable afterwards). The next request starts a fresh one
-//! (the browser keeps the decoder's module in its cache). The page's module
-//! holds no decoder: it starts the worker once the page is up, so the hex view
-//! of a file shows before the decoder has arrived.
+//! The decoders come in a few wasm modules (`hexlens_core::formats::MODULES`):
+//! opening a file reads its first bytes, picks the module that decodes it
+//! ([`hexlens_core::formats::module_for`]) and starts a worker with that
+//! module, so a visit downloads only the decoders of the files it opens. The
+//! page's module holds no decoder: the hex view of a file shows before the
+//! decoder has arrived.
+//!
+//! One worker at a time. Opening a file that needs another module, cancelling,
+//! or a panic inside the worker (the instance is unusable afterwards)
+//! terminates it. The next request starts a fresh one (the browser keeps the
+//! decoder's module in its cache).
 
 use crate::state::Request;
 use std::cell::RefCell;
@@ -34,6 +40,8 @@ pub enum Event {
 
 struct Client {
     worker: web_sys::Worker,
+    /// Its decoder module (a name in `hexlens_core::formats::MODULES`).
+    module: &'static str,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
 }
@@ -46,6 +54,13 @@ thread_local! {
     static RETIRED: RefCell<Vec<Client>> = const { RefCell::new(Vec::new()) };
     /// The worker's wasm memory size at its last report, in bytes.
     static WORKER_WASM: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+    /// The decoder module of the last file opened: a worker started for a
+    /// request loads it.
+    static MODULE: std::cell::Cell<&'static str> =
+        const { std::cell::Cell::new(hexlens_core::formats::FALLBACK) };
+    /// The load whose first bytes are being read to pick its module (0: none).
+    /// Stopping clears it, so a cancelled or superseded load is never sent.
+    static ROUTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// Bytes of the page's wasm memory (the worker reports its own the same way,
@@ -135,10 +150,11 @@ fn on_message(e: web_sys::MessageEvent) {
     emit(event);
 }
 
-fn start() -> Result<Client, String> {
-    // A classic worker: `static/worker.js` loads the decoder's wasm module with
-    // `importScripts`.
-    let worker = web_sys::Worker::new(&crate::io::asset_url("static/worker.js")).map_err(|e| {
+fn start(module: &'static str) -> Result<Client, String> {
+    // A classic worker: `static/worker.js` loads the decoder's wasm module named
+    // by `m` with `importScripts`.
+    let url = crate::io::asset_url(&format!("static/worker.js?m={module}"));
+    let worker = web_sys::Worker::new(&url).map_err(|e| {
         format!(
             "could not start the decode worker: {}",
             crate::io::reason(&e)
@@ -155,6 +171,7 @@ fn start() -> Result<Client, String> {
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     Ok(Client {
         worker,
+        module,
         _on_message: on_message,
         _on_error: on_error,
     })
@@ -168,7 +185,7 @@ fn send(fields: &[(&str, JsValue)]) -> Result<(), String> {
     CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         if c.is_none() {
-            *c = Some(start()?);
+            *c = Some(start(MODULE.with(|m| m.get()))?);
         }
         let w = &c.as_ref().expect("just started").worker;
         w.post_message(&m).map_err(|e| {
@@ -180,25 +197,42 @@ fn send(fields: &[(&str, JsValue)]) -> Result<(), String> {
     })
 }
 
-/// Starts the worker ahead of the first file, so opening one does not wait for it.
-pub fn warm() {
-    CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.is_none() {
-            *c = start().ok();
+/// Decodes `blob` as load number `job`, as a viewer does: its top levels and
+/// small groups now, the rest when opened (`hexlens_core::view`). Reads the
+/// file's first bytes to pick the decoder module first (a worker holding
+/// another module is stopped); `failed` hears if the worker cannot be reached.
+pub fn open(job: u32, blob: &web_sys::Blob, failed: impl FnOnce(String) + 'static) {
+    ROUTING.with(|r| r.set(job));
+    let head = blob.slice_with_f64_and_f64(0.0, hexlens_core::formats::HEAD_BYTES as f64);
+    let blob = blob.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let head = match head {
+            Ok(h) => wasm_bindgen_futures::JsFuture::from(h.array_buffer())
+                .await
+                .map(|b| js_sys::Uint8Array::new(&b).to_vec())
+                .unwrap_or_default(),
+            Err(_) => Vec::new(),
+        };
+        if ROUTING.with(|r| r.get()) != job {
+            return;
+        }
+        ROUTING.with(|r| r.set(0));
+        let module = hexlens_core::formats::module_for(&head, blob.size() as u64);
+        let running = CLIENT.with(|c| c.borrow().as_ref().map(|c| c.module));
+        if running.is_some_and(|m| m != module) {
+            stop();
+        }
+        MODULE.with(|m| m.set(module));
+        let sent = send(&[
+            ("type", "open".into()),
+            ("job", job.into()),
+            ("blob", blob.into()),
+            ("rows", FIRST_ROWS.into()),
+        ]);
+        if let Err(message) = sent {
+            failed(message);
         }
     });
-}
-
-/// Decodes `blob` as load number `job`, as a viewer does: its top levels and
-/// small groups now, the rest when opened (`hexlens_core::view`).
-pub fn open(job: u32, blob: &web_sys::Blob) -> Result<(), String> {
-    send(&[
-        ("type", "open".into()),
-        ("job", job.into()),
-        ("blob", blob.into()),
-        ("rows", FIRST_ROWS.into()),
-    ])
 }
 
 /// Asks the worker a question about load `job` (see [`Request`]); the
@@ -278,6 +312,7 @@ pub mod local {
 
 /// Stops the worker (whatever it is doing); the next request starts a new one.
 pub fn stop() {
+    ROUTING.with(|r| r.set(0));
     // Take the client out first: terminating it must not run while borrowed.
     let old = CLIENT.with(|c| c.borrow_mut().take());
     if let Some(c) = old {

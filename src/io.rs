@@ -122,14 +122,13 @@ fn open_blob(name: String, blob: web_sys::Blob, dispatch: UseReducerDispatcher<S
     // Start reading the first screen now, before the first render asks for it.
     let _ = bytes.window(0, 4096);
     dispatch.dispatch(Action::Open(Rc::new(Doc::pending(Rc::new(bytes), load))));
-    if let Err(message) = decoder::open(load, &blob) {
-        dispatch.dispatch(Action::DecodeFailed { load, message });
-    }
+    decoder::open(load, &blob, move |message| {
+        dispatch.dispatch(Action::DecodeFailed { load, message })
+    });
 }
 
-/// Routes the decode worker's reports into the store, and starts the worker.
+/// Routes the decode worker's reports into the store.
 pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
-    decoder::warm();
     decoder::set_sink(yew::Callback::from(move |e: decoder::Event| {
         let a = match e {
             decoder::Event::Progress { job, done, total } => Action::Progress {

@@ -1,8 +1,16 @@
-// hexlens decode worker. Loads the decoder's own wasm module (hexlens-worker,
-// built apart from the page's, which holds no decoder) and hands every message
-// from the page to its `worker_handle`, in the order the messages arrived.
-importScripts("../hexlens-worker.js");
-const ready = wasm_bindgen({ module_or_path: "../hexlens-worker_bg.wasm" });
+// hexlens decode worker. Loads one of the decoder's wasm modules (hexlens-worker-NAME,
+// built apart from the page's, which holds no decoder; NAME comes from this script's
+// ?m= parameter, chosen by the page from the file's first bytes) and hands every
+// message from the page to its `worker_handle`, in the order the messages arrived.
+const name = new URL(self.location.href).searchParams.get("m");
+const known = ["llvm", "dyno", "cdac"];
+let ready;
+if (known.includes(name)) {
+  importScripts("../hexlens-worker-" + name + ".js");
+  ready = wasm_bindgen({ module_or_path: "../hexlens-worker-" + name + "_bg.wasm" });
+} else {
+  ready = Promise.reject(new Error("no decoder module called " + name));
+}
 ready.catch((e) => self.postMessage({ type: "panic", message: "the decoder could not start: " + e }));
 
 self.onmessage = async (event) => {

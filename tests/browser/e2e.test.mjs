@@ -681,13 +681,13 @@ test('decoding shows progress and can be cancelled; the bytes stay', async () =>
   assert.ok((await page.locator('.trow').count()) > 3);
 });
 
-test("the page holds no decoder: a file's bytes show before the decoder's module has arrived", async () => {
-  // Hold back the decode worker's wasm module until the hex view is shown.
+test("the page holds no decoder: a file's bytes show before the decoder's module has arrived, and only the module the file needs is fetched", async () => {
+  // Hold back the decode worker's wasm modules until the hex view is shown.
   let release;
   const held = new Promise((r) => (release = r));
-  let asked = 0;
-  await page.route('**/hexlens-worker_bg.wasm', async (route) => {
-    asked += 1;
+  const asked = [];
+  await page.route('**/hexlens-worker-*_bg.wasm', async (route) => {
+    asked.push(route.request().url().match(/hexlens-worker-(\w+)_bg/)[1]);
     await held;
     await route.continue();
   });
@@ -698,23 +698,42 @@ test("the page holds no decoder: a file's bytes show before the decoder's module
     await first.waitFor();
     assert.equal(await first.textContent(), '44', 'the first byte, D of DXBC');
     assert.equal(await page.locator('#tree').getAttribute('data-decoded'), 'false', 'not decoded yet');
-    assert.ok(asked >= 1, 'the page asked for the decoder module');
     release();
     await waitForFile(SAMPLE);
     assert.ok((await page.locator('.trow').count()) > 3, 'the tree shows once the decoder is there');
+    assert.deepEqual(asked, ['llvm'], 'a DXContainer needs the llvm module only');
+    // A file of another module's format stops the worker and starts one with that module.
+    const dyno = fs.readFileSync(path.join(SAMPLES, 'writer_le.dyno'));
+    await loadViaInput('writer_le.dyno', dyno);
+    assert.equal(await page.locator(row('Modules')).count(), 1, 'the .dyno tree shows');
+    // A file no first-bytes probe knows goes to the module that searches files.
+    await loadViaInput('plain.bin', Buffer.from('just some text, no format at all\n'.repeat(40)));
+    await page.locator('#tree[data-decoded="true"]').waitFor();
+    assert.deepEqual(asked, ['llvm', 'dyno', 'cdac']);
+    // Back to a shader: the llvm module again.
+    await loadViaInput(SAMPLE, sample);
+    assert.ok((await page.locator('.trow').count()) > 3);
   } finally {
     release();
-    await page.unroute('**/hexlens-worker_bg.wasm');
+    await page.unroute('**/hexlens-worker-*_bg.wasm');
   }
-  // The page's own module is smaller than the decoder's and carries no decoder.
+  // The page's own module carries no decoder; each decoder module carries its
+  // own formats only (the dyno module shows generated code as bitcode, so it
+  // holds the bitcode block names too).
   const wasm = fs.readdirSync(DIST).filter((f) => f.endsWith('.wasm'));
-  assert.equal(wasm.length, 2, `two wasm modules: ${wasm}`);
+  assert.equal(wasm.length, 4, `the page's module and three decoder modules: ${wasm}`);
   const pageWasm = fs.readFileSync(path.join(DIST, wasm.find((f) => !f.startsWith('hexlens-worker'))));
-  const workerWasm = fs.readFileSync(path.join(DIST, 'hexlens-worker_bg.wasm'));
-  assert.ok(pageWasm.length < workerWasm.length, `page ${pageWasm.length} bytes, worker ${workerWasm.length}`);
-  for (const decoderText of ['MODULE_BLOCK', 'pipeline state validation']) {
-    assert.ok(!pageWasm.includes(decoderText), `the page module does not hold ${decoderText}`);
-    assert.ok(workerWasm.includes(decoderText), `the worker module holds ${decoderText}`);
+  const mod = (m) => fs.readFileSync(path.join(DIST, `hexlens-worker-${m}_bg.wasm`));
+  const has = { llvm: ['MODULE_BLOCK', 'pipeline state validation'], dyno: ['uAST section'], cdac: ['DACBLOB'] };
+  for (const [m, texts] of Object.entries(has)) {
+    const w = mod(m);
+    for (const t of texts) {
+      assert.ok(!pageWasm.includes(t), `the page module does not hold ${t}`);
+      assert.ok(w.includes(t), `the ${m} module holds ${t}`);
+      for (const other of Object.keys(has).filter((o) => o !== m && !(o === 'dyno' && t === 'MODULE_BLOCK'))) {
+        assert.ok(!mod(other).includes(t), `the ${other} module does not hold ${t}`);
+      }
+    }
   }
 });
 

@@ -8,8 +8,12 @@
 //! `STREAM_PAGE` entries, but no first pass over the whole file for exact
 //! totals (counts a viewer shows as not yet known until a group is opened).
 //!
+//! With `--open PATH` (a path as the JSON contract writes it), opens only the
+//! lazy groups on the way to PATH and PATH itself, five times from a fresh
+//! decode, and prints each time PATH took to open: for profiling one group.
+//!
 //! ```text
-//! cargo run --release -p hexlens-core --example open_cost -- [--groups N] [--viewer] FILE...
+//! cargo run --release -p hexlens-core --example open_cost -- [--groups N] [--viewer] [--open PATH] FILE...
 //! ```
 
 use hexlens_core::stream::streaming_options;
@@ -21,6 +25,7 @@ fn main() {
     let mut groups = 300usize;
     let mut files = Vec::new();
     let mut opts = streaming_options();
+    let mut only: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--groups" {
@@ -28,6 +33,8 @@ fn main() {
                 .next()
                 .and_then(|n| n.parse().ok())
                 .expect("--groups N");
+        } else if a == "--open" {
+            only = Some(args.next().expect("--open PATH"));
         } else if a == "--viewer" {
             opts.exact_totals = false;
         } else {
@@ -37,6 +44,10 @@ fn main() {
     for path in files {
         let data = std::fs::read(&path).expect("read the file");
         let src = data.as_slice();
+        if let Some(target) = &only {
+            open_one(&src, &opts, target);
+            continue;
+        }
         let t = Instant::now();
         let mut d = hexlens_core::decode_with(&src, &opts);
         let open = t.elapsed().as_secs_f64() * 1e3;
@@ -81,6 +92,37 @@ fn main() {
         times.sort_by(|a, b| b.0.total_cmp(&a.0));
         for (ms, what, n) in times.iter().take(3) {
             println!("  {ms:8.1} ms  {what} ({n} nodes)");
+        }
+    }
+}
+
+/// Opens the lazy groups on the way to `target`, then `target`, five times from
+/// a fresh decode; prints the time of the last step.
+fn open_one(src: &&[u8], opts: &hexlens_core::Options, target: &str) {
+    let steps: Vec<&str> = target.split('/').collect();
+    for _ in 0..5 {
+        let mut d = hexlens_core::decode_with(src, opts);
+        let mut id = d.tree.root();
+        let mut last = 0.0;
+        for step in &steps {
+            if d.tree.is_lazy(id) {
+                let t = Instant::now();
+                let _ = hexlens_core::expand(src, &mut d.tree, id);
+                last = t.elapsed().as_secs_f64() * 1e3;
+            }
+            let Some(next) = d.tree.child_named(id, step) else {
+                println!("  no {step} under {}", d.tree.path(id));
+                return;
+            };
+            id = next;
+        }
+        if d.tree.is_lazy(id) {
+            let t = Instant::now();
+            let made = hexlens_core::expand(src, &mut d.tree, id).map_or(0, |m| m.len());
+            last = t.elapsed().as_secs_f64() * 1e3;
+            println!("  {target}: {last:.1} ms ({made} nodes)");
+        } else {
+            println!("  {target} is not a lazy group (last step {last:.1} ms)");
         }
     }
 }

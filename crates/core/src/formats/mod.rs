@@ -21,7 +21,7 @@ pub struct Format {
     /// File extensions commonly used.
     pub extensions: &'static [&'static str],
     /// True if `src` looks like this format (usually a magic number check).
-    pub probe: fn(&dyn ByteSource) -> bool,
+    pub probe: Probe,
     /// Decodes the whole file into the builder's root.
     pub decode: fn(&mut Builder) -> DResult<()>,
 }
@@ -29,13 +29,102 @@ pub struct Format {
 /// Probe order matters: formats with a magic number at offset 0 come first; the
 /// cDAC probe, which searches a whole file (and object files) for an embedded blob,
 /// comes last.
+///
+/// Each entry is there when its cargo feature is on (all are by default).
 static FORMATS: &[Format] = &[
+    #[cfg(feature = "dxcontainer")]
     dxcontainer::FORMAT,
+    #[cfg(feature = "dyno")]
     dyno::FORMAT,
+    #[cfg(feature = "llvm1")]
     llvm1::FORMAT,
+    #[cfg(feature = "bitcode")]
     bitcode::FORMAT,
+    #[cfg(feature = "cdac")]
     cdac::FORMAT,
 ];
+
+/// One of the web viewer's decode-worker modules: a build of the worker whose
+/// registry holds only these formats (`crates/worker`'s cargo feature of the
+/// same name). The page picks the module for a file with [`module_for`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Module {
+    /// The module's name: its cargo feature, and `hexlens-worker-NAME` is its bin.
+    pub name: &'static str,
+    /// The formats it decodes, by [`Format::name`].
+    pub formats: &'static [&'static str],
+}
+
+/// The decode worker's modules. Every format is in exactly one; the one whose
+/// probe looks past a file's first bytes (cDAC, which searches the file) is in
+/// [`FALLBACK`], the module for any file no first-bytes probe recognises.
+pub static MODULES: &[Module] = &[
+    Module {
+        name: "llvm",
+        formats: &["dxcontainer", "llvm1-bytecode", "bitcode"],
+    },
+    Module {
+        name: "dyno",
+        formats: &["chapel-dyno"],
+    },
+    Module {
+        name: "cdac",
+        formats: &["cdac"],
+    },
+];
+
+/// The module for files no first-bytes probe recognises.
+pub const FALLBACK: &str = "cdac";
+
+/// How many bytes of a file [`module_for`] needs (or the whole of a shorter file).
+pub const HEAD_BYTES: usize = 16;
+
+/// The first-bytes probes, in the registry's probe order: the registry's
+/// entries whose probe reads nothing past [`HEAD_BYTES`], named as they are.
+/// A plain function list, so that a program asking only which module decodes
+/// a file (the page) links no decoder.
+static HEAD_PROBES: &[(&str, Probe)] = &[
+    ("dxcontainer", dxcontainer::probe),
+    ("chapel-dyno", dyno::probe),
+    ("llvm1-bytecode", llvm1::probe),
+    ("bitcode", bitcode::probe),
+];
+
+/// A format's probe (see [`Format::probe`]).
+type Probe = fn(&dyn ByteSource) -> bool;
+
+/// The first bytes of a file of `len` bytes, as a source that reads nothing else.
+struct Head<'a> {
+    bytes: &'a [u8],
+    len: u64,
+}
+
+impl ByteSource for Head<'_> {
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> usize {
+        let n = (self.bytes.len() as u64).min(self.len) as usize;
+        let held = &self.bytes[..n];
+        crate::source::ByteSource::read_at(&held, offset, buf)
+    }
+}
+
+/// The decode-worker module for a file of `len` bytes starting with `head`
+/// (its first [`HEAD_BYTES`] bytes, or all of a shorter file). A file decodes
+/// in that module as it does with every decoder registered: the module holds
+/// the format the full registry would pick (and for a file no first-bytes
+/// probe recognises, every format that searches further).
+pub fn module_for(head: &[u8], len: u64) -> &'static str {
+    let src = Head { bytes: head, len };
+    let format = HEAD_PROBES
+        .iter()
+        .find(|(_, probe)| probe(&src))
+        .map(|&(name, _)| name);
+    format
+        .and_then(|f| MODULES.iter().find(|m| m.formats.contains(&f)))
+        .map_or(FALLBACK, |m| m.name)
+}
 
 /// What a decoder is, without the decoder: for a program that lists or names
 /// formats but decodes nothing itself (a page whose decoding runs in a worker
@@ -102,14 +191,69 @@ pub fn has_magic(src: &dyn ByteSource, magic: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn the_catalog_says_what_the_registry_holds() {
         let about: Vec<_> = super::formats().iter().map(|f| f.about()).collect();
-        assert_eq!(super::catalog(), &about[..]);
+        let all = ["dxcontainer", "bitcode", "llvm1", "dyno", "cdac"];
+        if about.len() == all.len() {
+            assert_eq!(super::catalog(), &about[..]);
+        }
         assert_eq!(
             super::about("chapel-dyno").map(|a| a.name),
             Some("chapel-dyno")
         );
         assert!(super::about("nope").is_none());
+    }
+
+    #[test]
+    fn every_format_is_in_one_module_and_the_head_probes_are_the_registrys() {
+        for f in catalog() {
+            let n = MODULES
+                .iter()
+                .filter(|m| m.formats.contains(&f.name))
+                .count();
+            assert_eq!(n, 1, "{} is in {n} modules", f.name);
+        }
+        assert!(MODULES.iter().any(|m| m.name == FALLBACK));
+        // The head probes are the registry's entries in its order, less those
+        // of the fallback module (the registry with every feature on).
+        if formats().len() == catalog().len() {
+            let fallback = MODULES.iter().find(|m| m.name == FALLBACK).unwrap();
+            let head: Vec<&str> = formats()
+                .iter()
+                .map(|f| f.name)
+                .filter(|n| !fallback.formats.contains(n))
+                .collect();
+            let probes: Vec<&str> = HEAD_PROBES.iter().map(|p| p.0).collect();
+            assert_eq!(head, probes);
+            for (name, probe) in HEAD_PROBES {
+                let f = by_name(name).unwrap();
+                assert!(std::ptr::fn_addr_eq(f.probe, *probe), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_module_for_a_file_holds_the_format_that_decodes_it() {
+        let cases: &[(&[u8], &str)] = &[
+            (b"DXBC\0\0\0\0", "llvm"),
+            (b"BC\xC0\xDE\x35\x14\0\0", "llvm"),
+            (b"\xDE\xC0\x17\x0B\0\0\0\0", "llvm"),
+            (b"llvm\x01\x02", "llvm"),
+            (b"\x7FLIBCHPL", "dyno"),
+            (b"LPHCBIL\x7F", "dyno"),
+            (b"\x7FELF\x02\x01", "cdac"),
+            (b"DACBLOB\0", "cdac"),
+            (b"", "cdac"),
+            (b"DXB", "cdac"),
+        ];
+        for &(head, want) in cases {
+            assert_eq!(module_for(head, head.len() as u64), want, "{head:?}");
+        }
+        // Only the first bytes count, and only as many as the file has.
+        assert_eq!(module_for(b"DXBC", 3), "cdac");
+        assert_eq!(module_for(b"DXBCxxxxxxxxxxxxxxxxxxxx", 1 << 40), "llvm");
     }
 }

@@ -18,7 +18,7 @@ pub const FORMAT: Format = Format {
     decode,
 };
 
-fn probe(src: &dyn ByteSource) -> bool {
+pub(crate) fn probe(src: &dyn ByteSource) -> bool {
     has_magic(src, &BITCODE_MAGIC) || has_magic(src, &WRAPPER_MAGIC)
 }
 

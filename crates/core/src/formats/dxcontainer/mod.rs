@@ -49,7 +49,7 @@ pub const FORMAT: Format = Format {
     decode,
 };
 
-fn probe(src: &dyn ByteSource) -> bool {
+pub(crate) fn probe(src: &dyn ByteSource) -> bool {
     has_magic(src, b"DXBC")
 }
 

@@ -67,7 +67,7 @@ const HASH_SIZE: u64 = 32;
 /// Chapel's reader rejects this many modules (`MAX_NUM_MODULES`).
 const MAX_NUM_MODULES: u64 = 100_000_000;
 
-fn probe(src: &dyn ByteSource) -> bool {
+pub(crate) fn probe(src: &dyn ByteSource) -> bool {
     let mut buf = [0u8; 8];
     src.len() >= 8
         && src.read_at(0, &mut buf) == 8

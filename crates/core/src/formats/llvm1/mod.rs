@@ -43,7 +43,7 @@ pub const FORMAT: Format = Format {
     decode,
 };
 
-fn probe(src: &dyn ByteSource) -> bool {
+pub(crate) fn probe(src: &dyn ByteSource) -> bool {
     has_magic(src, b"llvm") || has_magic(src, b"llvc")
 }
 

@@ -1,6 +1,13 @@
-//! hexlens-worker: the web viewer's decode worker, a wasm module of its own
-//! (the page's module holds the UI and no decoder), run in a Web Worker
-//! (`static/worker.js` loads it), so decoding never blocks the page.
+//! The web viewer's decode worker, a wasm module of its own (the page's module
+//! holds the UI and no decoder), run in a Web Worker (`static/worker.js` loads
+//! it), so decoding never blocks the page.
+//!
+//! It is built once per module of `hexlens_core::formats::MODULES`, as the bin
+//! `hexlens-worker-NAME` with the cargo feature `NAME` alone: each build's
+//! registry holds only that module's decoders, so a visit downloads only the
+//! decoders of the file it opens. The page picks the module from the file's
+//! first bytes (`hexlens_core::formats::module_for`); every build runs this
+//! same code.
 //!
 //! The worker reads the file through `FileReaderSync` over `Blob.slice`, a page
 //! at a time into a bounded cache: a 4 GiB file is never in memory whole. It
@@ -277,9 +284,78 @@ mod worker {
 /// The worker is driven by its messages (`static/worker.js` hands each to
 /// `worker_handle`): nothing to do at start.
 #[cfg(target_arch = "wasm32")]
-fn main() {}
+pub fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
-fn main() {
-    println!("hexlens-worker is the web viewer's decode worker: run scripts/run.sh and open the printed URL.");
+pub fn main() {
+    println!(
+        "this is the web viewer's decode worker: run scripts/run.sh and open the printed URL."
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use hexlens_core::formats::{catalog, MODULES};
+
+    fn manifest_features(name: &str) -> Vec<String> {
+        let toml = include_str!("../Cargo.toml");
+        let line = toml
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} = [")))
+            .unwrap_or_else(|| panic!("no feature {name} in crates/worker/Cargo.toml"));
+        line.split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The features, bins and the page's build links follow `MODULES`: a format
+    /// moved between modules, or a module added, fails here until all agree.
+    #[test]
+    fn every_module_has_its_feature_bin_and_build_link() {
+        let toml = include_str!("../Cargo.toml");
+        let html = include_str!("../../../www/index.html");
+        let features: Vec<String> = MODULES.iter().map(|m| m.name.to_string()).collect();
+        assert_eq!(manifest_features("default"), features);
+        for m in MODULES {
+            // The core feature of a format is the last word of its module path;
+            // the catalog order is the registry's.
+            let want: Vec<String> = catalog()
+                .iter()
+                .filter(|f| m.formats.contains(&f.name))
+                .map(|f| format!("hexlens-core/{}", core_feature(f.name)))
+                .collect();
+            let mut got = manifest_features(m.name);
+            got.sort();
+            let mut want_sorted = want.clone();
+            want_sorted.sort();
+            assert_eq!(got, want_sorted, "module {}", m.name);
+            let bin = format!("name = \"hexlens-worker-{}\"", m.name);
+            assert!(toml.contains(&bin), "no bin for module {}", m.name);
+            let link = format!(
+                "data-bin=\"hexlens-worker-{}\" data-type=\"worker\" data-cargo-no-default-features data-cargo-features=\"{}\"",
+                m.name, m.name
+            );
+            assert!(
+                html.contains(&link),
+                "www/index.html does not build module {}",
+                m.name
+            );
+        }
+        let names: Vec<String> = MODULES.iter().map(|m| format!("\"{}\"", m.name)).collect();
+        let known = format!("const known = [{}];", names.join(", "));
+        assert!(
+            include_str!("../../../static/worker.js").contains(&known),
+            "static/worker.js should list the modules: {known}"
+        );
+    }
+
+    fn core_feature(format: &str) -> &str {
+        match format {
+            "chapel-dyno" => "dyno",
+            "llvm1-bytecode" => "llvm1",
+            other => other,
+        }
+    }
 }

@@ -1,0 +1,10 @@
+//! The decode worker for DXContainer, LLVM bitcode and LLVM 1.x bytecode: module `llvm` of
+//! `hexlens_core::formats::MODULES`, built with the `llvm` feature alone
+//! (see `src/worker.rs`).
+
+#[path = "../worker.rs"]
+mod decode_worker;
+
+fn main() {
+    decode_worker::main()
+}
