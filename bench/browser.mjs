@@ -151,6 +151,57 @@ async function memory(page) {
 const MiB = (b) => (b / 1048576).toFixed(1);
 const rows = [];
 const fileRows = [];
+const searchRows = [];
+
+// Search throughput over the open file: the viewer's search (Ctrl+F, run by the
+// worker a step at a time) from Enter to the bar's final count, and beside it a
+// simple reference in the page's JS: the same file read in 4 MiB slices, each
+// scanned with indexOf for the first byte and compared byte by byte.
+async function searchBench(page, file) {
+  const size = (await fs.promises.stat(file)).size;
+  await page.evaluate(() => {
+    const i = document.createElement('input');
+    i.type = 'file';
+    i.id = 'bench-ref-file';
+    i.style.display = 'none';
+    document.body.appendChild(i);
+  });
+  await page.setInputFiles('#bench-ref-file', file);
+  const out = [];
+  for (const [mode, text, bytes] of [['hex', 'DE AD BE EF', [0xde, 0xad, 0xbe, 0xef]], ['text', 'hexlens', [...Buffer.from('hexlens')]]]) {
+    await page.keyboard.press('Control+f');
+    await page.locator('#search-input').waitFor();
+    await page.selectOption('#search-mode', mode);
+    await page.fill('#search-input', text);
+    const t0 = Date.now();
+    await page.press('#search-input', 'Enter');
+    await page.waitForFunction(() => {
+      const t = document.querySelector('#search-status')?.textContent || 'searching';
+      return !/searching/.test(t);
+    }, null, { timeout: 600000 });
+    const ms = Date.now() - t0;
+    const status = await page.locator('#search-status').textContent();
+    const ref = await page.evaluate(async (needle) => {
+      const f = document.getElementById('bench-ref-file').files[0];
+      const t0 = performance.now();
+      const step = 4 << 20;
+      let hits = 0;
+      for (let at = 0; at < f.size; at += step) {
+        const buf = new Uint8Array(await f.slice(at, Math.min(f.size, at + step + needle.length - 1)).arrayBuffer());
+        const last = Math.min(step, buf.length - needle.length + 1);
+        for (let i = buf.indexOf(needle[0]); i !== -1 && i < last; i = buf.indexOf(needle[0], i + 1)) {
+          let k = 1;
+          while (k < needle.length && buf[i + k] === needle[k]) k++;
+          if (k === needle.length) hits++;
+        }
+      }
+      return { ms: performance.now() - t0, hits };
+    }, bytes);
+    out.push({ what: `${mode} ${text}`, size, ms, status, ref });
+    console.log(`search ${mode} "${text}" over ${size} bytes: ${ms} ms (${status}); reference ${ref.ms.toFixed(0)} ms, ${ref.hits} hits`);
+  }
+  return out;
+}
 
 for (const s of sizes) {
   const { page, errors } = await freshPage();
@@ -209,6 +260,7 @@ for (const s of sizes) {
     if (!wasProgram) break;
   }
   const mem = await memory(page);
+  if (s === '1GiB') searchRows.push(...(await searchBench(page, files[s])));
   fileRows.push({ size: s, firstPaint, decoded, end, expand, mem, errors });
   console.log(`${s}: first paint ${firstPaint.toFixed(0)} ms, decoded ${decoded.toFixed(0)} ms, end ${end.ok ? end.ms.toFixed(0) + ' ms' : 'NOT REACHED'}, expand ${expand.ms.toFixed(0)} ms, ` +
     `heap ${MiB(mem.heap)} MiB, page wasm ${MiB(mem.pageWasm)} MiB, worker wasm ${MiB(mem.workerWasm)} MiB, renderer RSS ${MiB(mem.rss)} MiB` +
@@ -384,6 +436,17 @@ lines.push(`| tree scroll step: work | ${ms1(big.stats.tree.workP95)} | ${ms1(bi
 lines.push(`| tree scroll: frame interval (${big.stats.tree.dropped} of ${big.stats.tree.steps} over 25 ms) | ${ms1(big.stats.tree.frameP95)} | ${ms1(big.stats.tree.frameMax)} | ${ms1(big.stats.tree.frameMedian)} |`);
 lines.push('');
 lines.push(`Memory with that tree open: JS heap ${MiB(big.mem.heap)} MiB, page wasm ${MiB(big.mem.pageWasm)} MiB, worker wasm ${MiB(big.mem.workerWasm)} MiB, renderer RSS ${MiB(big.mem.rss)} MiB.`);
+}
+lines.push('');
+if (searchRows.length) {
+  lines.push('');
+  lines.push('Search throughput (the 1 GiB sparse file; Ctrl+F, Enter to the final count, against a simple JS search of the same file in the page):');
+  lines.push('');
+  lines.push('| query | bytes | hexlens | MB/s | result | reference (JS, 4 MiB slices, indexOf) | MB/s | its hits |');
+  lines.push('| --- | ---: | --- | ---: | --- | --- | ---: | ---: |');
+  for (const r of searchRows) {
+    lines.push(`| ${r.what} | ${r.size.toLocaleString('en')} | ${r.ms} ms | ${(r.size / 1e6 / (r.ms / 1000)).toFixed(0)} | ${r.status} | ${r.ref.ms.toFixed(0)} ms | ${(r.size / 1e6 / (r.ref.ms / 1000)).toFixed(0)} | ${r.ref.hits} |`);
+  }
 }
 lines.push('');
 lines.push(`App transfer size (gzip -9): ${transfer.toLocaleString('en')} bytes for a visit that opens a file of the biggest decoder module: the page's critical path ${critical.toLocaleString('en')}, and the decode worker with one module: ${perModule.map(([m, n]) => `${m} ${n.toLocaleString('en')}`).join(', ')}. Everything deployed: ${deployed.toLocaleString('en')} (${assets.join(', ')}).`);

@@ -6,6 +6,7 @@ use crate::components::drop_overlay::DropOverlay;
 use crate::components::empty_state::EmptyState;
 use crate::components::hex_view::HexView;
 use crate::components::notices::Notices;
+use crate::components::search_bar::SearchBar;
 use crate::components::splitter::Splitter;
 use crate::components::status_bar::StatusBar;
 use crate::components::toolbar::Toolbar;
@@ -14,7 +15,7 @@ use crate::components::Store;
 use crate::hexfmt::px;
 use crate::hooks::use_ask::use_ask;
 use crate::hooks::use_file_drop::use_file_drop;
-use crate::hooks::use_hotkey::use_ctrl_key;
+use crate::hooks::use_hotkey::{use_ctrl_key, use_plain_key};
 use crate::io::{self, Sample};
 use crate::state::{Action, State};
 use crate::virt::within;
@@ -84,6 +85,30 @@ pub fn App() -> Html {
         });
     }
 
+    let search_ref = use_node_ref();
+    {
+        let search_ref = search_ref.clone();
+        let d = dispatch.clone();
+        use_ctrl_key("f", move || {
+            d.dispatch(Action::SearchBar(true));
+            // The bar may only now be drawn: focus its field once it is.
+            let search_ref = search_ref.clone();
+            gloo_timers::callback::Timeout::new(0, move || {
+                if let Some(el) = search_ref.cast::<web_sys::HtmlInputElement>() {
+                    let _ = el.focus();
+                    el.select();
+                }
+            })
+            .forget();
+        });
+    }
+    {
+        let d = dispatch.clone();
+        use_plain_key("F3", move |shift| {
+            d.dispatch(Action::SearchMove(if shift { -1 } else { 1 }))
+        });
+    }
+
     // Pane widths (tree, details) in px; the hex pane takes the rest.
     let widths = use_state_eq(|| (380.0f64, 330.0f64));
     let resize_tree = {
@@ -112,6 +137,9 @@ pub fn App() -> Html {
             html! {
                 <>
                 <Notices doc={Some(doc.clone())} status={s.status.clone()} dispatch={dispatch.clone()} />
+                if s.search_open {
+                    <SearchBar search={s.search.clone()} size={doc.bytes.len()} input_ref={search_ref.clone()} dispatch={dispatch.clone()} />
+                }
                 <main class="panes" style={cols}>
                     <TreeView state={Store::new(state.clone())} />
                     <Splitter label="Resize the structure pane" value={widths.0} on_resize={resize_tree} />

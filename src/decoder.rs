@@ -268,6 +268,26 @@ pub fn ask(job: u32, r: &Request) -> Result<(), String> {
         ]),
         Request::Node(id) => send(&[("type", "node".into()), job, ("id", (*id).into())]),
         Request::Locate(b) => send(&[("type", "locate".into()), job, ("byte", (*b as f64).into())]),
+        Request::Search {
+            gen,
+            query,
+            from,
+            to,
+            max,
+        } => send(&[
+            ("type", "search".into()),
+            job,
+            ("gen", (*gen).into()),
+            ("mode", query.mode.name().into()),
+            ("text", query.text.as_str().into()),
+            ("ignoreCase", query.ignore_case.into()),
+            ("utf16", query.utf16.into()),
+            ("number", query.number.name().into()),
+            ("order", query.order.name().into()),
+            ("from", (*from as f64).into()),
+            ("to", (*to as f64).into()),
+            ("max", (*max).into()),
+        ]),
     }
 }
 

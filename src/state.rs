@@ -151,6 +151,14 @@ pub enum Action {
     Toggle(NodeId),
     /// A key in the tree view.
     TreeKey(TreeKey),
+    /// Show or hide the search bar.
+    SearchBar(bool),
+    /// Search the file for a query (replacing any search before).
+    Search(hexlens_core::search::Query),
+    /// Show the next (+1) or previous (-1) match, wrapping around.
+    SearchMove(i64),
+    /// Stop searching (the matches found stay).
+    SearchStop,
 }
 
 /// The nodes open in the tree pane: a sorted list (a few hundred at most in
@@ -230,6 +238,34 @@ pub struct BoxCache {
     pub boxes: Boxes,
 }
 
+/// Matches kept by one search (more are not searched for).
+pub const MAX_HITS: usize = 100_000;
+/// Bytes one search step covers (the worker answers after each).
+pub const SEARCH_STEP: u64 = 64 << 20;
+
+/// A search of the open file's bytes: its query, what it found so far and how far
+/// it got. The worker runs it one step at a time as the store asks (see
+/// [`State::wants`]), so it can be stopped between steps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Search {
+    /// What is searched for.
+    pub query: hexlens_core::search::Query,
+    /// The needles' descriptions (`u32 LE`, `UTF-16BE`), by needle number.
+    pub whats: Vec<String>,
+    /// Search number (an answer of an older search is dropped).
+    pub gen: u32,
+    /// Matches so far, in file order.
+    pub hits: Rc<Vec<hexlens_core::search::Hit>>,
+    /// Every match starting before this byte is in `hits`.
+    pub reached: u64,
+    /// Still searching (false: done, stopped, or stopped at [`MAX_HITS`]).
+    pub running: bool,
+    /// Why the query cannot be searched.
+    pub error: Option<String>,
+    /// The match shown (an index into `hits`).
+    pub current: Option<usize>,
+}
+
 /// The store.
 #[derive(Debug, Clone, Default)]
 pub struct State {
@@ -273,6 +309,10 @@ pub struct State {
     /// Tree keys pressed while the rows held were out of date (after a
     /// toggle): replayed when the fresh rows land.
     pub keys: Rc<Vec<TreeKey>>,
+    /// The search bar is shown.
+    pub search_open: bool,
+    /// The last search.
+    pub search: Option<Rc<Search>>,
     /// Grows with every change (the panes compare it to know they must redraw).
     pub stamp: u64,
 }
@@ -370,6 +410,16 @@ impl State {
         }
         if let Some((b, _)) = self.seek {
             out.push(Request::Locate(b));
+        }
+        if let (Some(x), Some(doc)) = (self.search.as_ref().filter(|x| x.running), &self.doc) {
+            let size = doc.bytes.len();
+            out.push(Request::Search {
+                gen: x.gen,
+                query: x.query.clone(),
+                from: x.reached,
+                to: x.reached.saturating_add(SEARCH_STEP).min(size),
+                max: (MAX_HITS - x.hits.len().min(MAX_HITS)) as u32,
+            });
         }
         if let Some(id) = self.selected {
             if self.details.as_ref().is_none_or(|d| d.id != id) {
@@ -588,7 +638,76 @@ impl State {
                 Some(s)
             }
             Action::TreeKey(key) => self.tree_key(key),
+            Action::SearchBar(open) => {
+                let mut s = self.clone();
+                s.search_open = open;
+                Some(s)
+            }
+            Action::Search(query) => {
+                let mut s = self.clone();
+                let (whats, error) = match hexlens_core::search::needles(&query) {
+                    Ok(n) => (n.into_iter().map(|n| n.what).collect(), None),
+                    Err(e) => (Vec::new(), Some(e)),
+                };
+                let gen = self.search.as_ref().map_or(1, |x| x.gen.wrapping_add(1));
+                s.search_open = true;
+                s.search = Some(Rc::new(Search {
+                    running: error.is_none() && self.doc.is_some(),
+                    query,
+                    whats,
+                    gen,
+                    hits: Rc::new(Vec::new()),
+                    reached: 0,
+                    error,
+                    current: None,
+                }));
+                Some(s)
+            }
+            Action::SearchMove(step) => {
+                let x = self.search.as_ref()?;
+                let n = x.hits.len();
+                if n == 0 {
+                    return None;
+                }
+                let i = match x.current {
+                    Some(c) => (c as i64 + step).rem_euclid(n as i64) as usize,
+                    // The first match at or after the cursor (or before it, going back).
+                    None => {
+                        let after = x.hits.partition_point(|h| h.start < self.cursor);
+                        if step >= 0 {
+                            after % n
+                        } else {
+                            (after + n - 1) % n
+                        }
+                    }
+                };
+                self.show_hit(i)
+            }
+            Action::SearchStop => {
+                let x = self.search.as_ref().filter(|x| x.running)?;
+                let mut s = self.clone();
+                s.search = Some(Rc::new(Search {
+                    running: false,
+                    ..(**x).clone()
+                }));
+                Some(s)
+            }
         }
+    }
+
+    /// Makes match `i` the current one: the cursor goes to its first byte, the
+    /// hex pane scrolls there and its owner is selected (as a go-to does).
+    fn show_hit(&self, i: usize) -> Option<State> {
+        let x = self.search.as_ref()?;
+        let h = *x.hits.get(i)?;
+        let mut s = self
+            .apply(Action::Goto(h.start))
+            .unwrap_or_else(|| self.clone());
+        s.search = Some(Rc::new(Search {
+            current: Some(i),
+            ..(**x).clone()
+        }));
+        Some(s)
     }
 
     /// Takes in one of the worker's answers; `None` if it changes nothing.
@@ -685,6 +804,41 @@ impl State {
                     self.focus(&info, origin, None);
                 }
                 self.details = Some(Rc::new(info));
+            }
+            Answer::Found {
+                gen,
+                from,
+                found,
+                error,
+                ..
+            } => {
+                let x = self.search.as_ref()?;
+                if x.gen != *gen || x.reached != *from || !x.running {
+                    return None;
+                }
+                let size = doc.bytes.len();
+                let mut hits = (*x.hits).clone();
+                hits.extend_from_slice(&found.hits);
+                hits.truncate(MAX_HITS);
+                let first = x.hits.is_empty() && !hits.is_empty();
+                let reached = found.reached.max(*from);
+                self.search = Some(Rc::new(Search {
+                    running: error.is_none()
+                        && reached < size
+                        && hits.len() < MAX_HITS
+                        && reached > *from,
+                    error: error.clone(),
+                    hits: Rc::new(hits),
+                    reached,
+                    ..(**x).clone()
+                }));
+                if first {
+                    // The first match shows at once (the first at or after the cursor
+                    // would mean waiting for the whole file).
+                    if let Some(s) = self.show_hit(0) {
+                        *self = s;
+                    }
+                }
             }
             Answer::Located { byte, info, .. } => {
                 let (b, goto) = self.seek?;
@@ -1110,6 +1264,69 @@ mod tests {
         assert!(!now.lazy && now.children > 0);
         let child = r.s.rows.rows.at(pos + 1).unwrap();
         assert_eq!(child.parent, Some(row.id));
+    }
+
+    #[test]
+    fn a_search_finds_every_match_shows_the_first_and_moves_through_them() {
+        use hexlens_core::search::{Mode, Query};
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let want: Vec<u64> = data
+            .windows(4)
+            .enumerate()
+            .filter(|(_, w)| w == b"DXIL")
+            .map(|(i, _)| i as u64)
+            .collect();
+        assert!(want.len() >= 2, "{want:?}");
+        let mut r = Rig::new(data.clone(), None);
+        r.act(Action::Search(Query::new(Mode::Hex, "44 58 49 4C")));
+        let x = r.s.search.clone().unwrap();
+        assert!(!x.running && x.error.is_none());
+        assert_eq!(x.reached, data.len() as u64);
+        let got: Vec<u64> = x.hits.iter().map(|h| h.start).collect();
+        assert_eq!(got, want);
+        // The first match is shown: the cursor on it, its owner selected.
+        assert_eq!(x.current, Some(0));
+        assert_eq!(r.s.cursor, want[0]);
+        assert!(r.s.selected.is_some());
+        r.act(Action::SearchMove(1));
+        assert_eq!(r.s.cursor, want[1]);
+        assert_eq!(r.s.search.as_ref().unwrap().current, Some(1));
+        r.act(Action::SearchMove(-1));
+        r.act(Action::SearchMove(-1));
+        assert_eq!(r.s.cursor, *want.last().unwrap(), "going back wraps around");
+        // A query that cannot be searched says why and asks the worker nothing.
+        r.act(Action::Search(Query::new(Mode::Number, "12abc")));
+        let x = r.s.search.clone().unwrap();
+        assert!(x.error.is_some() && !x.running && x.hits.is_empty());
+        assert!(!r
+            .s
+            .wants()
+            .iter()
+            .any(|w| matches!(w, Request::Search { .. })));
+    }
+
+    #[test]
+    fn a_stopped_search_keeps_its_matches_and_asks_no_more() {
+        use hexlens_core::search::{Mode, Query};
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let mut r = Rig::new(data, None);
+        // Start a search without answering it, then stop it.
+        r.s =
+            r.s.apply(Action::Search(Query::new(Mode::Hex, "44 58")))
+                .unwrap();
+        assert!(r
+            .s
+            .wants()
+            .iter()
+            .any(|w| matches!(w, Request::Search { .. })));
+        r.s = r.s.apply(Action::SearchStop).unwrap();
+        assert!(!r
+            .s
+            .wants()
+            .iter()
+            .any(|w| matches!(w, Request::Search { .. })));
+        let x = r.s.search.clone().unwrap();
+        assert!(!x.running && x.reached == 0);
     }
 
     #[test]

@@ -41,6 +41,32 @@ fn inside(r: Option<(u64, u64)>, o: u64) -> bool {
     r.is_some_and(|(s, e)| s <= o && o < e)
 }
 
+/// The search matches touching bytes `[a, b)` (at most 16 of them), each as its
+/// span and whether it is the current one.
+fn hits_in(search: Option<&crate::state::Search>, a: u64, b: u64) -> Vec<(u64, u64, bool)> {
+    let Some(x) = search else {
+        return Vec::new();
+    };
+    let longest = hexlens_core::search::MAX_NEEDLE as u64;
+    let first = x
+        .hits
+        .partition_point(|h| h.start.saturating_add(longest) <= a);
+    x.hits[first..]
+        .iter()
+        .enumerate()
+        .take_while(|(_, h)| h.start < b)
+        .filter(|(_, h)| h.start + u64::from(h.len) > a)
+        .take(16)
+        .map(|(i, h)| {
+            (
+                h.start,
+                h.start + u64::from(h.len),
+                x.current == Some(first + i),
+            )
+        })
+        .collect()
+}
+
 /// What one row shows: its place in the file and the marks that touch it.
 /// A row element showing the same is not touched again.
 #[derive(Clone)]
@@ -54,6 +80,8 @@ struct RowView {
     sel: Option<(u64, u64)>,
     /// The cursor, if in this row.
     cursor: Option<u64>,
+    /// Search matches touching the row (true: the current one).
+    hits: Vec<(u64, u64, bool)>,
     /// Grows when file bytes arrive (a row drawn before its bytes were read
     /// draws again).
     epoch: u32,
@@ -67,6 +95,7 @@ impl PartialEq for RowView {
             && Rc::ptr_eq(&self.boxes, &o.boxes)
             && self.sel == o.sel
             && self.cursor == o.cursor
+            && self.hits == o.hits
             && self.epoch == o.epoch
             && self.doc == o.doc
     }
@@ -81,6 +110,7 @@ fn cell_classes(
     bytes: &[u8],
     sel: Option<(u64, u64)>,
     cursor: Option<u64>,
+    hits: &[(u64, u64, bool)],
 ) -> Vec<String> {
     let boxes = &boxes.boxes;
     let root = doc.root().map(|r| r.id);
@@ -122,6 +152,14 @@ fn cell_classes(
             }
             if inside(sel, o) {
                 c.push_str(" sel");
+            }
+            let mut hit = hits.iter().filter(|h| h.0 <= o && o < h.1);
+            if let Some(h) = hit.next() {
+                c.push_str(if h.2 || hit.any(|h| h.2) {
+                    " hitc"
+                } else {
+                    " hit"
+                });
             }
             if cursor == Some(o) {
                 c.push_str(" cur");
@@ -186,7 +224,7 @@ fn fill_row(el: &web_sys::Element, doc: &Doc, v: &RowView) {
     };
     el.set_class_name("hrow");
     let _ = el.remove_attribute("aria-busy");
-    let classes = cell_classes(doc, &v.boxes, base, &bytes, v.sel, v.cursor);
+    let classes = cell_classes(doc, &v.boxes, base, &bytes, v.sel, v.cursor, &v.hits);
     let hex_cells = cells(&hx, bytes.len());
     let asc_cells = cells(&asc, bytes.len());
     for (i, (&b, class)) in bytes.iter().zip(&classes).enumerate() {
@@ -488,6 +526,7 @@ pub fn HexView(p: &Props) -> Html {
                 boxes: st.boxes.clone(),
                 sel: touch(sel),
                 cursor: (a..b).contains(&st.cursor).then_some(st.cursor),
+                hits: hits_in(st.search.as_deref(), a, b),
                 epoch: st.bytes_epoch,
                 doc: doc.id,
             }

@@ -7,6 +7,7 @@ pub mod hex_view;
 pub mod icons;
 pub mod inspector;
 pub mod notices;
+pub mod search_bar;
 pub mod splitter;
 pub mod status_bar;
 pub mod toolbar;

@@ -423,6 +423,121 @@ test('panes resize by dragging or with the keyboard', async () => {
   assert.ok(Math.abs((await width()) - (w1 - 16)) <= 1);
 });
 
+/** Every start where `needle` (bytes, with `null` for any byte) matches `data`. */
+function referenceSearch(data, needle) {
+  const out = [];
+  outer: for (let i = 0; i + needle.length <= data.length; i++) {
+    for (let k = 0; k < needle.length; k++) {
+      if (needle[k] !== null && data[i + k] !== needle[k]) continue outer;
+    }
+    out.push(i);
+  }
+  return out;
+}
+
+const cursorAt = async () => Number.parseInt((await page.locator('#hex').getAttribute('aria-label')).match(/0x([0-9A-F]+)/)[1], 16);
+
+async function searchFor(mode, text) {
+  await page.keyboard.press('Control+f');
+  await page.locator('#search-input').waitFor();
+  await page.selectOption('#search-mode', mode);
+  await page.fill('#search-input', text);
+  await page.press('#search-input', 'Enter');
+  await page.waitForFunction(() => !/searching/.test(document.querySelector('#search-status')?.textContent || 'searching'));
+  return page.locator('#search-status').textContent();
+}
+
+test('search (Ctrl+F): byte patterns with wildcards match a reference search, across page and chunk boundaries; F3 walks the matches', async () => {
+  // A file of few distinct bytes (so matches are many), 9 MiB: it crosses the
+  // search's 4 MiB read chunks and many 64 KiB pages; known matches sit across both.
+  let seed = 12345;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000;
+  const data = Buffer.alloc(9 << 20);
+  for (let i = 0; i < data.length; i++) data[i] = 0x41 + Math.floor(rnd() * 4);
+  const mark = [0xde, 0xad, 0xbe, 0xef];
+  const places = [65534, (4 << 20) - 2, (8 << 20) - 1, 3 * 65536 - 3];
+  for (const p of places) mark.forEach((b, k) => (data[p + k] = b));
+  await open();
+  await loadViaInput('pattern.bin', data);
+  const status = await searchFor('hex', 'DE ?? BE EF');
+  const want = referenceSearch(data, [0xde, null, 0xbe, 0xef]);
+  assert.deepEqual(want, [...places].sort((a, b) => a - b));
+  assert.match(status, new RegExp(`^1 of ${want.length}$`));
+  // The first match is shown, its bytes marked as the current match.
+  assert.equal(await cursorAt(), want[0]);
+  assert.equal(await page.locator('#hex .c.hitc').count() >= 4 * 2, true, 'hex and ASCII cells of the match');
+  for (let i = 1; i < want.length; i++) {
+    await page.keyboard.press('F3');
+    await page.waitForFunction((i) => document.querySelector('#search-status').textContent.startsWith(`${i + 1} of`), i);
+    assert.equal(await cursorAt(), want[i], `match ${i}`);
+  }
+  await page.keyboard.press('F3');
+  await page.waitForFunction(() => document.querySelector('#search-status').textContent.startsWith('1 of'));
+  await page.keyboard.press('Shift+F3');
+  await page.waitForFunction((n) => document.querySelector('#search-status').textContent.startsWith(`${n} of`), want.length);
+  assert.equal(await cursorAt(), want.at(-1));
+  // Random patterns (two to five bytes of the file, some wildcards): the count
+  // matches the reference's, and so do the first and last matches.
+  for (let round = 0; round < 6; round++) {
+    const len = 2 + Math.floor(rnd() * 4);
+    const at = Math.floor(rnd() * (data.length - len));
+    const needle = [...data.subarray(at, at + len)].map((b, k) => (k > 0 && rnd() < 0.25 ? null : b));
+    const text = needle.map((b) => (b === null ? '??' : b.toString(16).padStart(2, '0'))).join(' ');
+    const ref = referenceSearch(data, needle);
+    const capped = Math.min(ref.length, 100000);
+    const st = await searchFor('hex', text);
+    const more = ref.length > capped ? '\\+ \\(stopped at 0x[0-9A-F]+ of 0x900000\\)' : '';
+    assert.match(st, new RegExp(`^1 of ${capped}${more}$`), `${text}: ${st}, reference ${ref.length}`);
+    assert.equal(await cursorAt(), ref[0], text);
+    if (ref.length <= 100000) {
+      await page.keyboard.press('Shift+F3');
+      await page.waitForFunction((n) => document.querySelector('#search-status').textContent.startsWith(`${n} of`), ref.length);
+      assert.equal(await cursorAt(), ref.at(-1), text);
+    }
+  }
+  // A query that cannot be searched says why.
+  const bad = await searchFor('hex', 'XYZ');
+  assert.match(bad, /not a hex digit/);
+  assert.equal(await page.locator('#search-bar.invalid').count(), 1);
+});
+
+test('search finds text in UTF-16 and either case, and numbers in every width, in a decoded file; a match reveals its owner in the tree', async () => {
+  await open();
+  await loadViaInput(SAMPLE, sample);
+  await page.keyboard.press('Control+f');
+  await page.locator('#search-input').waitFor();
+  await page.selectOption('#search-mode', 'text');
+  await page.check('#search-case');
+  await page.fill('#search-input', 'dxil');
+  await page.press('#search-input', 'Enter');
+  await page.waitForFunction(() => /of \d+$/.test(document.querySelector('#search-status')?.textContent || ''), null, { timeout: 5000 }).catch(async (e) => {
+    throw new Error(`status: ${await page.locator('#search-status').textContent()}; ${e}`);
+  });
+  const lower = Buffer.from(sample.toString('latin1').toLowerCase(), 'latin1');
+  const want = referenceSearch(lower, [...Buffer.from('dxil')]);
+  assert.equal(await page.locator('#search-status').textContent(), `1 of ${want.length}`);
+  assert.equal(await cursorAt(), want[0]);
+  // The match's owner is selected and shown in the tree.
+  await page.locator('#tree .trow[aria-selected="true"]').waitFor();
+  // A number: 1 as any integer width finds u8, u16, u32 and u64 in both orders.
+  await page.selectOption('#search-mode', 'number');
+  await page.fill('#search-input', '1');
+  await page.press('#search-input', 'Enter');
+  await page.waitForFunction(() => /of \d+$/.test(document.querySelector('#search-status')?.textContent || ''), null, { timeout: 5000 }).catch(async (e) => {
+    throw new Error(`status: ${await page.locator('#search-status').textContent()}; ${e}`);
+  });
+  const n = Number((await page.locator('#search-status').textContent()).match(/of (\d+)/)[1]);
+  // One match per offset where any width in either order holds 1.
+  const starts = new Set();
+  for (const w of [1, 2, 4, 8]) {
+    const le = [1, ...Array(w - 1).fill(0)];
+    for (const needle of [le, [...le].reverse()]) for (const i of referenceSearch(sample, needle)) starts.add(i);
+  }
+  assert.equal(n, starts.size);
+  await shot('30-search');
+  await page.keyboard.press('Escape');
+});
+
 test('a file no decoder recognises is shown as plain hex with a notice', async () => {
   await open();
   const text = Buffer.from('hello, this is not any known binary format\n'.repeat(40));

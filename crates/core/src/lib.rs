@@ -18,6 +18,7 @@ pub mod clip;
 pub mod formats;
 pub mod output;
 pub mod pages;
+pub mod search;
 pub mod session;
 pub mod sorted;
 pub mod source;

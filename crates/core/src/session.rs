@@ -216,6 +216,15 @@ pub enum Request {
     Node(NodeId),
     /// The innermost node owning a byte, opening small groups on the way.
     Locate(u64),
+    /// Search `query`'s matches starting in `[from, to)`, at most `max` of them
+    /// (search number `gen`, which the answer carries back).
+    Search {
+        gen: u32,
+        query: crate::search::Query,
+        from: u64,
+        to: u64,
+        max: u32,
+    },
 }
 
 /// What the viewer needs once a file is decoded.
@@ -590,6 +599,34 @@ impl<S: ByteSource> Session<S> {
                 byte: *b,
                 version: self.version(),
             },
+            Request::Search {
+                gen,
+                query,
+                from,
+                to,
+                max,
+            } => {
+                let (found, error) = match crate::search::needles(query) {
+                    Ok(n) => (
+                        crate::search::find(&self.src, &n, *from, *to, (*max).max(1) as usize),
+                        None,
+                    ),
+                    Err(e) => (
+                        crate::search::Found {
+                            hits: Vec::new(),
+                            reached: self.src.len(),
+                        },
+                        Some(e),
+                    ),
+                };
+                Answer::Found {
+                    version: self.version(),
+                    gen: *gen,
+                    from: *from,
+                    found,
+                    error,
+                }
+            }
         }
     }
 

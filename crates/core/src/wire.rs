@@ -58,6 +58,19 @@ pub enum Answer {
         /// Its owner (`None` past the end of the file).
         info: Option<NodeInfo>,
     },
+    /// One step of a search (see [`crate::session::Request::Search`]).
+    Found {
+        /// How far the tree is decoded.
+        version: Version,
+        /// The search's number, as asked.
+        gen: u32,
+        /// Where the step began.
+        from: u64,
+        /// What it found, and where the next step begins.
+        found: crate::search::Found,
+        /// Why the query cannot be searched (then nothing was).
+        error: Option<String>,
+    },
 }
 
 impl Answer {
@@ -68,7 +81,8 @@ impl Answer {
             | Answer::Rows { version, .. }
             | Answer::Boxes { version, .. }
             | Answer::Node { version, .. }
-            | Answer::Located { version, .. } => *version,
+            | Answer::Located { version, .. }
+            | Answer::Found { version, .. } => *version,
         }
     }
 }
@@ -229,6 +243,29 @@ pub fn encode(a: &Answer) -> Vec<u8> {
             o.version(version);
             o.uint(*byte);
             o.opt_info(info);
+        }
+        Answer::Found {
+            version,
+            gen,
+            from,
+            found,
+            error,
+        } => {
+            o.0.push(5);
+            o.version(version);
+            o.uint(u64::from(*gen));
+            o.uint(*from);
+            o.uint(found.reached);
+            o.opt_str(error);
+            o.uint(found.hits.len() as u64);
+            // Hits are in order: each start as the distance from the last.
+            let mut at = *from;
+            for h in &found.hits {
+                o.uint(h.start.wrapping_sub(at));
+                o.uint(u64::from(h.len));
+                o.uint(u64::from(h.needle));
+                at = h.start;
+            }
         }
     }
     o.0
@@ -479,6 +516,30 @@ pub fn decode(bytes: &[u8]) -> Result<Answer, String> {
             byte: r.uint()?,
             info: r.opt_info()?,
         },
+        5 => {
+            let gen = r.u32()?;
+            let from = r.uint()?;
+            let reached = r.uint()?;
+            let error = r.opt_str()?;
+            let k = r.count(3)?;
+            let mut hits = Vec::with_capacity(k);
+            let mut at = from;
+            for _ in 0..k {
+                let start = at.wrapping_add(r.uint()?);
+                let len = r.u32()?;
+                let needle =
+                    u16::try_from(r.uint()?).map_or_else(|_| r.err("needle past u16"), Ok)?;
+                hits.push(crate::search::Hit { start, len, needle });
+                at = start;
+            }
+            Answer::Found {
+                version,
+                gen,
+                from,
+                found: crate::search::Found { hits, reached },
+                error,
+            }
+        }
         _ => return r.err("unknown answer"),
     };
     if r.at != bytes.len() {
@@ -520,6 +581,30 @@ mod tests {
             byte: b,
             info: s.locate(b),
         });
+        let mut q = crate::search::Query::new(crate::search::Mode::Text, "dx");
+        q.ignore_case = true;
+        q.utf16 = true;
+        let search = |q: &crate::search::Query, s: &mut Session<Vec<u8>>| {
+            s.answer(&crate::session::Request::Search {
+                gen: 3,
+                query: q.clone(),
+                from: 4,
+                to: u64::MAX,
+                max: 1000,
+            })
+        };
+        let found = search(&q, &mut s);
+        assert!(
+            matches!(&found, Answer::Found { found, error: None, .. } if !found.hits.is_empty()),
+            "{found:?}"
+        );
+        answers.push(found);
+        let bad = search(
+            &crate::search::Query::new(crate::search::Mode::Hex, "zz"),
+            &mut s,
+        );
+        assert!(matches!(&bad, Answer::Found { error: Some(_), .. }));
+        answers.push(bad);
         for a in answers {
             let bytes = encode(&a);
             assert_eq!(decode(&bytes).unwrap(), a);

@@ -21,7 +21,8 @@
 //! file, answered from its [`Session`]: `{type: "rows", job, gen, open,
 //! first, count, find}` (`open`: the page's open set, a `Uint32Array`),
 //! `{type: "boxes", job, start, end}`, `{type: "node", job, id}`, `{type:
-//! "locate", job, byte}`; `{type: "crash"}` (a test hook: panics on purpose).
+//! "locate", job, byte}`, `{type: "search", job, gen, mode, text, ignoreCase,
+//! utf16, number, order, from, to, max}` (one step of a search); `{type: "crash"}` (a test hook: panics on purpose).
 //! Messages out: `{type: "progress", job, done, total}`, `{type: "answer",
 //! job, data}` (`data`: a [`hexlens_core::wire`] answer), `{type: "failed",
 //! job, message}`, `{type: "panic", message}`. Every message carries
@@ -30,6 +31,7 @@
 #[cfg(target_arch = "wasm32")]
 mod worker {
     use hexlens_core::pages::PageCache;
+    use hexlens_core::search::{Mode, NumberType, Order, Query};
     use hexlens_core::session::{Request, Session};
     use hexlens_core::wire::{self, Answer};
     use hexlens_core::{ByteSource, NodeId};
@@ -208,7 +210,7 @@ mod worker {
         match kind.as_str() {
             "open" => open(&m, job),
             "crash" => panic!("decoder crash requested by the page (test hook)"),
-            "rows" | "boxes" | "node" | "locate" => ask(&kind, &m, job),
+            "rows" | "boxes" | "node" | "locate" | "search" => ask(&kind, &m, job),
             _ => {}
         }
     }
@@ -251,6 +253,20 @@ mod worker {
         uint(m, k).and_then(|v| NodeId::try_from(v).ok())
     }
 
+    /// A search query from its message fields (see the page's `decoder::ask`).
+    fn query(m: &JsValue) -> Query {
+        let text = |k: &str| get(m, k).as_string().unwrap_or_default();
+        let mut q = Query::new(
+            Mode::from_name(&text("mode")).unwrap_or(Mode::Hex),
+            &text("text"),
+        );
+        q.ignore_case = get(m, "ignoreCase").is_truthy();
+        q.utf16 = get(m, "utf16").is_truthy();
+        q.number = NumberType::from_name(&text("number")).unwrap_or(NumberType::AnyInt);
+        q.order = Order::from_name(&text("order")).unwrap_or(Order::Both);
+        q
+    }
+
     fn ask(kind: &str, m: &JsValue, job: u32) {
         JOB.with(|j| {
             let mut j = j.borrow_mut();
@@ -273,6 +289,13 @@ mod worker {
                     end: uint(m, "end").unwrap_or(0),
                 },
                 "node" => Request::Node(id(m, "id").unwrap_or(NodeId::MAX)),
+                "search" => Request::Search {
+                    gen: uint(m, "gen").unwrap_or(0) as u32,
+                    query: query(m),
+                    from: uint(m, "from").unwrap_or(0),
+                    to: uint(m, "to").unwrap_or(0),
+                    max: uint(m, "max").unwrap_or(1).min(u64::from(u32::MAX)) as u32,
+                },
                 _ => Request::Locate(uint(m, "byte").unwrap_or(0)),
             };
             let a = state.session.answer(&r);
