@@ -168,7 +168,7 @@ async function searchBench(page, file) {
   });
   await page.setInputFiles('#bench-ref-file', file);
   const out = [];
-  for (const [mode, text, bytes] of [['hex', 'DE AD BE EF', [0xde, 0xad, 0xbe, 0xef]], ['text', 'hexlens', [...Buffer.from('hexlens')]]]) {
+  for (const [mode, text, bytes] of [['hex', 'DE AD BE EF', [0xde, 0xad, 0xbe, 0xef]], ['text', 'hexlens', [...Buffer.from('hexlens')]], ['hex', 'DE AD BE EF', [0xde, 0xad, 0xbe, 0xef]], ['text', 'hexlens', [...Buffer.from('hexlens')]]]) {
     await page.keyboard.press('Control+f');
     await page.locator('#search-input').waitFor();
     await page.selectOption('#search-mode', mode);
