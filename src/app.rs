@@ -6,7 +6,7 @@ use crate::components::drop_overlay::DropOverlay;
 use crate::components::empty_state::EmptyState;
 use crate::components::hex_view::HexView;
 use crate::components::notices::Notices;
-use crate::components::search_bar::SearchBar;
+use crate::components::search_bar::use_search_bar;
 use crate::components::splitter::Splitter;
 use crate::components::status_bar::StatusBar;
 use crate::components::toolbar::Toolbar;
@@ -22,9 +22,13 @@ use crate::virt::within;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Mounts the app on `<body>`.
+/// Mounts the app on `<div id="app-root">` (beside it in `www/index.html` is
+/// the search bar's markup, which the app wires up but does not render).
 pub fn start() {
-    yew::Renderer::<App>::new().render();
+    match gloo_utils::document().get_element_by_id("app-root") {
+        Some(root) => yew::Renderer::<App>::with_root(root).render(),
+        None => yew::Renderer::<App>::new().render(),
+    };
 }
 
 /// Smallest widths (px) of the side panes.
@@ -85,21 +89,12 @@ pub fn App() -> Html {
         });
     }
 
-    let search_ref = use_node_ref();
+    use_search_bar(&state);
     {
-        let search_ref = search_ref.clone();
         let d = dispatch.clone();
         use_ctrl_key("f", move || {
+            crate::components::search_bar::show();
             d.dispatch(Action::SearchBar(true));
-            // The bar may only now be drawn: focus its field once it is.
-            let search_ref = search_ref.clone();
-            gloo_timers::callback::Timeout::new(0, move || {
-                if let Some(el) = search_ref.cast::<web_sys::HtmlInputElement>() {
-                    let _ = el.focus();
-                    el.select();
-                }
-            })
-            .forget();
         });
     }
     {
@@ -137,9 +132,6 @@ pub fn App() -> Html {
             html! {
                 <>
                 <Notices doc={Some(doc.clone())} status={s.status.clone()} dispatch={dispatch.clone()} />
-                if s.search_open {
-                    <SearchBar search={s.search.clone()} size={doc.bytes.len()} input_ref={search_ref.clone()} dispatch={dispatch.clone()} />
-                }
                 <main class="panes" style={cols}>
                     <TreeView state={Store::new(state.clone())} />
                     <Splitter label="Resize the structure pane" value={widths.0} on_resize={resize_tree} />

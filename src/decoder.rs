@@ -284,6 +284,12 @@ pub fn ask(job: u32, r: &Request) -> Result<(), String> {
             ("utf16", query.utf16.into()),
             ("number", query.number.name().into()),
             ("order", query.order.name().into()),
+            (
+                "float",
+                query
+                    .float_bits
+                    .map_or(JsValue::UNDEFINED, |b| f64::from_bits(b).into()),
+            ),
             ("from", (*from as f64).into()),
             ("to", (*to as f64).into()),
             ("max", (*max).into()),

@@ -644,21 +644,28 @@ impl State {
                 Some(s)
             }
             Action::Search(query) => {
+                // The same query again goes to the next match.
+                if let Some(x) = self
+                    .search
+                    .as_ref()
+                    .filter(|x| x.query == query && x.error.is_none() && !x.hits.is_empty())
+                {
+                    let _ = x;
+                    return self.apply(Action::SearchMove(1));
+                }
+                // The worker checks the query (the page links no query parser)
+                // and says what it searches for with its first answer.
                 let mut s = self.clone();
-                let (whats, error) = match hexlens_core::search::needles(&query) {
-                    Ok(n) => (n.into_iter().map(|n| n.what).collect(), None),
-                    Err(e) => (Vec::new(), Some(e)),
-                };
                 let gen = self.search.as_ref().map_or(1, |x| x.gen.wrapping_add(1));
                 s.search_open = true;
                 s.search = Some(Rc::new(Search {
-                    running: error.is_none() && self.doc.is_some(),
+                    running: self.doc.is_some(),
                     query,
-                    whats,
+                    whats: Vec::new(),
                     gen,
                     hits: Rc::new(Vec::new()),
                     reached: 0,
-                    error,
+                    error: None,
                     current: None,
                 }));
                 Some(s)
@@ -810,6 +817,7 @@ impl State {
                 from,
                 found,
                 error,
+                whats,
                 ..
             } => {
                 let x = self.search.as_ref()?;
@@ -828,6 +836,7 @@ impl State {
                         && hits.len() < MAX_HITS
                         && reached > *from,
                     error: error.clone(),
+                    whats: whats.clone(),
                     hits: Rc::new(hits),
                     reached,
                     ..(**x).clone()

@@ -3,44 +3,80 @@
 //! and the way through them (Enter, F3 / Shift+F3, the arrows). The worker
 //! searches the file a step at a time; the bar shows how far it got and can
 //! stop it.
+//!
+//! The bar is plain markup in `www/index.html`: this module wires it to the
+//! store and keeps it in step with it, which costs the page's module far less
+//! code than rendering it.
 
-use crate::state::{Action, Search, State};
+use crate::state::{Action, Search, State, MAX_HITS};
+use gloo_events::{EventListener, EventListenerOptions};
 use hexlens_core::search::{Mode, NumberType, Order, Query};
-use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// Props of [`SearchBar`].
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    /// The last search.
-    pub search: Option<Rc<Search>>,
-    /// The open file's size.
-    pub size: u64,
-    /// The query field (focused by Ctrl+F).
-    pub input_ref: NodeRef,
-    /// The store.
-    pub dispatch: UseReducerDispatcher<State>,
+/// The element with id `id`, as a `T`.
+fn el<T: JsCast>(id: &str) -> Option<T> {
+    gloo_utils::document()
+        .get_element_by_id(id)?
+        .dyn_into()
+        .ok()
 }
 
-// `NodeRef::cast` does not check the element's type: each helper is used only
-// on refs of its own element type.
-fn input_value(r: &NodeRef) -> String {
-    r.cast::<web_sys::HtmlInputElement>()
-        .map(|i| i.value())
+fn input(id: &str) -> Option<web_sys::HtmlInputElement> {
+    el(id)
+}
+
+fn select_value(id: &str) -> String {
+    el::<web_sys::HtmlSelectElement>(id)
+        .map(|s| s.value())
         .unwrap_or_default()
 }
 
-fn select_value(e: &Event) -> String {
-    e.target_unchecked_into::<web_sys::HtmlSelectElement>()
-        .value()
+/// `text` as JavaScript's `Number(text)` reads it (`None`: not a number).
+fn js_number(text: &str) -> Option<f64> {
+    let f: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"Number".into())
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    let v = f
+        .call1(&wasm_bindgen::JsValue::UNDEFINED, &text.into())
+        .ok()?
+        .as_f64()?;
+    (!v.is_nan()).then_some(v)
 }
 
-fn checked(r: &NodeRef) -> bool {
-    r.cast::<web_sys::HtmlInputElement>()
-        .is_some_and(|i| i.checked())
+/// The query the bar's fields give.
+fn query() -> Query {
+    let mode = Mode::from_name(&select_value("search-mode")).unwrap_or(Mode::Hex);
+    let mut q = Query::new(
+        mode,
+        &input("search-input").map(|i| i.value()).unwrap_or_default(),
+    );
+    let checked = |id| input(id).is_some_and(|i| i.checked());
+    q.ignore_case = checked("search-case");
+    q.utf16 = checked("search-utf16");
+    q.number = NumberType::from_name(&select_value("search-type")).unwrap_or(NumberType::AnyInt);
+    q.order = Order::from_name(&select_value("search-order")).unwrap_or(Order::Both);
+    if mode == Mode::Number && matches!(q.number, NumberType::F32 | NumberType::F64) {
+        // The browser parses the float with its own `Number()` (see
+        // `Query::float_bits`).
+        q.float_bits = js_number(q.text.trim()).map(f64::to_bits);
+    }
+    q
 }
 
-/// `3 of 120 matches`, `searching… 45 %`, or why there are none.
+/// Shows the bar and puts the cursor in its field.
+pub fn show() {
+    if let Some(f) = el::<web_sys::HtmlElement>("search-bar") {
+        f.set_hidden(false);
+    }
+    if let Some(i) = input("search-input") {
+        let _ = i.focus();
+        i.select();
+    }
+}
+
+/// `3 of 120`, `3 of 120, searching… 45 %`, or why there are none.
 fn status(x: &Search, size: u64) -> String {
     if let Some(e) = &x.error {
         return e.clone();
@@ -51,9 +87,9 @@ fn status(x: &Search, size: u64) -> String {
         (n, Some(c)) => format!("{} of {n}", c + 1),
         (n, None) => format!("{n} found"),
     };
-    let more = if n >= crate::state::MAX_HITS { "+" } else { "" };
+    let more = if n >= MAX_HITS { "+" } else { "" };
     if x.running {
-        let pct = (x.reached as f64 / size.max(1) as f64 * 100.0) as u64;
+        let pct = x.reached.saturating_mul(100) / size.max(1);
         format!("{count}{more}, searching… {pct} %")
     } else if x.reached < size {
         format!("{count}{more} (stopped at 0x{:X} of 0x{size:X})", x.reached)
@@ -62,133 +98,109 @@ fn status(x: &Search, size: u64) -> String {
     }
 }
 
-/// The search bar.
-#[component]
-pub fn SearchBar(p: &Props) -> Html {
-    let mode = use_state_eq(|| Mode::Hex);
-    let case_ref = use_node_ref();
-    let utf16_ref = use_node_ref();
-    // The number's type and byte order are kept here (a select's own value is
-    // not trusted to follow its options as they are redrawn).
-    let number = use_state_eq(|| NumberType::AnyInt);
-    let order = use_state_eq(|| Order::Both);
-
-    let query = {
-        let mode = *mode;
-        let input = p.input_ref.clone();
-        let (case_ref, utf16_ref, number, order) =
-            (case_ref.clone(), utf16_ref.clone(), *number, *order);
-        move || {
-            let mut q = Query::new(mode, &input_value(&input));
-            q.ignore_case = checked(&case_ref);
-            q.utf16 = checked(&utf16_ref);
-            q.number = number;
-            q.order = order;
-            q
+/// Wires the bar to the store and keeps it showing the store's search.
+#[hook]
+pub fn use_search_bar(state: &UseReducerHandle<State>) {
+    let dispatch = state.dispatcher();
+    use_effect_with((), move |_| {
+        let d = dispatch;
+        let mut held: Vec<EventListener> = Vec::new();
+        let mut on = |id: &str, event: &'static str, f: Box<dyn FnMut(&Event)>| {
+            if let Some(t) = el::<web_sys::EventTarget>(id) {
+                held.push(EventListener::new_with_options(
+                    &t,
+                    event,
+                    EventListenerOptions::enable_prevent_default(),
+                    f,
+                ));
+            }
+        };
+        let dd = d.clone();
+        on(
+            "search-bar",
+            "submit",
+            Box::new(move |e| {
+                e.prevent_default();
+                dd.dispatch(Action::Search(query()));
+            }),
+        );
+        on(
+            "search-mode",
+            "change",
+            Box::new(|_| {
+                let mode = select_value("search-mode");
+                if let Some(f) = el::<web_sys::Element>("search-bar") {
+                    let _ = f.set_attribute("data-mode", &mode);
+                }
+                if let Some(i) = input("search-input") {
+                    i.set_placeholder(match mode.as_str() {
+                        "text" => "Text",
+                        "number" => "Number: 1234, -5, 0x1F, 1.5",
+                        _ => "Bytes: DE AD ?? EF, D? for a nibble",
+                    });
+                }
+            }),
+        );
+        for (id, a) in [
+            ("search-prev", Action::SearchMove(-1)),
+            ("search-next", Action::SearchMove(1)),
+            ("search-stop", Action::SearchStop),
+            ("search-close", Action::SearchBar(false)),
+        ] {
+            let dd = d.clone();
+            on(id, "click", Box::new(move |_| dd.dispatch(a.clone())));
         }
-    };
-    let onsubmit = {
-        let d = p.dispatch.clone();
-        let search = p.search.clone();
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            let q = query();
-            // Enter again on the same query goes to the next match.
-            match &search {
-                Some(x) if x.query == q && x.error.is_none() => d.dispatch(Action::SearchMove(1)),
-                _ => d.dispatch(Action::Search(q)),
+        let dd = d.clone();
+        on(
+            "search-input",
+            "keydown",
+            Box::new(move |e| {
+                if e.dyn_ref::<KeyboardEvent>()
+                    .is_some_and(|k| k.key() == "Escape")
+                {
+                    dd.dispatch(Action::SearchBar(false));
+                }
+            }),
+        );
+        move || drop(held)
+    });
+    let size = state.doc.as_ref().map_or(0, |d| d.bytes.len());
+    use_effect_with(
+        (
+            state.search.clone(),
+            state.search_open && state.doc.is_some(),
+            size,
+        ),
+        |(search, open, size)| {
+            let Some(bar) = el::<web_sys::HtmlElement>("search-bar") else {
+                return;
+            };
+            bar.set_hidden(!*open);
+            let x = search.as_deref();
+            let invalid = x.is_some_and(|x| x.error.is_some());
+            bar.set_class_name(if invalid {
+                "search-bar invalid"
+            } else {
+                "search-bar"
+            });
+            if let Some(s) = el::<web_sys::Element>("search-status") {
+                s.set_text_content(Some(&x.map(|x| status(x, *size)).unwrap_or_default()));
+                let what = x.map(|x| format!("searched as: {}", x.whats.join(", ")));
+                let _ = s.set_attribute("title", what.as_deref().unwrap_or(""));
             }
-        })
-    };
-    let onkeydown = {
-        let d = p.dispatch.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                d.dispatch(Action::SearchBar(false));
+            let none = x.is_none_or(|x| x.hits.is_empty());
+            for id in ["search-prev", "search-next"] {
+                if let Some(b) = el::<web_sys::Element>(id) {
+                    let _ = if none {
+                        b.set_attribute("disabled", "")
+                    } else {
+                        b.remove_attribute("disabled")
+                    };
+                }
             }
-        })
-    };
-    let on_mode = {
-        let mode = mode.clone();
-        Callback::from(move |e: Event| {
-            mode.set(Mode::from_name(&select_value(&e)).unwrap_or(Mode::Hex))
-        })
-    };
-    let on_number = {
-        let number = number.clone();
-        Callback::from(move |e: Event| {
-            number.set(NumberType::from_name(&select_value(&e)).unwrap_or(NumberType::AnyInt))
-        })
-    };
-    let on_order = {
-        let order = order.clone();
-        Callback::from(move |e: Event| {
-            order.set(Order::from_name(&select_value(&e)).unwrap_or(Order::Both))
-        })
-    };
-    let step = |k: i64| {
-        let d = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::SearchMove(k)))
-    };
-    let stop = {
-        let d = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::SearchStop))
-    };
-    let close = {
-        let d = p.dispatch.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::SearchBar(false)))
-    };
-    let placeholder = match *mode {
-        Mode::Hex => "Bytes: DE AD ?? EF",
-        Mode::Text => "Text",
-        Mode::Number => "Number: 1234, -5, 0x1F, 1.5",
-    };
-    let x = p.search.as_deref();
-    let has_hits = x.is_some_and(|x| !x.hits.is_empty());
-    let running = x.is_some_and(|x| x.running);
-    let invalid = x.is_some_and(|x| x.error.is_some());
-    html! {
-        <form class={classes!("search-bar", invalid.then_some("invalid"))} id="search-bar" role="search" {onsubmit}>
-            <label for="search-mode" class="visually-hidden">{"Search for"}</label>
-            <select id="search-mode" onchange={on_mode}>
-                <option value="hex" selected={*mode == Mode::Hex}>{"Hex"}</option>
-                <option value="text" selected={*mode == Mode::Text}>{"Text"}</option>
-                <option value="number" selected={*mode == Mode::Number}>{"Number"}</option>
-            </select>
-            <label for="search-input" class="visually-hidden">{"Search the file"}</label>
-            <input id="search-input" ref={p.input_ref.clone()} type="text" autocomplete="off" spellcheck="false"
-                {placeholder} {onkeydown} aria-invalid={invalid.then_some("true")} />
-            if *mode == Mode::Text {
-                <label class="opt"><input type="checkbox" id="search-case" ref={case_ref} />{"Ignore case"}</label>
-                <label class="opt"><input type="checkbox" id="search-utf16" ref={utf16_ref} />{"UTF-16 too"}</label>
+            if let Some(b) = el::<web_sys::HtmlElement>("search-stop") {
+                b.set_hidden(!x.is_some_and(|x| x.running));
             }
-            if *mode == Mode::Number {
-                <label for="search-type" class="visually-hidden">{"Number type"}</label>
-                <select id="search-type" onchange={on_number}>
-                    { for ["int", "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64"].iter().map(|t| html! {
-                        <option value={*t} selected={number.name() == *t}>{ if *t == "int" { "any int width" } else { t } }</option>
-                    }) }
-                </select>
-                <label for="search-order" class="visually-hidden">{"Byte order"}</label>
-                <select id="search-order" onchange={on_order}>
-                    { for [("both", "LE and BE"), ("le", "little-endian"), ("be", "big-endian")].iter().map(|(v, t)| html! {
-                        <option value={*v} selected={order.name() == *v}>{*t}</option>
-                    }) }
-                </select>
-            }
-            <button type="submit" class="btn btn-small" id="search-go">{"Find"}</button>
-            <button type="button" class="btn btn-small" id="search-prev" title="Previous match (Shift+F3)"
-                disabled={!has_hits} onclick={step(-1)}>{"◀"}</button>
-            <button type="button" class="btn btn-small" id="search-next" title="Next match (F3)"
-                disabled={!has_hits} onclick={step(1)}>{"▶"}</button>
-            if running {
-                <button type="button" class="btn btn-small" id="search-stop" onclick={stop}>{"Stop"}</button>
-            }
-            <span class="search-status" id="search-status" role="status" aria-live="polite"
-                title={x.map(|x| format!("searched as: {}", x.whats.join(", ")))}>
-                { x.map(|x| status(x, p.size)).unwrap_or_default() }
-            </span>
-            <button type="button" class="btn btn-small search-close" aria-label="Close the search bar" onclick={close}>{"×"}</button>
-        </form>
-    }
+        },
+    );
 }

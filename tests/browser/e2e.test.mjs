@@ -534,6 +534,7 @@ test('search finds text in UTF-16 and either case, and numbers in every width, i
     for (const needle of [le, [...le].reverse()]) for (const i of referenceSearch(sample, needle)) starts.add(i);
   }
   assert.equal(n, starts.size);
+  assert.equal(await page.locator('#search-stop').isVisible(), false, 'Stop shows only while searching');
   await shot('30-search');
   await page.keyboard.press('Escape');
 });

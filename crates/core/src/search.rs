@@ -136,6 +136,11 @@ pub struct Query {
     pub number: NumberType,
     /// Number: its byte orders.
     pub order: Order,
+    /// Number, as f32 or f64: the value already parsed by the caller (the bits
+    /// of an `f64`). Without it the text is parsed here, natively only: a web
+    /// build parses floats with the browser's own `Number()` (its module then
+    /// carries no float parser, about 10 KB of tables).
+    pub float_bits: Option<u64>,
 }
 
 impl Query {
@@ -149,6 +154,7 @@ impl Query {
             utf16: false,
             number: NumberType::AnyInt,
             order: Order::Both,
+            float_bits: None,
         }
     }
 }
@@ -335,6 +341,17 @@ fn parse_int(t: &str) -> Option<i128> {
     Some(if neg { -v } else { v })
 }
 
+#[cfg(not(target_arch = "wasm32"))]
+fn parse_float(t: &str) -> Option<f64> {
+    t.parse().ok()
+}
+
+/// See [`Query::float_bits`].
+#[cfg(target_arch = "wasm32")]
+fn parse_float(_: &str) -> Option<f64> {
+    None
+}
+
 fn number_needles(q: &Query) -> Result<Vec<Needle>, String> {
     let text = q.text.trim();
     if text.is_empty() {
@@ -350,9 +367,11 @@ fn number_needles(q: &Query) -> Result<Vec<Needle>, String> {
     let mut raw: Vec<(Vec<u8>, String)> = Vec::new();
     match q.number {
         NumberType::F32 | NumberType::F64 => {
-            let v: f64 = text
-                .parse()
-                .map_err(|_| format!("'{text}' is not a number"))?;
+            let v = q
+                .float_bits
+                .map(f64::from_bits)
+                .or_else(|| parse_float(text))
+                .ok_or_else(|| format!("'{text}' is not a number"))?;
             if q.number == NumberType::F32 {
                 let f = v as f32;
                 if f.is_infinite() && v.is_finite() {
@@ -756,6 +775,9 @@ mod tests {
         let n = needles(&q).unwrap();
         assert_eq!(n.len(), 2);
         assert_eq!(n[1].bytes, 1.5f64.to_be_bytes());
+        // A value the caller parsed wins over the text.
+        q.float_bits = Some(2.25f64.to_bits());
+        assert_eq!(needles(&q).unwrap()[0].bytes, 2.25f64.to_le_bytes());
         assert!(needles(&Query::new(Mode::Number, "12abc")).is_err());
         assert!(needles(&Query::new(Mode::Number, "99999999999999999999999")).is_err());
     }

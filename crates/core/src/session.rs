@@ -606,10 +606,11 @@ impl<S: ByteSource> Session<S> {
                 to,
                 max,
             } => {
-                let (found, error) = match crate::search::needles(query) {
+                let (found, error, whats) = match crate::search::needles(query) {
                     Ok(n) => (
                         crate::search::find(&self.src, &n, *from, *to, (*max).max(1) as usize),
                         None,
+                        n.into_iter().map(|n| n.what).collect(),
                     ),
                     Err(e) => (
                         crate::search::Found {
@@ -617,6 +618,7 @@ impl<S: ByteSource> Session<S> {
                             reached: self.src.len(),
                         },
                         Some(e),
+                        Vec::new(),
                     ),
                 };
                 Answer::Found {
@@ -625,6 +627,7 @@ impl<S: ByteSource> Session<S> {
                     from: *from,
                     found,
                     error,
+                    whats,
                 }
             }
         }

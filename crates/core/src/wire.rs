@@ -70,6 +70,8 @@ pub enum Answer {
         found: crate::search::Found,
         /// Why the query cannot be searched (then nothing was).
         error: Option<String>,
+        /// What each needle is (`u32 LE`, `UTF-16BE`), by needle number.
+        whats: Vec<String>,
     },
 }
 
@@ -250,6 +252,7 @@ pub fn encode(a: &Answer) -> Vec<u8> {
             from,
             found,
             error,
+            whats,
         } => {
             o.0.push(5);
             o.version(version);
@@ -257,6 +260,10 @@ pub fn encode(a: &Answer) -> Vec<u8> {
             o.uint(*from);
             o.uint(found.reached);
             o.opt_str(error);
+            o.uint(whats.len() as u64);
+            for w in whats {
+                o.str(w);
+            }
             o.uint(found.hits.len() as u64);
             // Hits are in order: each start as the distance from the last.
             let mut at = *from;
@@ -521,6 +528,11 @@ pub fn decode(bytes: &[u8]) -> Result<Answer, String> {
             let from = r.uint()?;
             let reached = r.uint()?;
             let error = r.opt_str()?;
+            let k = r.count(1)?;
+            let mut whats = Vec::with_capacity(k);
+            for _ in 0..k {
+                whats.push(r.str()?);
+            }
             let k = r.count(3)?;
             let mut hits = Vec::with_capacity(k);
             let mut at = from;
@@ -538,6 +550,7 @@ pub fn decode(bytes: &[u8]) -> Result<Answer, String> {
                 from,
                 found: crate::search::Found { hits, reached },
                 error,
+                whats,
             }
         }
         _ => return r.err("unknown answer"),

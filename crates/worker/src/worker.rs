@@ -22,7 +22,8 @@
 //! first, count, find}` (`open`: the page's open set, a `Uint32Array`),
 //! `{type: "boxes", job, start, end}`, `{type: "node", job, id}`, `{type:
 //! "locate", job, byte}`, `{type: "search", job, gen, mode, text, ignoreCase,
-//! utf16, number, order, from, to, max}` (one step of a search); `{type: "crash"}` (a test hook: panics on purpose).
+//! utf16, number, order, float, from, to, max}` (one step of a search; `float`:
+//! an f32/f64 query's value, parsed by the page); `{type: "crash"}` (a test hook: panics on purpose).
 //! Messages out: `{type: "progress", job, done, total}`, `{type: "answer",
 //! job, data}` (`data`: a [`hexlens_core::wire`] answer), `{type: "failed",
 //! job, message}`, `{type: "panic", message}`. Every message carries
@@ -264,6 +265,7 @@ mod worker {
         q.utf16 = get(m, "utf16").is_truthy();
         q.number = NumberType::from_name(&text("number")).unwrap_or(NumberType::AnyInt);
         q.order = Order::from_name(&text("order")).unwrap_or(Order::Both);
+        q.float_bits = get(m, "float").as_f64().map(f64::to_bits);
         q
     }
 
