@@ -1,15 +1,15 @@
 //! The root component: owns the store, loads the sample manifest (and a sample
 //! named in the URL), listens for drops and Ctrl+G, and lays out the panes.
 
-use crate::components::details::Details;
-use crate::components::drop_overlay::DropOverlay;
-use crate::components::empty_state::EmptyState;
+use crate::components::details::{details, Props as DetailsProps};
+use crate::components::drop_overlay::drop_overlay;
+use crate::components::empty_state::{empty_state, Props as EmptyProps};
 use crate::components::hex_view::HexView;
-use crate::components::notices::Notices;
+use crate::components::notices::{notices, Props as NoticesProps};
 use crate::components::search_bar::use_search_bar;
-use crate::components::splitter::Splitter;
-use crate::components::status_bar::StatusBar;
-use crate::components::toolbar::Toolbar;
+use crate::components::splitter::{splitter, Props as SplitterProps};
+use crate::components::status_bar::{status_bar, Props as StatusProps};
+use crate::components::toolbar::{toolbar, Props as ToolbarProps};
 use crate::components::tree_view::TreeView;
 use crate::components::Store;
 use crate::hexfmt::px;
@@ -131,32 +131,31 @@ pub fn App() -> Html {
             );
             html! {
                 <>
-                <Notices doc={Some(doc.clone())} status={s.status.clone()} dispatch={dispatch.clone()} />
+                { notices(&NoticesProps { doc: Some(doc.clone()), status: s.status.clone(), dispatch: dispatch.clone() }) }
                 <main class="panes" style={cols}>
                     <TreeView state={Store::new(state.clone())} />
-                    <Splitter label="Resize the structure pane" value={widths.0} on_resize={resize_tree} />
+                    { splitter(&SplitterProps { label: "Resize the structure pane".into(), value: widths.0, on_resize: resize_tree }) }
                     <HexView state={Store::new(state.clone())} />
-                    <Splitter label="Resize the details pane" value={widths.1} on_resize={resize_details} />
-                    <Details doc={doc.clone()} selected={s.selected} details={s.details.clone()} cursor={s.cursor} bytes_epoch={s.bytes_epoch} dispatch={dispatch.clone()} />
+                    { splitter(&SplitterProps { label: "Resize the details pane".into(), value: widths.1, on_resize: resize_details }) }
+                    { details(&DetailsProps { doc: doc.clone(), selected: s.selected, details: s.details.clone(), cursor: s.cursor, bytes_epoch: s.bytes_epoch, dispatch: dispatch.clone() }) }
                 </main>
-                <StatusBar doc={doc.clone()} hover={s.hover_info.clone()} selected={s.details.clone().filter(|d| Some(d.id) == s.selected)} cursor={s.cursor} dispatch={dispatch.clone()} />
+                { status_bar(&StatusProps { doc: doc.clone(), hover: s.hover_info.clone(), selected: s.details.clone().filter(|d| Some(d.id) == s.selected), cursor: s.cursor, dispatch: dispatch.clone() }) }
                 </>
             }
         }
         None => html! {
             <>
-            <Notices doc={None} status={s.status.clone()} dispatch={dispatch.clone()} />
-            <EmptyState samples={(*samples).clone()} on_sample={on_sample.clone()} on_file={on_file.clone()} />
+            { notices(&NoticesProps { doc: None, status: s.status.clone(), dispatch: dispatch.clone() }) }
+            { empty_state(&EmptyProps { samples: (*samples).clone(), on_sample: on_sample.clone(), on_file: on_file.clone() }) }
             </>
         },
     };
 
     html! {
         <div class={classes!("app", s.doc.is_some().then_some("has-doc"))}>
-            <Toolbar doc={s.doc.clone()} samples={(*samples).clone()} on_sample={on_sample} on_file={on_file}
-                goto_ref={goto_ref} dispatch={dispatch.clone()} />
+            { toolbar(&ToolbarProps { doc: s.doc.clone(), samples: (*samples).clone(), on_sample, on_file, goto_ref, dispatch: dispatch.clone() }) }
             { body }
-            if dragging { <DropOverlay /> }
+            if dragging { { drop_overlay() } }
         </div>
     }
 }

@@ -1,7 +1,6 @@
 //! The details pane: everything about the selected node, then the data inspector
 //! for the byte at the cursor.
 
-use super::inspector::Inspector;
 use crate::doc::Doc;
 use crate::state::{Action, Origin, State};
 use hexlens_core::session::NodeInfo;
@@ -9,7 +8,7 @@ use hexlens_core::NodeId;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Props of [`Details`].
+/// Props of [`details`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
     /// The open file.
@@ -31,8 +30,7 @@ fn hexdec(v: u64) -> Html {
 }
 
 /// The details pane.
-#[component]
-pub fn Details(p: &Props) -> Html {
+pub fn details(p: &Props) -> Html {
     let doc = &p.doc;
     let body = match (p.selected, &p.details) {
         (None, _) => html! {
@@ -118,7 +116,7 @@ pub fn Details(p: &Props) -> Html {
             <div class="pane-head"><span class="pane-title">{"Details"}</span></div>
             <div class="details-scroll">
                 <div class="details-node">{ body }</div>
-                <Inspector doc={doc.clone()} cursor={p.cursor} bytes_epoch={p.bytes_epoch} />
+                { super::inspector::inspector(&super::inspector::Props { doc: doc.clone(), cursor: p.cursor, bytes_epoch: p.bytes_epoch }) }
             </div>
         </section>
     }

@@ -3,8 +3,7 @@
 use yew::prelude::*;
 
 /// The overlay.
-#[component]
-pub fn DropOverlay() -> Html {
+pub fn drop_overlay() -> Html {
     html! {
         <div class="drop-overlay" id="drop-overlay" aria-hidden="true">
             <div class="drop-box">

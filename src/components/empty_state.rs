@@ -1,12 +1,12 @@
 //! What a first-time visitor sees: one sentence of instructions, an open button,
 //! the bundled samples and the formats hexlens reads.
 
-use super::toolbar::FilePicker;
+use super::toolbar::{file_picker, PickerProps};
 use crate::io::Sample;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Props of [`EmptyState`].
+/// Props of [`empty_state`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
     /// Bundled samples.
@@ -18,8 +18,7 @@ pub struct Props {
 }
 
 /// The empty state.
-#[component]
-pub fn EmptyState(p: &Props) -> Html {
+pub fn empty_state(p: &Props) -> Html {
     html! {
         <main class="empty" id="empty-state">
             <div class="empty-card">
@@ -29,7 +28,7 @@ pub fn EmptyState(p: &Props) -> Html {
                 <h1>{"See the structure inside a binary file"}</h1>
                 <p class="lead">{"Drag a file anywhere onto this page, or open one, or try a sample below: hexlens shows its fields as a tree linked to the bytes."}</p>
                 <div class="empty-actions">
-                    <FilePicker on_file={p.on_file.clone()} label="Open a file…" id="file-input-empty" class={classes!("btn-primary")} />
+                    { file_picker(&PickerProps { on_file: p.on_file.clone(), label: "Open a file…".into(), id: "file-input-empty".into(), class: classes!("btn-primary") }) }
                 </div>
                 <h2>{"Samples"}</h2>
                 <ul class="sample-list" id="sample-list">

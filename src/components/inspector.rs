@@ -6,7 +6,7 @@ use crate::inspect;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Props of [`Inspector`].
+/// Props of [`inspector`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
     /// The open file.
@@ -21,8 +21,7 @@ pub struct Props {
 const PREVIEW: usize = 32;
 
 /// The inspector.
-#[component]
-pub fn Inspector(p: &Props) -> Html {
+pub fn inspector(p: &Props) -> Html {
     let c = p.cursor;
     let window = p.doc.bytes.window(c, c + PREVIEW as u64);
     let bytes: &[u8] = window.as_deref().unwrap_or(&[]);

@@ -7,7 +7,7 @@ use crate::state::{Action, Origin, State, Status};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Props of [`Notices`].
+/// Props of [`notices`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
     /// The open file.
@@ -19,8 +19,7 @@ pub struct Props {
 }
 
 /// The notices.
-#[component]
-pub fn Notices(p: &Props) -> Html {
+pub fn notices(p: &Props) -> Html {
     let status = match &p.status {
         Status::Idle => html! {},
         Status::Loading(name) => html! {

@@ -124,20 +124,13 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
                 dd.dispatch(Action::Search(query()));
             }),
         );
+        // The mode shows its options (the style sheet follows `data-mode`).
         on(
             "search-mode",
             "change",
             Box::new(|_| {
-                let mode = select_value("search-mode");
                 if let Some(f) = el::<web_sys::Element>("search-bar") {
-                    let _ = f.set_attribute("data-mode", &mode);
-                }
-                if let Some(i) = input("search-input") {
-                    i.set_placeholder(match mode.as_str() {
-                        "text" => "Text",
-                        "number" => "Number: 1234, -5, 0x1F, 1.5",
-                        _ => "Bytes: DE AD ?? EF, D? for a nibble",
-                    });
+                    let _ = f.set_attribute("data-mode", &select_value("search-mode"));
                 }
             }),
         );

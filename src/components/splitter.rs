@@ -3,7 +3,7 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// Props of [`Splitter`].
+/// Props of [`splitter`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
     /// Accessible name.
@@ -14,12 +14,15 @@ pub struct Props {
     pub on_resize: Callback<f64>,
 }
 
-/// The splitter.
-#[component]
-pub fn Splitter(p: &Props) -> Html {
-    let last_x = use_mut_ref(|| None::<i32>);
+thread_local! {
+    /// Where the pointer dragging a splitter was last (one drag at a time: the
+    /// pointer is captured while it lasts).
+    static LAST_X: std::cell::Cell<Option<i32>> = const { std::cell::Cell::new(None) };
+}
+
+/// The splitter (a plain function of its props: its drag lives in [`LAST_X`]).
+pub fn splitter(p: &Props) -> Html {
     let onpointerdown = {
-        let last_x = last_x.clone();
         Callback::from(move |e: PointerEvent| {
             if let Some(t) = e
                 .target()
@@ -27,26 +30,21 @@ pub fn Splitter(p: &Props) -> Html {
             {
                 let _ = t.set_pointer_capture(e.pointer_id());
             }
-            *last_x.borrow_mut() = Some(e.client_x());
+            LAST_X.with(|l| l.set(Some(e.client_x())));
             e.prevent_default();
         })
     };
     let onpointermove = {
-        let last_x = last_x.clone();
         let cb = p.on_resize.clone();
         Callback::from(move |e: PointerEvent| {
-            let prev = *last_x.borrow();
-            if let Some(x0) = prev {
+            if let Some(x0) = LAST_X.with(|l| l.get()) {
                 let x = e.client_x();
-                *last_x.borrow_mut() = Some(x);
+                LAST_X.with(|l| l.set(Some(x)));
                 cb.emit((x - x0) as f64);
             }
         })
     };
-    let onpointerup = {
-        let last_x = last_x.clone();
-        Callback::from(move |_e: PointerEvent| *last_x.borrow_mut() = None)
-    };
+    let onpointerup = Callback::from(|_e: PointerEvent| LAST_X.with(|l| l.set(None)));
     let onkeydown = {
         let cb = p.on_resize.clone();
         Callback::from(move |e: KeyboardEvent| {

@@ -7,7 +7,7 @@ use hexlens_core::session::NodeInfo;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Props of [`StatusBar`].
+/// Props of [`status_bar`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
     /// The open file.
@@ -23,8 +23,7 @@ pub struct Props {
 }
 
 /// The status bar.
-#[component]
-pub fn StatusBar(p: &Props) -> Html {
+pub fn status_bar(p: &Props) -> Html {
     let focus = p.hover.as_ref().or(p.selected.as_ref());
     let crumbs = focus.map(|n| {
         let mut chain = n.crumbs.clone();

@@ -7,7 +7,7 @@ use crate::state::{Action, State};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Props of [`Toolbar`].
+/// Props of [`toolbar`].
 #[derive(Properties, PartialEq)]
 pub struct Props {
     /// The open file, if any.
@@ -54,8 +54,7 @@ pub struct PickerProps {
 }
 
 /// The file picker.
-#[component]
-pub fn FilePicker(p: &PickerProps) -> Html {
+pub fn file_picker(p: &PickerProps) -> Html {
     let onchange = {
         let cb = p.on_file.clone();
         Callback::from(move |e: Event| {
@@ -75,15 +74,26 @@ pub fn FilePicker(p: &PickerProps) -> Html {
     }
 }
 
+/// Marks the go-to field as holding an offset that cannot be gone to (or not).
+/// Set on the elements directly: the toolbar keeps no state of its own, so it
+/// is a plain function of the store, not a component.
+fn mark_goto(input: &web_sys::HtmlInputElement, invalid: bool) {
+    if let Some(form) = input.parent_element() {
+        form.set_class_name(if invalid { "goto invalid" } else { "goto" });
+    }
+    let _ = if invalid {
+        input.set_attribute("aria-invalid", "true")
+    } else {
+        input.remove_attribute("aria-invalid")
+    };
+}
+
 /// The toolbar.
-#[component]
-pub fn Toolbar(p: &Props) -> Html {
-    let goto_error = use_state_eq(|| false);
+pub fn toolbar(p: &Props) -> Html {
     let onsubmit = {
         let dispatch = p.dispatch.clone();
         let goto_ref = p.goto_ref.clone();
         let has_doc = p.doc.is_some();
-        let goto_error = goto_error.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let Some(input) = goto_ref.cast::<web_sys::HtmlInputElement>() else {
@@ -91,10 +101,10 @@ pub fn Toolbar(p: &Props) -> Html {
             };
             match crate::offset::parse(&input.value()) {
                 Some(o) if has_doc => {
-                    goto_error.set(false);
+                    mark_goto(&input, false);
                     dispatch.dispatch(Action::Goto(o));
                 }
-                _ => goto_error.set(true),
+                _ => mark_goto(&input, true),
             }
         })
     };
@@ -108,10 +118,7 @@ pub fn Toolbar(p: &Props) -> Html {
             }
         })
     };
-    let oninput = {
-        let goto_error = goto_error.clone();
-        Callback::from(move |_| goto_error.set(false))
-    };
+    let oninput = Callback::from(|e: InputEvent| mark_goto(&e.target_unchecked_into(), false));
     let onchange = {
         let samples = p.samples.clone();
         let cb = p.on_sample.clone();
@@ -139,18 +146,18 @@ pub fn Toolbar(p: &Props) -> Html {
                 <span class="logo" aria-hidden="true">{"⬡"}</span>
                 <span class="brand-name">{"hexlens"}</span>
             </div>
-            <FilePicker on_file={p.on_file.clone()} label="Open file…" id="file-input" />
+            { file_picker(&PickerProps { on_file: p.on_file.clone(), label: "Open file…".into(), id: "file-input".into(), class: Classes::new() }) }
             <select class="sample-select" id="sample-select" aria-label="Open a bundled sample" {onchange}>
                 <option value="" selected=true>{"Samples…"}</option>
                 { for p.samples.iter().map(|s| html! {
                     <option value={s.file.clone()} title={s.note.clone()}>{format!("{} ({})", s.title, s.format)}</option>
                 }) }
             </select>
-            <form class={classes!("goto", (*goto_error).then_some("invalid"))} {onsubmit} role="search">
+            <form class="goto" {onsubmit} role="search">
                 <label for="goto-input" class="visually-hidden">{"Go to offset"}</label>
                 <input id="goto-input" ref={p.goto_ref.clone()} type="text" inputmode="text" autocomplete="off"
                     spellcheck="false" placeholder="Go to offset  (Ctrl+G)" disabled={p.doc.is_none()}
-                    title="Hex (0x40, 40h, 1f) or decimal (64)" aria-invalid={(*goto_error).then_some("true")}
+                    title="Hex (0x40, 40h, 1f) or decimal (64)"
                     {onkeydown} {oninput} />
                 <button type="submit" class="btn btn-small" disabled={p.doc.is_none()}>{"Go"}</button>
             </form>

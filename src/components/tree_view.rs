@@ -34,11 +34,11 @@ fn row_of(e: &Event) -> Option<(NodeId, bool)> {
     Some((id, twisty))
 }
 
-/// Props of [`TreeRow`].
+/// Props of [`tree_row`].
 #[derive(Properties, PartialEq)]
 pub struct RowProps {
     /// What the worker said of the row's node (`None`: on its way); shared
-    /// with the store, so comparing props is a pointer comparison.
+    /// with the store.
     pub info: Option<Rc<NodeInfo>>,
     /// 1-based position among the visible rows.
     pub pos: u64,
@@ -56,13 +56,14 @@ pub struct RowProps {
     pub open: bool,
 }
 
-/// One tree row; re-renders only when its own props change.
-#[component]
-pub fn TreeRow(p: &RowProps) -> Html {
+/// One tree row, keyed by its node (a plain function, not a component: the
+/// per-component code Yew generates cost the page's download more than
+/// re-diffing the few dozen rows in view, measured by the browser bench).
+pub fn tree_row(p: &RowProps, key: String) -> Html {
     let Some(n) = &p.info else {
         // Not arrived yet: the row keeps its place and fills in when it lands.
         return html! {
-            <div class="trow pending" role="treeitem" aria-busy="true"
+            <div key={key} class="trow pending" role="treeitem" aria-busy="true"
                 aria-posinset={p.pos.to_string()} aria-setsize={p.setsize.to_string()}>
                 <span class="tname muted">{"…"}</span>
             </div>
@@ -110,7 +111,7 @@ pub fn TreeRow(p: &RowProps) -> Html {
             .unwrap_or_default()
     );
     html! {
-        <div class={class} role="treeitem" id={format!("tn-{id}")} data-id={id.to_string()}
+        <div key={key} class={class} role="treeitem" id={format!("tn-{id}")} data-id={id.to_string()}
             data-start={s.to_string()} data-end={e.to_string()} data-kind={kind.as_str()}
             data-path={path.clone()} aria-level={(n.depth + 1).to_string()}
             aria-selected={if sel { "true" } else { "false" }}
@@ -235,12 +236,19 @@ pub fn TreeView(p: &Props) -> Html {
         };
         let id = info.as_ref().map(|i| i.id);
         let key = id.map_or_else(|| format!("p{pos}"), |i| i.to_string());
-        html! {
-            <TreeRow key={key} info={info} pos={pos + 1} setsize={total} digits={digits}
-                selected={id.is_some() && st.selected == id} hovered={id.is_some() && hovered_row == id}
-                hovered_inside={id.is_some() && hovered_row == id && hovered != id}
-                open={id.is_some_and(|i| st.open.contains(&i))} />
-        }
+        tree_row(
+            &RowProps {
+                info,
+                pos: pos + 1,
+                setsize: total,
+                digits,
+                selected: id.is_some() && st.selected == id,
+                hovered: id.is_some() && hovered_row == id,
+                hovered_inside: id.is_some() && hovered_row == id && hovered != id,
+                open: id.is_some_and(|i| st.open.contains(&i)),
+            },
+            key,
+        )
     });
 
     // Only the rows in view are looked at (the list may hold a million rows).
