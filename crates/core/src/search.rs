@@ -793,4 +793,21 @@ mod tests {
         assert_eq!(g.hits.len(), 999 - 10);
         assert_eq!(g.reached, 1000);
     }
+
+    #[test]
+    fn short_and_empty_files_and_steps_past_the_end_find_nothing_and_end() {
+        let n = needles(&Query::new(Mode::Hex, "01 02 03")).unwrap();
+        for data in [&b""[..], &b"\x01\x02"[..]] {
+            let f = find(&data, &n, 0, u64::MAX, 10);
+            assert!(f.hits.is_empty());
+            assert_eq!(f.reached, data.len() as u64);
+        }
+        let data = b"\x01\x02\x03";
+        let f = find(&&data[..], &n, 7, 100, 10);
+        assert!(f.hits.is_empty());
+        assert!(f.reached >= 3);
+        // A needle longer than MAX_NEEDLE is refused.
+        let long = "AB ".repeat(MAX_NEEDLE + 1);
+        assert!(needles(&Query::new(Mode::Hex, &long)).is_err());
+    }
 }

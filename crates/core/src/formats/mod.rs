@@ -256,4 +256,54 @@ mod tests {
         assert_eq!(module_for(b"DXBC", 3), "cdac");
         assert_eq!(module_for(b"DXBCxxxxxxxxxxxxxxxxxxxx", 1 << 40), "llvm");
     }
+
+    /// Every file under `dir`, recursively.
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                files(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+
+    #[test]
+    fn every_sample_and_fixture_is_routed_to_the_module_of_the_format_that_decodes_it() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let mut paths = Vec::new();
+        files(
+            &std::path::Path::new(root).join("static/samples"),
+            &mut paths,
+        );
+        files(
+            &std::path::Path::new(root).join("tests/fixtures"),
+            &mut paths,
+        );
+        assert!(paths.len() > 100, "{} files", paths.len());
+        let mut seen = std::collections::BTreeSet::new();
+        for p in paths {
+            let data = std::fs::read(&p).unwrap();
+            let module = module_for(&data[..data.len().min(HEAD_BYTES)], data.len() as u64);
+            let m = MODULES.iter().find(|m| m.name == module).unwrap();
+            match crate::detect(&data.as_slice()) {
+                Some(f) => {
+                    assert!(
+                        m.formats.contains(&f.name),
+                        "{}: {} decodes it, but the page would load module {module}",
+                        p.display(),
+                        f.name
+                    );
+                    seen.insert(f.name);
+                }
+                None => assert_eq!(module, FALLBACK, "{}", p.display()),
+            }
+        }
+        assert_eq!(
+            seen.len(),
+            catalog().len(),
+            "every format has a file here: {seen:?}"
+        );
+    }
 }
