@@ -458,8 +458,9 @@ pub struct Found {
     pub reached: u64,
 }
 
-/// Bytes read at once (a read this big goes past the page cache).
-pub const CHUNK: usize = 4 << 20;
+/// Bytes searched at once: one piece of a big read (see
+/// [`crate::pages::PIECE`]), which goes past the page cache.
+pub const CHUNK: usize = crate::pages::PIECE as usize;
 
 /// Finds the matches of `needles` that start in `[from, to)` (`to` clipped to
 /// the file), reading the file a chunk at a time (bytes past `to` are read as

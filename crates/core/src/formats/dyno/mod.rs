@@ -462,7 +462,9 @@ fn set_error_once(b: &mut Builder, id: crate::tree::NodeId, msg: String) {
 }
 
 /// SHA-256 of the whole file with the hash field zeroed, read in 1 MiB chunks
-/// (big enough to bypass the page cache: see [`crate::pages::DIRECT_READ`]).
+/// (big enough to bypass the page cache: see [`crate::pages::DIRECT_READ`];
+/// small enough to be hashed while still in the processor's cache: chunks of
+/// 16 MiB made the check of a 70 MB file 390 → 552 ms in the browser).
 fn file_sha256(b: &Builder) -> [u8; 32] {
     const CHUNK: u64 = crate::pages::DIRECT_READ;
     let mut h = Sha256::new();
