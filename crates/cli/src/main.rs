@@ -104,13 +104,21 @@ const USAGE: &str = "usage:
       --lazy-threshold BYTES   leave parts whose body holds BYTES or more (LLVM bitcode
                                blocks below the top level) undecoded: they are shown as
                                one node marked [not decoded yet] (\"lazy\": true in JSON)
+  hexlens find FILE QUERY [--json] [--max N]
+                               print the nodes of FILE's structure QUERY finds: text
+                               in a name, else in a value or its display (ASCII case
+                               ignored), or, when QUERY holds a '/', a path pattern
+                               (Parts/*/PSVInfo: '*' is any one segment)
+      --json                   print the hits as a JSON array of {path, start, end, match}
+      --max N                  stop after N hits (default 1000)
   hexlens formats              list the formats hexlens decodes
   hexlens --help               show this help
 
 The tree is written as it is decoded: parts of the file are decoded when the dump
 reaches them and dropped after, so memory does not grow with the file.
 
-exit status: 0 decoded cleanly, 1 decoded with errors (tree still printed), 2 usage or I/O error";
+exit status: dump: 0 decoded cleanly, 1 decoded with errors (tree still printed);
+find: 0 something found, 1 nothing found; both: 2 usage or I/O error";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -147,6 +155,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         "dump" => dump(&args[1..]),
+        "find" => find(&args[1..]),
         other => Err(format!("unknown command '{other}'\n{USAGE}")),
     }
 }
@@ -158,6 +167,62 @@ fn number(flag: &str, what: &str, v: Option<&String>) -> Result<u64, String> {
     };
     v.parse::<u64>()
         .map_err(|_| format!("'{flag}' needs a number of {what}, not '{v}'\n{USAGE}"))
+}
+
+fn find(args: &[String]) -> Result<ExitCode, String> {
+    let mut json = false;
+    let mut max = 1000u64;
+    let mut words: Vec<&String> = Vec::new();
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--max" => max = number(a, "hits", rest.next())?.max(1),
+            s if s.starts_with("--") => return Err(format!("unknown option '{s}'\n{USAGE}")),
+            _ => words.push(a),
+        }
+    }
+    let [file, query] = words[..] else {
+        return Err(format!("'find' needs a FILE and a QUERY\n{USAGE}"));
+    };
+    let src = FileSource::open(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
+    let hits = hexlens_core::search::find_nodes(&src, query, max as usize);
+    if let Some(e) = src.error.borrow().as_ref() {
+        return Err(format!("cannot read '{file}': {e}"));
+    }
+    let mut out: Vec<u8> = Vec::new();
+    if json {
+        out.push(b'[');
+        for (i, h) in hits.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"{\"path\":");
+            hexlens_core::output::json_str(&mut out, &h.path);
+            let _ = write!(
+                out,
+                ",\"start\":{},\"end\":{},\"match\":\"{}\"}}",
+                h.start, h.end, h.what
+            );
+        }
+        out.extend_from_slice(b"]\n");
+    } else {
+        for h in &hits {
+            let _ = writeln!(
+                out,
+                "{:06X}-{:06X}  {}  ({})",
+                h.start, h.end, h.path, h.what
+            );
+        }
+    }
+    stdout()
+        .write_all(&out)
+        .map_err(|e| format!("cannot write the hits: {e}"))?;
+    Ok(if hits.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn dump(args: &[String]) -> Result<ExitCode, String> {

@@ -224,3 +224,54 @@ fn a_raw_bc_file_is_decoded_as_llvm_bitcode() {
     let formats = String::from_utf8(hexlens(&["formats"]).stdout).unwrap();
     assert!(formats.contains("bitcode"), "{formats}");
 }
+
+#[test]
+fn find_prints_the_nodes_a_path_pattern_or_text_finds_and_exits_1_when_none() {
+    let out = hexlens(&["find", &fixture(CLEAN), "Parts/*/Name"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 3, "{text}");
+    for l in &lines {
+        assert!(
+            l.contains("  Parts/[") && l.ends_with("/Name  (path)"),
+            "{l}"
+        );
+    }
+    // Text, ASCII case ignored; the JSON form agrees with the dump's spans.
+    let out = hexlens(&[
+        "find",
+        &fixture(CLEAN),
+        "sv_rendertargetarrayindex",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let hits: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hits = hits.as_array().unwrap();
+    assert!(!hits.is_empty());
+    let dump: serde_json::Value =
+        serde_json::from_slice(&hexlens(&["dump", &fixture(CLEAN), "--json"]).stdout).unwrap();
+    for h in hits {
+        let path = h["path"].as_str().unwrap();
+        let mut node = &dump["tree"];
+        for seg in path.split('/') {
+            node = node["children"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["name"] == seg)
+                .unwrap_or_else(|| panic!("{path}: no {seg}"));
+        }
+        assert_eq!(h["start"], node["start"], "{path}");
+        assert_eq!(h["end"], node["end"], "{path}");
+        assert_eq!(h["match"], "value");
+    }
+    // --max stops early; nothing found is status 1; a missing QUERY is a usage error.
+    let out = hexlens(&["find", &fixture(CLEAN), "a", "--max", "2"]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
+    let out = hexlens(&["find", &fixture(CLEAN), "no such text anywhere"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let out = hexlens(&["find", &fixture(CLEAN)]);
+    assert_eq!(out.status.code(), Some(2));
+}

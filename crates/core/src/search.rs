@@ -589,6 +589,121 @@ fn scan(hay: &[u8], starts: usize, needle: &Needle, anchor: Anchor, mut hit: imp
     }
 }
 
+/// A node the structure search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeHit {
+    /// Its path, as the JSON contract writes paths.
+    pub path: String,
+    /// Its bytes.
+    pub start: u64,
+    pub end: u64,
+    /// What matched: `name`, `value` (its value or display) or `path`.
+    pub what: &'static str,
+}
+
+/// How a structure query matches a node.
+enum NodeQuery {
+    /// A path pattern (the query holds a `/`): segments compared one to one,
+    /// `*` standing for any one segment, ASCII case ignored.
+    Path(Vec<String>),
+    /// Text found, ASCII case ignored, in the node's name, else in its value
+    /// and display.
+    Text(String),
+}
+
+impl NodeQuery {
+    fn new(q: &str) -> NodeQuery {
+        let q = q.trim();
+        if q.contains('/') {
+            NodeQuery::Path(
+                q.trim_matches('/')
+                    .split('/')
+                    .map(str::to_ascii_lowercase)
+                    .collect(),
+            )
+        } else {
+            NodeQuery::Text(q.to_ascii_lowercase())
+        }
+    }
+
+    fn test(&self, tree: &crate::Tree, id: crate::NodeId) -> Option<&'static str> {
+        match self {
+            NodeQuery::Path(segs) => {
+                let path = tree.path(id);
+                let parts: Vec<&str> = path.split('/').collect();
+                (parts.len() == segs.len()
+                    && parts
+                        .iter()
+                        .zip(segs)
+                        .all(|(p, s)| s == "*" || p.eq_ignore_ascii_case(s)))
+                .then_some("path")
+            }
+            NodeQuery::Text(t) => {
+                if t.is_empty() {
+                    return None;
+                }
+                let has = |x: &str| x.to_ascii_lowercase().contains(t.as_str());
+                if has(&tree.name_owned(id).to_string()) {
+                    return Some("name");
+                }
+                let value = tree
+                    .value(id)
+                    .map(|v| crate::clip::value(&v, None, crate::clip::ROW));
+                let shown = tree.display(id);
+                (value.as_deref().is_some_and(has) || shown.as_deref().is_some_and(has))
+                    .then_some("value")
+            }
+        }
+    }
+}
+
+/// Searches the structure of `src` for `query` (see [`NodeQuery`]): the whole
+/// tree, decoding each part as the walk reaches it and dropping it after (see
+/// [`crate::stream::walk`]), so memory does not grow with the file. At most
+/// `max` hits, in tree order; pages are looked through.
+pub fn find_nodes(src: &dyn ByteSource, query: &str, max: usize) -> Vec<NodeHit> {
+    struct V {
+        q: NodeQuery,
+        hits: Vec<NodeHit>,
+        max: usize,
+    }
+    impl crate::stream::Visitor for V {
+        fn enter(
+            &mut self,
+            tree: &crate::Tree,
+            id: crate::NodeId,
+            _depth: usize,
+            _hidden: usize,
+        ) -> std::io::Result<()> {
+            if let Some(what) = self.q.test(tree, id) {
+                let span = tree.span(id);
+                self.hits.push(NodeHit {
+                    path: tree.path(id),
+                    start: span.start_byte(),
+                    end: span.end_byte(),
+                    what,
+                });
+                if self.hits.len() >= self.max {
+                    return Err(std::io::Error::other("enough hits"));
+                }
+            }
+            Ok(())
+        }
+        fn leave(&mut self, _: &crate::Tree, _: crate::NodeId, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut d = crate::decode_with(src, &crate::stream::streaming_options());
+    let mut v = V {
+        q: NodeQuery::new(query),
+        hits: Vec::new(),
+        max: max.max(1),
+    };
+    let root = d.tree.root();
+    let _ = crate::stream::walk(src, &mut d.tree, root, Default::default(), &mut v);
+    v.hits
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -810,5 +925,72 @@ mod tests {
         // A needle longer than MAX_NEEDLE is refused.
         let long = "AB ".repeat(MAX_NEEDLE + 1);
         assert!(needles(&Query::new(Mode::Hex, &long)).is_err());
+    }
+
+    /// The nodes of the eager tree that the query finds, by the same rule.
+    fn eager_hits(data: &[u8], query: &str) -> Vec<NodeHit> {
+        let d = crate::decode(&data);
+        let q = NodeQuery::new(query);
+        let mut out = Vec::new();
+        d.tree.walk(|id, _| {
+            // Pages are a way of browsing; the eager tree has none.
+            if let Some(what) = q.test(&d.tree, id) {
+                let s = d.tree.span(id);
+                out.push(NodeHit {
+                    path: d.tree.path(id),
+                    start: s.start_byte(),
+                    end: s.end_byte(),
+                    what,
+                });
+            }
+        });
+        out
+    }
+
+    fn sample(name: &str) -> Vec<u8> {
+        std::fs::read(format!(
+            "{}/../../static/samples/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn structure_search_walking_parts_on_demand_finds_what_the_eager_tree_holds() {
+        for (file, queries) in [
+            (
+                "hs_mismatch_2_code_dxil.dxil.dxbc",
+                &[
+                    "systemvalue",
+                    "SV_POSITION",
+                    "Parts/*/PSVInfo",
+                    "parts/*/name",
+                    "FUNCTION_BLOCK",
+                ][..],
+            ),
+            (
+                "writer_le.dyno",
+                &["symboltable", "Modules/*/Uast", "shapes"][..],
+            ),
+            ("x86_64-linux.o", &["typesstart", "name"][..]),
+            ("rev5_llvm14.bc", &["module", "Module/*"][..]),
+        ] {
+            let data = sample(file);
+            for q in queries {
+                let got = find_nodes(&data.as_slice(), q, usize::MAX);
+                let want = eager_hits(&data, q);
+                assert!(!want.is_empty(), "{file}: '{q}' finds nothing to compare");
+                assert_eq!(got, want, "{file}: '{q}'");
+            }
+        }
+    }
+
+    #[test]
+    fn structure_search_stops_at_its_limit() {
+        let data = sample("hs_mismatch_2_code_dxil.dxil.dxbc");
+        let all = find_nodes(&data.as_slice(), "a", usize::MAX);
+        assert!(all.len() > 10);
+        assert_eq!(find_nodes(&data.as_slice(), "a", 10), all[..10].to_vec());
+        assert!(find_nodes(&data.as_slice(), "", 10).is_empty());
     }
 }
