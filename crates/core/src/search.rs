@@ -700,7 +700,15 @@ pub fn find_nodes(src: &dyn ByteSource, query: &str, max: usize) -> Vec<NodeHit>
         max: max.max(1),
     };
     let root = d.tree.root();
-    let _ = crate::stream::walk(src, &mut d.tree, root, Default::default(), &mut v);
+    // A path pattern names nodes at one depth: nothing below it is decoded.
+    let limits = crate::stream::Limits {
+        max_depth: match &v.q {
+            NodeQuery::Path(segs) => Some(segs.len()),
+            NodeQuery::Text(_) => None,
+        },
+        ..Default::default()
+    };
+    let _ = crate::stream::walk(src, &mut d.tree, root, limits, &mut v);
     v.hits
 }
 
