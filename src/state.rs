@@ -645,12 +645,11 @@ impl State {
             }
             Action::Search(query) => {
                 // The same query again goes to the next match.
-                if let Some(x) = self
+                if self
                     .search
                     .as_ref()
-                    .filter(|x| x.query == query && x.error.is_none() && !x.hits.is_empty())
+                    .is_some_and(|x| x.query == query && x.error.is_none() && !x.hits.is_empty())
                 {
-                    let _ = x;
                     return self.apply(Action::SearchMove(1));
                 }
                 // The worker checks the query (the page links no query parser)

@@ -248,32 +248,25 @@ pub fn needles(q: &Query) -> Result<Vec<Needle>, String> {
 }
 
 fn hex_needle(text: &str) -> Result<Needle, String> {
-    let mut digits = Vec::new();
+    // Hex digits (`None`: a `?`), two a byte. A lone digit before a separator or
+    // the end is a byte of its own (`A 0B`: 0A 0B), and a lone `?` a whole byte.
+    let mut digits: Vec<Option<u8>> = Vec::new();
+    let close_byte = |digits: &mut Vec<Option<u8>>| {
+        if digits.len() % 2 == 1 {
+            let last = digits.pop().flatten();
+            digits.push(last.map(|_| 0));
+            digits.push(last);
+        }
+    };
     for (i, c) in text.char_indices() {
         match c {
             '0'..='9' | 'a'..='f' | 'A'..='F' => digits.push(c.to_digit(16).map(|d| d as u8)),
             '?' => digits.push(None),
-            ' ' | ',' | '\t' | '\n' | '\r' => {
-                // A lone digit before a separator is a byte of its own (`A 0B`).
-                if digits.len() % 2 == 1 {
-                    let last = digits.pop().flatten();
-                    digits.push(Some(0));
-                    digits.push(last);
-                    if last.is_none() {
-                        // `? ` stands for a whole byte.
-                        let n = digits.len();
-                        digits[n - 2] = None;
-                    }
-                }
-            }
+            ' ' | ',' | '\t' | '\n' | '\r' => close_byte(&mut digits),
             _ => return Err(format!("'{c}' at {i} is not a hex digit, '?' or a space")),
         }
     }
-    if digits.len() % 2 == 1 {
-        let last = digits.pop().flatten();
-        digits.push(if last.is_none() { None } else { Some(0) });
-        digits.push(last);
-    }
+    close_byte(&mut digits);
     if digits.is_empty() {
         return Err("no bytes to search for".into());
     }
@@ -357,13 +350,6 @@ fn number_needles(q: &Query) -> Result<Vec<Needle>, String> {
     if text.is_empty() {
         return Err("no number to search for".into());
     }
-    // (width, signed) pairs to write an integer in.
-    let widths: Vec<(u8, bool)> = match q.number {
-        NumberType::AnyInt => vec![(1, false), (2, false), (4, false), (8, false)],
-        NumberType::U(w) => vec![(w, false)],
-        NumberType::I(w) => vec![(w, true)],
-        NumberType::F32 | NumberType::F64 => Vec::new(),
-    };
     let mut raw: Vec<(Vec<u8>, String)> = Vec::new();
     match q.number {
         NumberType::F32 | NumberType::F64 => {
@@ -382,12 +368,18 @@ fn number_needles(q: &Query) -> Result<Vec<Needle>, String> {
                 raw.push((v.to_le_bytes().to_vec(), "f64".into()));
             }
         }
-        _ => {
+        NumberType::AnyInt | NumberType::U(_) | NumberType::I(_) => {
             let v = parse_int(text)
                 .ok_or_else(|| format!("'{text}' is not an integer (decimal, or hex after 0x)"))?;
-            for (w, signed) in widths {
+            let any = q.number == NumberType::AnyInt;
+            // (width, signed) pairs to write the integer in.
+            let widths: &[(u8, bool)] = match q.number {
+                NumberType::U(w) => &[(w, false)],
+                NumberType::I(w) => &[(w, true)],
+                _ => &[(1, false), (2, false), (4, false), (8, false)],
+            };
+            for &(w, signed) in widths {
                 let bits = u32::from(w) * 8;
-                let any = q.number == NumberType::AnyInt;
                 let (min, max): (i128, i128) = if signed {
                     (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
                 } else if any {
@@ -413,26 +405,20 @@ fn number_needles(q: &Query) -> Result<Vec<Needle>, String> {
     }
     let mut out: Vec<Needle> = Vec::new();
     for (le, name) in raw {
-        let single = le.len() == 1;
-        if single {
+        if le.len() == 1 {
             out.push(Needle::exact(le, name));
             continue;
         }
+        let be: Vec<u8> = le.iter().rev().copied().collect();
+        // Bytes that read the same in both orders (0, a palindrome) are searched once.
+        let be_too = q.order == Order::Big || (q.order == Order::Both && be != le);
         if q.order != Order::Big {
-            out.push(Needle::exact(le.clone(), format!("{name} LE")));
+            out.push(Needle::exact(le, format!("{name} LE")));
         }
-        if q.order != Order::Little {
-            let be: Vec<u8> = le.iter().rev().copied().collect();
+        if be_too {
             out.push(Needle::exact(be, format!("{name} BE")));
         }
     }
-    // The same bytes twice (a palindrome, or 0 in every width) are searched once.
-    let mut seen: Vec<Vec<u8>> = Vec::new();
-    out.retain(|n| {
-        let dup = seen.contains(&n.bytes);
-        seen.push(n.bytes.clone());
-        !dup
-    });
     if out.is_empty() {
         return Err(format!("{text} does not fit in 64 bits"));
     }
@@ -465,7 +451,7 @@ pub const CHUNK: usize = crate::pages::PIECE as usize;
 /// Finds the matches of `needles` that start in `[from, to)` (`to` clipped to
 /// the file), reading the file a chunk at a time (bytes past `to` are read as
 /// far as a match starting before it needs). Stops early after `max_hits`
-/// matches; `reached` says where to go on.
+/// matches (at least one); `reached` says where to go on.
 pub fn find(
     src: &dyn ByteSource,
     needles: &[Needle],
@@ -486,6 +472,8 @@ fn find_in_chunks(
 ) -> Found {
     let len = src.len();
     let to = to.min(len);
+    // At least one match a step, so a search always goes on.
+    let max_hits = max_hits.max(1);
     let longest = needles.iter().map(|n| n.bytes.len()).max().unwrap_or(0);
     let mut found = Found {
         hits: Vec::new(),
@@ -518,25 +506,12 @@ fn find_in_chunks(
         chunk_hits.sort_unstable_by_key(|h| (h.start, std::cmp::Reverse(h.len), h.needle));
         chunk_hits.dedup_by_key(|h| h.start);
         if found.hits.len() + chunk_hits.len() >= max_hits {
+            // Full: go on from the first match not reported (each offset has
+            // one match, so none is reported twice).
             let room = max_hits - found.hits.len();
-            if room < chunk_hits.len() {
-                // Go on from the first match not reported, keeping the matches
-                // of one offset together (all of them, if they alone are more
-                // than the limit: a step always makes progress).
-                let mut cut = room;
-                while cut > 0 && chunk_hits[cut - 1].start == chunk_hits[cut].start {
-                    cut -= 1;
-                }
-                if cut == 0 && found.hits.is_empty() {
-                    let first = chunk_hits[0].start;
-                    cut = chunk_hits.iter().take_while(|h| h.start == first).count();
-                }
-                found.reached = chunk_hits.get(cut).map_or(at + n as u64, |h| h.start);
-                found.hits.extend_from_slice(&chunk_hits[..cut]);
-                return found;
-            }
+            found.reached = chunk_hits.get(room).map_or(at + n as u64, |h| h.start);
+            chunk_hits.truncate(room);
             found.hits.extend(chunk_hits);
-            found.reached = at + n as u64;
             return found;
         }
         found.hits.extend(chunk_hits);
@@ -554,13 +529,10 @@ fn find_in_chunks(
 /// Calls `hit(i)` for every `i < starts` where `needle` matches `hay[i..]`.
 fn scan(hay: &[u8], starts: usize, needle: &Needle, anchor: Anchor, mut hit: impl FnMut(usize)) {
     let m = needle.bytes.len();
-    if hay.len() < m {
+    if hay.len() < m || starts == 0 {
         return;
     }
-    let last = (hay.len() - m).min(starts.saturating_sub(1));
-    if starts == 0 {
-        return;
-    }
+    let last = (hay.len() - m).min(starts - 1);
     let fits = |i: usize| i <= last && needle.matches(&hay[i..i + m]);
     // Candidates: where the anchor byte (`k` bytes after a start) is found.
     let mut by_anchor = |k: usize, next: &dyn Fn(&[u8]) -> Option<usize>| {
@@ -626,32 +598,45 @@ impl NodeQuery {
         }
     }
 
-    fn test(&self, tree: &crate::Tree, id: crate::NodeId) -> Option<&'static str> {
+    /// Whether node `id`, `depth` levels below the root (pages not counted),
+    /// matches: what matched, and the node's path.
+    fn test(
+        &self,
+        tree: &crate::Tree,
+        id: crate::NodeId,
+        depth: usize,
+    ) -> Option<(&'static str, String)> {
         match self {
             NodeQuery::Path(segs) => {
+                // A path has one segment a level: only nodes at the pattern's
+                // depth can match, and only their path is made.
+                if depth != segs.len() {
+                    return None;
+                }
                 let path = tree.path(id);
-                let parts: Vec<&str> = path.split('/').collect();
-                (parts.len() == segs.len()
-                    && parts
-                        .iter()
-                        .zip(segs)
-                        .all(|(p, s)| s == "*" || p.eq_ignore_ascii_case(s)))
-                .then_some("path")
+                path.split('/')
+                    .zip(segs)
+                    .all(|(p, s)| s == "*" || p.eq_ignore_ascii_case(s))
+                    .then_some(("path", path))
             }
             NodeQuery::Text(t) => {
                 if t.is_empty() {
                     return None;
                 }
                 let has = |x: &str| x.to_ascii_lowercase().contains(t.as_str());
-                if has(&tree.name_owned(id).to_string()) {
-                    return Some("name");
-                }
-                let value = tree
-                    .value(id)
-                    .map(|v| crate::clip::value(&v, None, crate::clip::ROW));
-                let shown = tree.display(id);
-                (value.as_deref().is_some_and(has) || shown.as_deref().is_some_and(has))
-                    .then_some("value")
+                let what = if has(&tree.name_owned(id).to_string()) {
+                    "name"
+                } else {
+                    let value = tree
+                        .value(id)
+                        .map(|v| crate::clip::value(&v, None, crate::clip::ROW));
+                    let shown = tree.display(id);
+                    if !(value.as_deref().is_some_and(has) || shown.as_deref().is_some_and(has)) {
+                        return None;
+                    }
+                    "value"
+                };
+                Some((what, tree.path(id)))
             }
         }
     }
@@ -672,13 +657,13 @@ pub fn find_nodes(src: &dyn ByteSource, query: &str, max: usize) -> Vec<NodeHit>
             &mut self,
             tree: &crate::Tree,
             id: crate::NodeId,
-            _depth: usize,
+            depth: usize,
             _hidden: usize,
         ) -> std::io::Result<()> {
-            if let Some(what) = self.q.test(tree, id) {
+            if let Some((what, path)) = self.q.test(tree, id, depth) {
                 let span = tree.span(id);
                 self.hits.push(NodeHit {
-                    path: tree.path(id),
+                    path,
                     start: span.start_byte(),
                     end: span.end_byte(),
                     what,
@@ -940,12 +925,12 @@ mod tests {
         let d = crate::decode(&data);
         let q = NodeQuery::new(query);
         let mut out = Vec::new();
-        d.tree.walk(|id, _| {
+        d.tree.walk(|id, depth| {
             // Pages are a way of browsing; the eager tree has none.
-            if let Some(what) = q.test(&d.tree, id) {
+            if let Some((what, path)) = q.test(&d.tree, id, depth) {
                 let s = d.tree.span(id);
                 out.push(NodeHit {
-                    path: d.tree.path(id),
+                    path,
                     start: s.start_byte(),
                     end: s.end_byte(),
                     what,

@@ -608,7 +608,7 @@ impl<S: ByteSource> Session<S> {
             } => {
                 let (found, error, whats) = match crate::search::needles(query) {
                     Ok(n) => (
-                        crate::search::find(&self.src, &n, *from, *to, (*max).max(1) as usize),
+                        crate::search::find(&self.src, &n, *from, *to, *max as usize),
                         None,
                         n.into_iter().map(|n| n.what).collect(),
                     ),
