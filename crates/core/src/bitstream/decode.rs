@@ -15,6 +15,7 @@
 use super::abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding, MAX_FIXED_WIDTH, MAX_VBR_WIDTH};
 use super::names;
 use super::skim::PageIndex;
+use super::symbols::{ModuleNames, FUNCTION_BLOCK};
 use crate::builder::{Builder, DResult, Stop};
 use crate::source::ByteSource;
 use crate::tree::{BitSpan, Kind, Name, NodeId, Recipe, Tree, Value};
@@ -98,6 +99,8 @@ pub struct LazyBlock {
     vouched: bool,
     /// Where the pages of bodies start, when a skim of the whole stream found it.
     page_index: Option<Arc<PageIndex>>,
+    /// For a `FUNCTION_BLOCK`, the name of the function it holds, if known.
+    function: Option<Arc<str>>,
 }
 
 /// A page of a block body's entries left undecoded (see
@@ -191,6 +194,13 @@ pub struct Decoder<'s> {
     module_version: u64,
     /// Module records whose names are in the STRTAB block still to come.
     strtab_refs: Vec<StrtabRef>,
+    /// The names of the top-level module's functions and global values, read
+    /// ahead when it was entered, and the bit its body starts at.
+    module_names: Option<(u64, Arc<ModuleNames>)>,
+    /// Global value records read so far in that module's body (the next value ID).
+    global_values: u64,
+    /// `FUNCTION_BLOCK`s met so far in that module's body.
+    function_blocks: u64,
     /// What has been decoded so far.
     pub stats: Stats,
     /// Every block entered, in stream order.
@@ -225,6 +235,17 @@ fn is_text(vals: &[u64]) -> bool {
         && vals
             .iter()
             .all(|&v| (0x20..0x7F).contains(&v) || v == 9 || v == 10 || v == 13)
+}
+
+/// [`is_text`], and for the names a module's symbol table gives (`ENTRY`,
+/// `FNENTRY`) also text after a leading `\x01`: LLVM's mark for a name to be
+/// used as it is, without the target's prefix (DXC's mangled names have it).
+fn is_text_in(block: u64, code: u64, vals: &[u64]) -> bool {
+    is_text(vals)
+        || (block == names::VALUE_SYMTAB_BLOCK
+            && matches!(code, 1 | 3)
+            && vals.first() == Some(&1)
+            && is_text(&vals[1..]))
 }
 
 /// The display of a record without text, from the tree: `INST_CALL (34),
@@ -339,6 +360,9 @@ impl<'s> Decoder<'s> {
             page_index: None,
             module_version: 0,
             strtab_refs: Vec::new(),
+            module_names: None,
+            global_values: 0,
+            function_blocks: 0,
             stats: Stats::default(),
             blocks: Vec::new(),
         }
@@ -558,6 +582,36 @@ impl<'s> Decoder<'s> {
         }
     }
 
+    /// The block's label, with the name of the function a `FUNCTION_BLOCK`
+    /// holds when it is known: `FUNCTION_BLOCK (12) "main"`.
+    fn function_label(&self, id: u64, function: Option<&str>) -> String {
+        let label = self.block_label(id);
+        match function {
+            Some(name) if id == FUNCTION_BLOCK => format!("{label} \"{}\"", short(name)),
+            _ => label,
+        }
+    }
+
+    /// The name of the function held by the block whose `ENTER_SUBBLOCK` is at
+    /// bit `pos` inside body `r`, if it is a `FUNCTION_BLOCK` of the module
+    /// whose names were read ahead (its `k`-th one holds the `k`-th function
+    /// with a body), and the name is known.
+    fn function_at(&mut self, r: &BlockResume, pos: u64) -> Option<Arc<str>> {
+        let (body, names) = self.module_names.as_ref()?;
+        if r.block_id != names::MODULE_BLOCK || *body != r.body_bit {
+            return None;
+        }
+        let limit = r.body_bit.saturating_add(r.body_bytes.saturating_mul(8));
+        let Scan::Ok(FUNCTION_BLOCK, _) =
+            self.scan_vbr(pos.saturating_add(r.abbrev_width), 8, 32, limit)
+        else {
+            return None;
+        };
+        let k = self.function_blocks;
+        self.function_blocks += 1;
+        names.function(k)
+    }
+
     fn record_name(&self, block: u64, code: u64) -> Option<&str> {
         names::record_name(block, code).or_else(|| self.info.record_name(block, code))
     }
@@ -592,7 +646,7 @@ impl<'s> Decoder<'s> {
                 ));
                 return Err(Stop);
             }
-            self.block(b, Name::Index(i), 2, 1)?;
+            self.block(b, Name::Index(i), 2, 1, None)?;
             i = i.saturating_add(1);
         }
     }
@@ -600,15 +654,25 @@ impl<'s> Decoder<'s> {
     /// A block from its `ENTER_SUBBLOCK` abbrev ID: header, then its body. Below
     /// the top level, a block whose body is at least the lazy threshold becomes a
     /// lazy node instead (see [`Decoder::lazy_block`]).
-    fn block(&mut self, b: &mut Builder, name: Name, outer_width: u64, depth: u32) -> DResult<()> {
+    /// `function` names the function a `FUNCTION_BLOCK` holds.
+    fn block(
+        &mut self,
+        b: &mut Builder,
+        name: Name,
+        outer_width: u64,
+        depth: u32,
+        function: Option<Arc<str>>,
+    ) -> DResult<()> {
         if depth > 1 {
             if let Some(t) = self.lazy {
-                if self.lazy_block(b, &name, outer_width, depth, t)? {
+                if self.lazy_block(b, &name, outer_width, depth, t, &function)? {
                     return Ok(());
                 }
             }
         }
-        b.group(name, |b| self.block_contents(b, outer_width, depth))
+        b.group(name, |b| {
+            self.block_contents(b, outer_width, depth, function.as_deref())
+        })
     }
 
     /// Leaves the block at the cursor undecoded if its body holds at least
@@ -627,6 +691,7 @@ impl<'s> Decoder<'s> {
         outer_width: u64,
         depth: u32,
         threshold: u64,
+        function: &Option<Arc<str>>,
     ) -> DResult<bool> {
         let start = b.pos_bits();
         let limit = limit_bits(b);
@@ -659,6 +724,7 @@ impl<'s> Decoder<'s> {
         if body_bytes < threshold || end > limit {
             return Ok(false);
         }
+        let label = self.function_label(bid, function.as_deref());
         let recipe = LazyBlock {
             header_bit: start,
             outer_width,
@@ -671,15 +737,12 @@ impl<'s> Decoder<'s> {
             outer_bound: b.bound().into(),
             vouched: self.vouched,
             page_index: self.page_index.clone(),
+            function: function.clone(),
         };
         let id = b.lazy_node(name.clone(), Kind::Struct, end - start, Arc::new(recipe))?;
         b.set_display(
             id,
-            format!(
-                "{}, {}, not decoded yet",
-                self.block_label(bid),
-                human_size(body_bytes)
-            ),
+            format!("{label}, {}, not decoded yet", human_size(body_bytes)),
         );
         self.stats.lazy_blocks += 1;
         Ok(true)
@@ -707,7 +770,7 @@ impl<'s> Decoder<'s> {
         d.page_index = r.page_index.clone();
         b.seek_bits(r.header_bit);
         // A Stop here has already recorded its error on the node.
-        let _ = d.block_contents(&mut b, r.outer_width, r.depth);
+        let _ = d.block_contents(&mut b, r.outer_width, r.depth, r.function.as_deref());
         b.finish_expansion(first_new)
     }
 
@@ -721,12 +784,20 @@ impl<'s> Decoder<'s> {
     /// more than about 1 MB of records directly overruns a 256 MiB budget when
     /// expanded. Real modules keep such volume in sub-blocks (function, constants,
     /// metadata blocks), which stay lazy.
-    fn block_contents(&mut self, b: &mut Builder, outer_width: u64, depth: u32) -> DResult<()> {
+    /// `function` names the function a `FUNCTION_BLOCK` holds.
+    fn block_contents(
+        &mut self,
+        b: &mut Builder,
+        outer_width: u64,
+        depth: u32,
+        function: Option<&str>,
+    ) -> DResult<()> {
         let gid = b.current();
+        let outer_limit = limit_bits(b);
         b.bits("AbbrevID", outer_width)?;
         b.display("ENTER_SUBBLOCK");
         let (bid_node, bid) = self.vbr(b, "BlockID", 8, 32)?;
-        let label = self.block_label(bid);
+        let label = self.function_label(bid, function);
         if bid == names::MODULE_BLOCK {
             self.module_version = 0;
         }
@@ -759,6 +830,15 @@ impl<'s> Decoder<'s> {
         );
         b.set_display(gid, format!("{label}, {words} words, abbrev width {width}"));
         self.stats.blocks += 1;
+        if bid == names::MODULE_BLOCK && depth == 1 {
+            // The names of its functions, before any of its blocks is met.
+            let end = body_bit.saturating_add(body_bytes.saturating_mul(8));
+            self.global_values = 0;
+            self.function_blocks = 0;
+            self.module_names = self
+                .module_names(body_bit, end.min(outer_limit), width, outer_limit)
+                .map(|n| (body_bit, n));
+        }
         if depth > MAX_DEPTH {
             b.set_error(
                 gid,
@@ -971,7 +1051,10 @@ impl<'s> Decoder<'s> {
                     })?;
                     return Ok(Some(b.pos_bits()));
                 }
-                ENTER_SUBBLOCK => self.block(b, Name::Index(i), width, r.depth + 1)?,
+                ENTER_SUBBLOCK => {
+                    let function = self.function_at(r, pos);
+                    self.block(b, Name::Index(i), width, r.depth + 1, function)?
+                }
                 DEFINE_ABBREV => self.define_abbrev(b, i, r, &mut abbrevs, cur_bid)?,
                 UNABBREV_RECORD => self.unabbreviated(b, i, r, &mut cur_bid)?,
                 id => self.abbreviated(b, i, r, id, &abbrevs, &mut cur_bid)?,
@@ -1199,7 +1282,7 @@ impl<'s> Decoder<'s> {
             }
             let complete = vals.len() as u64 == n;
             let text_from = names::text_start(r.block_id, code)
-                .filter(|&s| complete && s < vals.len() && is_text(&vals[s..]));
+                .filter(|&s| complete && s < vals.len() && is_text_in(r.block_id, code, &vals[s..]));
             let mut text = None;
             {
                 let upto = text_from.unwrap_or(n as usize);
@@ -1361,7 +1444,7 @@ impl<'s> Decoder<'s> {
                     Encoding::Vbr(_) => names::text_start(block, code).is_some(),
                     _ => false,
                 }
-                && is_text(&ev);
+                && is_text_in(block, code, &ev);
             self.stats.operands += n;
             if texty {
                 let t = text_of(&ev);
@@ -1645,6 +1728,19 @@ impl<'s> Decoder<'s> {
             && r.block_id != names::BLOCKINFO_BLOCK
             && (names::record_name(r.block_id, code).is_some()
                 || self.info.record_name(r.block_id, code).is_none());
+        // Before VERSION 2, a global value's name is in the module's symbol table.
+        let mut named: Option<(Arc<str>, BitSpan)> = None;
+        if r.block_id == names::MODULE_BLOCK && matches!(code, 7 | 8 | 9 | 14 | 18) {
+            if let Some((body, n)) = &self.module_names {
+                if *body == r.body_bit {
+                    if self.module_version < 2 {
+                        named = n.value(self.global_values);
+                    }
+                    self.global_values += 1;
+                }
+            }
+            rendered &= named.is_none();
+        }
         if r.block_id == names::MODULE_BLOCK {
             match (code, vals) {
                 // VERSION 2 and later: global names live in the STRTAB block.
@@ -1675,6 +1771,10 @@ impl<'s> Decoder<'s> {
         );
         if let Some(t) = &text {
             display.push_str(&format!(": \"{}\"", short(t)));
+        }
+        if let Some((name, span)) = named {
+            display.push_str(&format!(": \"{}\"", short(&name)));
+            b.set_reference(gid, span);
         }
         if r.block_id == names::BLOCKINFO_BLOCK {
             let info = Arc::make_mut(&mut self.info);

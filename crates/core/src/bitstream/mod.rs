@@ -24,6 +24,13 @@
 //!   abbreviation operand that defines them.
 //! - A `DEFINE_ABBREV` entry `[i]` shows the abbreviation it defines and the ID it
 //!   gets (`DEFINE_ABBREV as abbrev 5: [literal 2, array of fixed(8)]`).
+//! - Names where the bitcode gives them: a module's `GLOBALVAR`, `FUNCTION`,
+//!   `ALIAS` and `IFUNC` records end with the name they get, from the STRTAB
+//!   block (`VERSION` 2 and later) or the module's symbol table (earlier, as in
+//!   DXIL): `FUNCTION (8), unabbreviated: "main"`. A `FUNCTION_BLOCK` leads with
+//!   the name of the function it holds (`FUNCTION_BLOCK (12) "main", 31 words,
+//!   abbrev width 4`), read ahead when the module is entered (`symbols.rs`),
+//!   so a lazy block shows it before it is decoded.
 //!
 //! Every field's span is exact to the bit. Damage inside a block (an undefined
 //! abbreviation, a length that runs past the block, a malformed abbreviation) is an
@@ -45,6 +52,7 @@ mod abbrev;
 mod decode;
 pub mod names;
 mod skim;
+mod symbols;
 
 pub use abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding};
 pub use decode::{BlockResume, Decoder, LazyBlock, Stats, MAX_DEPTH};

@@ -190,8 +190,35 @@ impl Decoder<'_> {
         })
     }
 
+    /// Reads the body of a BLOCKINFO block (abbreviation IDs of `width` bits,
+    /// from bit `body` to `end`, directly inside the module) into the decoder's
+    /// BLOCKINFO state as the decoder would; `None` where the decoder would
+    /// report something (the state is then what was read before it).
+    pub(super) fn skim_blockinfo(&mut self, width: u64, body: u64, end: u64) -> Option<()> {
+        let mut st = State {
+            stats: Stats::default(),
+            nodes: 0,
+            deep: true,
+            module_version: 0,
+            strtab_refs: Vec::new(),
+            pages: None,
+        };
+        let info = Arc::clone(&self.info);
+        let (e, _) = self.skim_entries(
+            names::BLOCKINFO_BLOCK,
+            width,
+            2,
+            body,
+            end,
+            &info,
+            &mut st,
+            None,
+        )?;
+        (e == end).then_some(())
+    }
+
     /// Bits `p` must skip to reach the next multiple of 32 from the stream start.
-    fn align_gap(&self, p: u64) -> u64 {
+    pub(super) fn align_gap(&self, p: u64) -> u64 {
         let rel = p.wrapping_sub(self.align_base) % 32;
         if rel == 0 {
             0
@@ -382,7 +409,7 @@ impl Decoder<'_> {
     }
 
     /// One operand definition of a `DEFINE_ABBREV` (as `Decoder::abbrev_op`).
-    fn skim_abbrev_op(&self, p: &mut u64, limit: u64) -> Option<Encoding> {
+    pub(super) fn skim_abbrev_op(&self, p: &mut u64, limit: u64) -> Option<Encoding> {
         let pos = *p;
         if pos.saturating_add(1) > limit {
             return None;
@@ -479,7 +506,7 @@ impl Decoder<'_> {
     /// Skips a `vbr6` operand at `p` whose value is not needed: where it ends,
     /// or `None` where [`Decoder::scan_vbr`] (up to 64 bits) would not read it.
     /// The continuation bits of up to ten chunks are tested at once.
-    fn skip_vbr6(&self, p: u64, limit: u64) -> Option<u64> {
+    pub(super) fn skip_vbr6(&self, p: u64, limit: u64) -> Option<u64> {
         /// Bit 5 of each of ten 6-bit chunks.
         const MORE: u64 = 0x0820_8208_2082_0820;
         let chunks = (limit.saturating_sub(p) / 6).min(10);
@@ -607,7 +634,7 @@ impl Decoder<'_> {
     }
 
     /// One fixed, vbr or char6 field at `*p`.
-    fn skim_scalar(&self, p: &mut u64, enc: Encoding, limit: u64) -> Option<u64> {
+    pub(super) fn skim_scalar(&self, p: &mut u64, enc: Encoding, limit: u64) -> Option<u64> {
         let (v, w) = match enc {
             Encoding::Fixed(w) => {
                 if p.saturating_add(w) > limit {
