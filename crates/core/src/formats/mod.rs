@@ -9,6 +9,7 @@ pub mod cdac;
 pub mod dxcontainer;
 pub mod dyno;
 pub mod llvm1;
+pub mod msf;
 
 /// A registered decoder.
 pub struct Format {
@@ -34,6 +35,8 @@ pub struct Format {
 static FORMATS: &[Format] = &[
     #[cfg(feature = "dxcontainer")]
     dxcontainer::FORMAT,
+    #[cfg(feature = "msf")]
+    msf::FORMAT,
     #[cfg(feature = "dyno")]
     dyno::FORMAT,
     #[cfg(feature = "llvm1")]
@@ -61,7 +64,7 @@ pub struct Module {
 pub static MODULES: &[Module] = &[
     Module {
         name: "llvm",
-        formats: &["dxcontainer", "llvm1-bytecode", "bitcode"],
+        formats: &["dxcontainer", "msf", "llvm1-bytecode", "bitcode"],
     },
     Module {
         name: "dyno",
@@ -76,8 +79,9 @@ pub static MODULES: &[Module] = &[
 /// The module for files no first-bytes probe recognises.
 pub const FALLBACK: &str = "cdac";
 
-/// How many bytes of a file [`module_for`] needs (or the whole of a shorter file).
-pub const HEAD_BYTES: usize = 16;
+/// How many bytes of a file [`module_for`] needs (or the whole of a shorter file):
+/// the longest magic a first-bytes probe reads (MSF's 32 bytes).
+pub const HEAD_BYTES: usize = 32;
 
 /// The first-bytes probes, in the registry's probe order: the registry's
 /// entries whose probe reads nothing past [`HEAD_BYTES`], named as they are.
@@ -85,6 +89,7 @@ pub const HEAD_BYTES: usize = 16;
 /// a file (the page) links no decoder.
 static HEAD_PROBES: &[(&str, Probe)] = &[
     ("dxcontainer", dxcontainer::probe),
+    ("msf", msf::probe),
     ("chapel-dyno", dyno::probe),
     ("llvm1-bytecode", llvm1::probe),
     ("bitcode", bitcode::probe),
@@ -154,6 +159,7 @@ impl Format {
 /// compiling: it refers to no decoder code.
 static CATALOG: &[About] = &[
     dxcontainer::FORMAT.about(),
+    msf::FORMAT.about(),
     dyno::FORMAT.about(),
     llvm1::FORMAT.about(),
     bitcode::FORMAT.about(),
@@ -239,6 +245,8 @@ mod tests {
     fn the_module_for_a_file_holds_the_format_that_decodes_it() {
         let cases: &[(&[u8], &str)] = &[
             (b"DXBC\0\0\0\0", "llvm"),
+            (b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0", "llvm"),
+            (b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0", "cdac"),
             (b"BC\xC0\xDE\x35\x14\0\0", "llvm"),
             (b"\xDE\xC0\x17\x0B\0\0\0\0", "llvm"),
             (b"llvm\x01\x02", "llvm"),
