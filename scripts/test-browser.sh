@@ -45,6 +45,10 @@ for f in "$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css; do
     printf '%-6s %10d %10d  %s\n' "${f##*.}" "$(wc -c <"$f")" "$(gzip -9 -c "$f" | wc -c)" "${f##*/}"
 done | tee "$ART/bundle-sizes.txt"
 
+echo "== the CLI (the browser tests compare exports with its dumps)"
+cargo build --quiet -p hexlens-cli
+export HEXLENS_CLI="$ROOT/target/debug/hexlens"
+
 echo "== end-to-end tests (headless Chromium; screenshots in target/browser-artifacts/)"
 cd "$ROOT/tests/browser"
 if ! HEXLENS_DIST="$DIST" HEXLENS_ARTIFACTS="$ART" \

@@ -90,6 +90,9 @@ pub fn App() -> Html {
     }
 
     use_search_bar(&state);
+    crate::components::copy_bar::use_copy_bar(&state);
+    crate::hooks::use_permalink::use_permalink(&state);
+    crate::hooks::use_hotkey::use_history_keys();
     {
         let d = dispatch.clone();
         use_ctrl_key("f", move || {
@@ -139,7 +142,7 @@ pub fn App() -> Html {
                     { splitter(&SplitterProps { label: "Resize the details pane".into(), value: widths.1, on_resize: resize_details }) }
                     { details(&DetailsProps { doc: doc.clone(), selected: s.selected, details: s.details.clone(), cursor: s.cursor, bytes_epoch: s.bytes_epoch, dispatch: dispatch.clone() }) }
                 </main>
-                { status_bar(&StatusProps { doc: doc.clone(), hover: s.hover_info.clone(), selected: s.details.clone().filter(|d| Some(d.id) == s.selected), cursor: s.cursor, dispatch: dispatch.clone() }) }
+                { status_bar(&StatusProps { doc: doc.clone(), hover: s.hover_info.clone(), selected: s.details.clone().filter(|d| Some(d.id) == s.selected), cursor: s.cursor, range: s.byte_range(), dispatch: dispatch.clone() }) }
                 </>
             }
         }

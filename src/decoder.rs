@@ -137,6 +137,7 @@ fn on_message(e: web_sys::MessageEvent) {
             job,
             message: get(&d, "message").as_string().unwrap_or_default(),
         },
+        "copied" | "exported" => return crate::components::copy_bar::received(&d),
         "panic" => {
             stop();
             Event::Crashed {
@@ -235,6 +236,14 @@ pub fn open(job: u32, blob: &web_sys::Blob, failed: impl FnOnce(String) + 'stati
     });
 }
 
+/// Sends the worker a message about load `job` made of `fields` (a copy or
+/// an export: see `components::copy_bar`).
+pub fn send_to(job: u32, fields: &[(&str, JsValue)]) -> Result<(), String> {
+    let mut m = fields.to_vec();
+    m.push(("job", job.into()));
+    send(&m)
+}
+
 /// Asks the worker a question about load `job` (see [`Request`]); the
 /// answer comes back as an [`Event::Answer`].
 pub fn ask(job: u32, r: &Request) -> Result<(), String> {
@@ -268,6 +277,13 @@ pub fn ask(job: u32, r: &Request) -> Result<(), String> {
         ]),
         Request::Node(id) => send(&[("type", "node".into()), job, ("id", (*id).into())]),
         Request::Locate(b) => send(&[("type", "locate".into()), job, ("byte", (*b as f64).into())]),
+        Request::Path(p) => send(&[("type", "path".into()), job, ("path", p.as_str().into())]),
+        Request::Hash { from, to } => send(&[
+            ("type", "hash".into()),
+            job,
+            ("from", (*from as f64).into()),
+            ("to", (*to as f64).into()),
+        ]),
         Request::Search {
             gen,
             query,

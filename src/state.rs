@@ -145,8 +145,23 @@ pub enum Action {
     ClickByte(u64),
     /// Go to offset: like a click on that byte, scrolling both panes.
     Goto(u64),
-    /// Move the hex cursor by a number of bytes (keyboard in the hex pane).
-    MoveCursor(i64),
+    /// Move the hex cursor by a number of bytes (keyboard in the hex pane);
+    /// true: extend the byte selection (Shift held).
+    MoveCursor(i64, bool),
+    /// Select bytes from the first offset to the second, both included (a
+    /// drag, or Shift+click from the cursor); the cursor goes to the second.
+    SelectBytes(u64, u64),
+    /// Show a place a link or the browser's history holds: the node at a path
+    /// and the cursor at a byte (what the URL's fragment says).
+    Restore {
+        /// The hash of the file the place is in (another file's is ignored;
+        /// empty: whatever file is open).
+        sha: String,
+        /// Path of the node to select.
+        path: Option<String>,
+        /// Cursor offset.
+        at: Option<u64>,
+    },
     /// Expand or collapse a node.
     Toggle(NodeId),
     /// A key in the tree view.
@@ -242,6 +257,9 @@ pub struct BoxCache {
 pub const MAX_HITS: usize = 100_000;
 /// Bytes one search step covers (the worker answers after each).
 pub const SEARCH_STEP: u64 = 64 << 20;
+/// Bytes one step of hashing the file covers (small, so the panes' questions
+/// never wait long behind it).
+pub const HASH_STEP: u64 = 16 << 20;
 
 /// A search of the open file's bytes: its query, what it found so far and how far
 /// it got. The worker runs it one step at a time as the store asks (see
@@ -254,8 +272,10 @@ pub struct Search {
     pub whats: Vec<String>,
     /// Search number (an answer of an older search is dropped).
     pub gen: u32,
-    /// Matches so far, in file order.
+    /// Matches so far, in file order (a structure search: in tree order).
     pub hits: Rc<Vec<hexlens_core::search::Hit>>,
+    /// A structure search: each match's node path, by match.
+    pub paths: Rc<Vec<String>>,
     /// Every match starting before this byte is in `hits`.
     pub reached: u64,
     /// Still searching (false: done, stopped, or stopped at [`MAX_HITS`]).
@@ -313,6 +333,20 @@ pub struct State {
     pub search_open: bool,
     /// The last search.
     pub search: Option<Rc<Search>>,
+    /// A node path whose node the worker is finding, to select it.
+    pub seek_path: Option<String>,
+    /// The other end of the byte selection (the cursor is one end): `None`
+    /// when no bytes are selected.
+    pub anchor: Option<u64>,
+    /// Grows with every jump to another place (a go-to, a search match, a
+    /// click): the address bar keeps one history entry a jump.
+    pub jumps: u32,
+    /// The file's SHA-256 in hex, once the worker has hashed it all.
+    pub sha: Option<Rc<str>>,
+    /// Bytes hashed so far.
+    pub sha_at: u64,
+    /// The cursor a restored place puts back once its node is found.
+    pub restoring: Option<u64>,
     /// Grows with every change (the panes compare it to know they must redraw).
     pub stamp: u64,
 }
@@ -410,6 +444,15 @@ impl State {
         }
         if let Some((b, _)) = self.seek {
             out.push(Request::Locate(b));
+        }
+        if let Some(p) = &self.seek_path {
+            out.push(Request::Path(p.clone()));
+        }
+        if self.sha.is_none() {
+            out.push(Request::Hash {
+                from: self.sha_at,
+                to: self.sha_at.saturating_add(HASH_STEP),
+            });
         }
         if let (Some(x), Some(doc)) = (self.search.as_ref().filter(|x| x.running), &self.doc) {
             let size = doc.bytes.len();
@@ -571,6 +614,10 @@ impl State {
             Action::Select(id, from) => {
                 self.doc.as_ref().filter(|d| d.is_decoded())?;
                 let mut s = self.clone();
+                s.anchor = None;
+                if from == Origin::Other {
+                    s.jumps += 1;
+                }
                 match s.known(id) {
                     Some(info) => s.focus(&info, from, None),
                     None => {
@@ -586,6 +633,8 @@ impl State {
                 let b = b.min(doc.bytes.len().saturating_sub(1));
                 let mut s = self.clone();
                 s.cursor = b;
+                s.anchor = None;
+                s.jumps += 1;
                 if goto {
                     s.reveal = s.next_reveal(Some(b), None);
                 }
@@ -610,7 +659,7 @@ impl State {
                 }
                 Some(s)
             }
-            Action::MoveCursor(delta) => {
+            Action::MoveCursor(delta, extend) => {
                 let doc = self.doc.as_ref()?;
                 let max = doc.bytes.len().saturating_sub(1);
                 let c = if delta < 0 {
@@ -618,11 +667,44 @@ impl State {
                 } else {
                     self.cursor.saturating_add(delta as u64).min(max)
                 };
-                (c != self.cursor).then(|| State {
+                let anchor = if extend {
+                    self.anchor.or(Some(self.cursor))
+                } else {
+                    None
+                };
+                (c != self.cursor || anchor != self.anchor).then(|| State {
                     cursor: c,
+                    anchor,
                     reveal: self.next_reveal(Some(c), None),
                     ..self.clone()
                 })
+            }
+            Action::SelectBytes(from, to) => {
+                let doc = self.doc.as_ref()?;
+                let max = doc.bytes.len().saturating_sub(1);
+                let (a, c) = (from.min(max), to.min(max));
+                (Some(a) != self.anchor || c != self.cursor).then(|| State {
+                    cursor: c,
+                    anchor: Some(a),
+                    ..self.clone()
+                })
+            }
+            Action::Restore { sha, path, at } => {
+                let doc = self.doc.as_ref().filter(|d| d.is_decoded())?;
+                if !sha.is_empty() && self.sha.as_deref() != Some(sha.as_str()) {
+                    return None;
+                }
+                let mut s = self.clone();
+                s.anchor = None;
+                if let Some(b) = at {
+                    s.cursor = b.min(doc.bytes.len().saturating_sub(1));
+                    s.reveal = s.next_reveal(Some(s.cursor), None);
+                }
+                if path.is_some() {
+                    s.seek_path = path;
+                    s.restoring = at;
+                }
+                Some(s)
             }
             Action::Toggle(id) => {
                 self.doc.as_ref().filter(|d| d.is_decoded())?;
@@ -663,6 +745,7 @@ impl State {
                     whats: Vec::new(),
                     gen,
                     hits: Rc::new(Vec::new()),
+                    paths: Rc::new(Vec::new()),
                     reached: 0,
                     error: None,
                     current: None,
@@ -709,6 +792,11 @@ impl State {
         let mut s = self
             .apply(Action::Goto(h.start))
             .unwrap_or_else(|| self.clone());
+        // A structure match selects its node itself, not the byte's owner.
+        if let Some(p) = x.paths.get(i) {
+            s.seek = None;
+            s.seek_path = Some(p.clone());
+        }
         s.search = Some(Rc::new(Search {
             current: Some(i),
             ..(**x).clone()
@@ -817,6 +905,7 @@ impl State {
                 found,
                 error,
                 whats,
+                paths,
                 ..
             } => {
                 let x = self.search.as_ref()?;
@@ -836,6 +925,14 @@ impl State {
                         && reached > *from,
                     error: error.clone(),
                     whats: whats.clone(),
+                    paths: if paths.is_empty() {
+                        x.paths.clone()
+                    } else {
+                        let mut p = (*x.paths).clone();
+                        p.extend(paths.iter().cloned());
+                        p.truncate(MAX_HITS);
+                        Rc::new(p)
+                    },
                     hits: Rc::new(hits),
                     reached,
                     ..(**x).clone()
@@ -846,6 +943,36 @@ impl State {
                     if let Some(s) = self.show_hit(0) {
                         *self = s;
                     }
+                }
+            }
+            Answer::Hashed {
+                from,
+                reached,
+                digest,
+                ..
+            } => {
+                if self.sha.is_some()
+                    || *from != self.sha_at
+                    || *reached <= *from && digest.is_none()
+                {
+                    return None;
+                }
+                self.sha_at = *reached;
+                self.sha = digest.as_deref().map(Rc::from);
+            }
+            Answer::Resolved { path, info, .. } => {
+                if self.seek_path.as_ref() != Some(path) {
+                    return None;
+                }
+                self.seek_path = None;
+                match info {
+                    Some(info) => {
+                        self.seek = None;
+                        let at = self.restoring.take();
+                        self.focus(info, Origin::Other, at);
+                        self.details = Some(Rc::new(info.clone()));
+                    }
+                    None => self.status = Status::Failed(format!("there is no node at {path}")),
                 }
             }
             Answer::Located { byte, info, .. } => {
@@ -937,6 +1064,26 @@ impl State {
             // The focused node is among the rows held, so it was known above.
             TreeKey::Left | TreeKey::Enter => None,
         }
+    }
+
+    /// The selected bytes, `[start, end)` (`None`: none are).
+    pub fn byte_range(&self) -> Option<(u64, u64)> {
+        let a = self.anchor?;
+        Some((a.min(self.cursor), a.max(self.cursor) + 1))
+    }
+
+    /// The bytes a copy takes: the selected bytes, else the selected node's,
+    /// else the byte under the cursor.
+    pub fn copy_range(&self) -> (u64, u64) {
+        self.byte_range()
+            .or_else(|| {
+                let d = self
+                    .details
+                    .as_ref()
+                    .filter(|d| Some(d.id) == self.selected)?;
+                (d.end > d.start).then_some((d.start, d.end))
+            })
+            .unwrap_or((self.cursor, self.cursor + 1))
     }
 
     /// The node whose bytes the hex pane highlights: the hovered one.
@@ -1414,5 +1561,116 @@ mod tests {
         r.s = s;
         r.settle();
         assert_eq!(r.s.row_of(r.s.selected.unwrap()), Some(450));
+    }
+
+    #[test]
+    fn the_file_is_hashed_in_steps_and_the_digest_is_its_sha_256() {
+        use sha2::Digest;
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let want: String = sha2::Sha256::digest(&data)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let r = Rig::new(data, None);
+        assert_eq!(r.s.sha.as_deref(), Some(want.as_str()));
+        assert!(!r
+            .s
+            .wants()
+            .iter()
+            .any(|q| matches!(q, Request::Hash { .. })));
+    }
+
+    #[test]
+    fn a_drag_shift_arrows_and_a_click_make_and_clear_the_byte_selection() {
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let mut r = Rig::new(data.clone(), None);
+        assert_eq!(r.s.byte_range(), None);
+        r.act(Action::SelectBytes(0x30, 0x20));
+        assert_eq!(r.s.byte_range(), Some((0x20, 0x31)));
+        assert_eq!(r.s.cursor, 0x20);
+        assert_eq!(r.s.copy_range(), (0x20, 0x31));
+        // Shift+arrows move the cursor end; the anchor stays.
+        r.act(Action::MoveCursor(0x20, true));
+        assert_eq!(r.s.byte_range(), Some((0x30, 0x41)));
+        // Ends past the file are clipped to its last byte.
+        r.act(Action::SelectBytes(4, u64::MAX));
+        assert_eq!(r.s.byte_range(), Some((4, data.len() as u64)));
+        // A plain arrow or a click ends the selection; a copy then takes the
+        // selected node's bytes.
+        r.act(Action::MoveCursor(-1, false));
+        assert_eq!(r.s.byte_range(), None);
+        r.act(Action::SelectBytes(1, 2));
+        r.act(Action::ClickByte(0x35));
+        assert_eq!(r.s.byte_range(), None);
+        let d = r.s.details.clone().unwrap();
+        assert_eq!(Some(d.id), r.s.selected);
+        assert_eq!(r.s.copy_range(), (d.start, d.end));
+    }
+
+    #[test]
+    fn a_restored_place_selects_the_node_at_its_path_and_puts_the_cursor_back() {
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let mut r = Rig::new(data.clone(), None);
+        let sha = r.s.sha.as_deref().unwrap().to_string();
+        let path = "Parts/[4]/Program/DXIL";
+        let jumps = r.s.jumps;
+        // Another file's place is ignored.
+        assert!(!r.act(Action::Restore {
+            sha: "00".repeat(32),
+            path: Some(path.into()),
+            at: Some(9),
+        }));
+        r.act(Action::Restore {
+            sha,
+            path: Some(path.into()),
+            at: Some(0x123),
+        });
+        let d = r.s.details.clone().unwrap();
+        assert_eq!(d.path, path);
+        assert_eq!(Some(d.id), r.s.selected);
+        assert_eq!(r.s.cursor, 0x123);
+        // Its ancestors are open, so its row shows.
+        assert!(d.crumbs.iter().all(|c| r.s.open.contains(&c.0)));
+        assert!(r.shown(d.id));
+        // Restoring is not a jump (no new history entry); a go-to is.
+        assert_eq!(r.s.jumps, jumps);
+        r.act(Action::Goto(0x40));
+        assert_eq!(r.s.jumps, jumps + 1);
+        // A path that names nothing says so.
+        r.act(Action::Restore {
+            sha: String::new(),
+            path: Some("Parts/[77]".into()),
+            at: None,
+        });
+        assert!(matches!(&r.s.status, Status::Failed(m) if m.contains("Parts/[77]")));
+    }
+
+    #[test]
+    fn a_structure_search_goes_through_its_nodes_selecting_each() {
+        use hexlens_core::search::{Mode, Query};
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let mut r = Rig::new(data.clone(), None);
+        r.act(Action::Search(Query::new(Mode::Structure, "Parts/*/Name")));
+        let x = r.s.search.clone().unwrap();
+        assert!(!x.running && x.error.is_none());
+        let eager = hexlens_core::decode_bytes(&data);
+        let parts = eager.tree.find("Parts").unwrap();
+        let want: Vec<String> = eager
+            .tree
+            .children(parts)
+            .iter()
+            .map(|&p| format!("{}/Name", eager.tree.path(p)))
+            .collect();
+        assert_eq!(*x.paths, want);
+        assert_eq!(x.hits.len(), want.len());
+        for (i, p) in want.iter().enumerate() {
+            if i > 0 {
+                r.act(Action::SearchMove(1));
+            }
+            let d = r.s.details.clone().unwrap();
+            assert_eq!(&d.path, p, "match {i}");
+            assert_eq!(Some(d.id), r.s.selected);
+            assert_eq!(r.s.search.as_ref().unwrap().current, Some(i));
+        }
     }
 }

@@ -78,6 +78,8 @@ struct RowView {
     boxes: Rc<BoxCache>,
     /// The selected node's bytes, if they touch the row.
     sel: Option<(u64, u64)>,
+    /// The selected bytes, if they touch the row.
+    rng: Option<(u64, u64)>,
     /// The cursor, if in this row.
     cursor: Option<u64>,
     /// Search matches touching the row (true: the current one).
@@ -94,6 +96,7 @@ impl PartialEq for RowView {
         self.row == o.row
             && Rc::ptr_eq(&self.boxes, &o.boxes)
             && self.sel == o.sel
+            && self.rng == o.rng
             && self.cursor == o.cursor
             && self.hits == o.hits
             && self.epoch == o.epoch
@@ -103,16 +106,9 @@ impl PartialEq for RowView {
 
 /// The classes of each byte of row `base`: byte class, field tint and box
 /// edges, selection, cursor.
-fn cell_classes(
-    doc: &Doc,
-    boxes: &BoxCache,
-    base: u64,
-    bytes: &[u8],
-    sel: Option<(u64, u64)>,
-    cursor: Option<u64>,
-    hits: &[(u64, u64, bool)],
-) -> Vec<String> {
-    let boxes = &boxes.boxes;
+fn cell_classes(doc: &Doc, base: u64, bytes: &[u8], v: &RowView) -> Vec<String> {
+    let (sel, rng, cursor, hits) = (v.sel, v.rng, v.cursor, &v.hits);
+    let boxes = &v.boxes.boxes;
     let root = doc.root().map(|r| r.id);
     let first = boxes.segments.partition_point(|s| s.end <= base);
     let mut segs = boxes.segments[first..].iter().peekable();
@@ -152,6 +148,9 @@ fn cell_classes(
             }
             if inside(sel, o) {
                 c.push_str(" sel");
+            }
+            if inside(rng, o) {
+                c.push_str(" rng");
             }
             let mut hit = hits.iter().filter(|h| h.0 <= o && o < h.1);
             if let Some(h) = hit.next() {
@@ -224,7 +223,7 @@ fn fill_row(el: &web_sys::Element, doc: &Doc, v: &RowView) {
     };
     el.set_class_name("hrow");
     let _ = el.remove_attribute("aria-busy");
-    let classes = cell_classes(doc, &v.boxes, base, &bytes, v.sel, v.cursor, &v.hits);
+    let classes = cell_classes(doc, base, &bytes, v);
     let hex_cells = cells(&hx, bytes.len());
     let asc_cells = cells(&asc, bytes.len());
     for (i, (&b, class)) in bytes.iter().zip(&classes).enumerate() {
@@ -449,11 +448,23 @@ pub fn HexView(p: &Props) -> Html {
             .collect(),
     );
 
+    // Selecting bytes: a drag from the byte pressed, or Shift+click from the
+    // cursor (or the selection's other end). A click that ends a drag selects
+    // no node.
+    let drag = use_mut_ref(|| (None::<u64>, false));
     let onmousemove = {
         let d = dispatch.clone();
         let last = last_hover.clone();
+        let drag = drag.clone();
         Callback::from(move |e: MouseEvent| {
             let o = offset_of(&e);
+            let down = drag.borrow().0;
+            if let (Some(a), Some(b), 1) = (down, o, e.buttons() & 1) {
+                if a != b || drag.borrow().1 {
+                    drag.borrow_mut().1 = true;
+                    d.dispatch(Action::SelectBytes(a, b));
+                }
+            }
             if *last.borrow() != o {
                 *last.borrow_mut() = o;
                 d.dispatch(Action::HoverByte(o));
@@ -468,10 +479,26 @@ pub fn HexView(p: &Props) -> Html {
             d.dispatch(Action::HoverByte(None));
         })
     };
+    let onmousedown = {
+        let d = dispatch.clone();
+        let drag = drag.clone();
+        let from = st.anchor.unwrap_or(st.cursor);
+        Callback::from(move |e: MouseEvent| {
+            let o = offset_of(&e).filter(|_| e.button() == 0);
+            *drag.borrow_mut() = (o, false);
+            if let (Some(o), true) = (o, e.shift_key()) {
+                e.prevent_default();
+                drag.borrow_mut().1 = true;
+                d.dispatch(Action::SelectBytes(from, o));
+            }
+        })
+    };
     let onclick = {
         let d = dispatch.clone();
+        let drag = drag.clone();
         Callback::from(move |e: MouseEvent| {
-            if let Some(o) = offset_of(&e) {
+            let dragged = std::mem::take(&mut *drag.borrow_mut()).1;
+            if let Some(o) = offset_of(&e).filter(|_| !dragged) {
                 d.dispatch(Action::ClickByte(o));
             }
         })
@@ -482,22 +509,33 @@ pub fn HexView(p: &Props) -> Html {
         let cursor = st.cursor;
         Callback::from(move |e: KeyboardEvent| {
             let w = WIDTH as i64;
-            let a = match e.key().as_str() {
-                "ArrowLeft" => Action::MoveCursor(-1),
-                "ArrowRight" => Action::MoveCursor(1),
-                "ArrowUp" => Action::MoveCursor(-w),
-                "ArrowDown" => Action::MoveCursor(w),
-                "PageUp" => Action::MoveCursor(-page),
-                "PageDown" => Action::MoveCursor(page),
-                "Home" if e.ctrl_key() => Action::MoveCursor(i64::MIN / 2),
-                "End" if e.ctrl_key() => Action::MoveCursor(i64::MAX / 2),
-                "Home" => Action::MoveCursor(-((cursor % WIDTH) as i64)),
-                "End" => Action::MoveCursor((WIDTH - 1 - cursor % WIDTH) as i64),
-                "Enter" | " " => Action::ClickByte(cursor),
+            let ctrl = e.ctrl_key() || e.meta_key();
+            if e.alt_key() {
+                return; // Alt+arrows go through the history (see `use_history_keys`)
+            }
+            let by = match e.key().as_str() {
+                "c" | "C" if ctrl => {
+                    e.prevent_default();
+                    return super::copy_bar::copy("bytes:hex");
+                }
+                "ArrowLeft" => -1,
+                "ArrowRight" => 1,
+                "ArrowUp" => -w,
+                "ArrowDown" => w,
+                "PageUp" => -page,
+                "PageDown" => page,
+                "Home" if ctrl => i64::MIN / 2,
+                "End" if ctrl => i64::MAX / 2,
+                "Home" => -((cursor % WIDTH) as i64),
+                "End" => (WIDTH - 1 - cursor % WIDTH) as i64,
+                "Enter" | " " => {
+                    e.prevent_default();
+                    return d.dispatch(Action::ClickByte(cursor));
+                }
                 _ => return,
             };
             e.prevent_default();
-            d.dispatch(a);
+            d.dispatch(Action::MoveCursor(by, e.shift_key()));
         })
     };
 
@@ -525,6 +563,7 @@ pub fn HexView(p: &Props) -> Html {
                 row: r,
                 boxes: st.boxes.clone(),
                 sel: touch(sel),
+                rng: touch(st.byte_range()),
                 cursor: (a..b).contains(&st.cursor).then_some(st.cursor),
                 hits: hits_in(st.search.as_deref(), a, b),
                 epoch: st.bytes_epoch,
@@ -567,7 +606,7 @@ pub fn HexView(p: &Props) -> Html {
             </div>
             <div class="vscroll hex" ref={node} id="hex" tabindex="0" role="region"
                 aria-label={format!("Hex dump, cursor at offset 0x{:X}", st.cursor)}
-                onscroll={vl.onscroll} {onmousemove} {onmouseleave} {onclick} {onkeydown}>
+                onscroll={vl.onscroll} {onmousedown} {onmousemove} {onmouseleave} {onclick} {onkeydown}>
                 <div class="vsticky">
                     <div class="vrows hrows" ref={rows_ref}
                         style={format!("transform: translateY({})", px(-w.shift - (w.first - anchor(w.first)) as f64 * ROW_H))} />

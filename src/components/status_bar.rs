@@ -18,6 +18,8 @@ pub struct Props {
     pub selected: Option<Rc<NodeInfo>>,
     /// Cursor byte.
     pub cursor: u64,
+    /// The selected bytes, `[start, end)`.
+    pub range: Option<(u64, u64)>,
     /// The store.
     pub dispatch: UseReducerDispatcher<State>,
 }
@@ -56,7 +58,12 @@ pub fn status_bar(p: &Props) -> Html {
                 }
             </nav>
             <span class="spacer" />
-            <span class="mono muted" id="cursor-pos">{format!("cursor 0x{:X}", p.cursor)}</span>
+            <span class="mono muted" id="cursor-pos">{match p.range {
+                // The last byte is shown, as the hex pane marks it; the
+                // length is the count of bytes.
+                Some((a, b)) => format!("selected 0x{a:X}–0x{:X}, {} bytes", b - 1, b - a),
+                None => format!("cursor 0x{:X}", p.cursor),
+            }}</span>
         </footer>
     }
 }

@@ -65,3 +65,23 @@ where
         move |e| f(e.shift_key()),
     );
 }
+
+/// Alt+← and Alt+→ go back and forward in the browser's history (the places
+/// visited: see `use_permalink`). Browsers do this themselves; the page does it
+/// too, so the keys work wherever the page has the focus, and the browser's
+/// own binding is replaced (never both).
+#[hook]
+pub fn use_history_keys() {
+    use_key(
+        |e| e.alt_key() && !e.ctrl_key() && (e.key() == "ArrowLeft" || e.key() == "ArrowRight"),
+        |e| {
+            if let Ok(h) = gloo_utils::window().history() {
+                let _ = if e.key() == "ArrowLeft" {
+                    h.back()
+                } else {
+                    h.forward()
+                };
+            }
+        },
+    );
+}

@@ -16,6 +16,8 @@ import path from 'node:path';
 import { ART, DIST, SAMPLES, launch, manifest, serve } from './harness.mjs';
 import { XSS, denseContainer, dxbc, isgn, xssContainer } from './fixtures.mjs';
 import os from 'node:os';
+import crypto from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { writeDxil, writeParts } from '../../bench/gen-inputs.mjs';
 
 const SAMPLE = 'hs_mismatch_2_code_dxil.dxil.dxbc';
@@ -872,6 +874,196 @@ test('a crash in the decode worker shows an error banner and keeps the hex view'
   assert.ok((await page.locator('.trow').count()) > 3);
   // The crash logs to the console by design; nothing else may.
   problems.splice(0, problems.length, ...problems.filter((p) => !/test hook|unreachable|RuntimeError/.test(p)));
+});
+
+// ---- Selection, copy, export, permalinks, history, structure search ----
+
+const CLI = process.env.HEXLENS_CLI;
+
+/** What `hexlens ARGS` prints (the CLI the test script builds). */
+function cli(args) {
+  assert.ok(CLI && fs.existsSync(CLI), `HEXLENS_CLI (${CLI}) must name the hexlens binary: scripts/test-browser.sh builds it`);
+  const r = spawnSync(CLI, args, { maxBuffer: 1 << 30 });
+  assert.ok(r.status === 0 || r.status === 1, `hexlens ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+const cell = (o) => `#hex .hx .c[data-o="${o}"]`;
+const statusText = () => page.locator('#cursor-pos').textContent();
+
+/** Chooses `value` in the copy menu and waits for the menu to say it is done. */
+async function copyAs(value) {
+  await page.evaluate(() => (document.querySelector('#copy-status').textContent = ''));
+  await page.selectOption('#copy-as', value);
+  await page.waitForFunction(() => /^(Copied|Saved|Could)/.test(document.querySelector('#copy-status').textContent));
+  const said = await page.locator('#copy-status').textContent();
+  assert.doesNotMatch(said, /^Could/, `${value}: ${said}`);
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+/** The numbers `0x..` in `text`, as bytes. */
+const arrayBytes = (text) => Buffer.from([...text.matchAll(/0x([0-9A-F]{2})/g)].map((m) => parseInt(m[1], 16)));
+
+test('bytes are selected by drag, Shift+click and Shift+arrows; the status bar gives the range; copy as hex, C, Rust, Python and base64 gives exactly those bytes', async () => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(base).origin });
+  await open();
+  await loadViaInput(SAMPLE, sample);
+  // A drag from 0x10 to 0x2F.
+  const box = async (o) => (await page.locator(cell(o)).boundingBox());
+  const a = await box(0x10);
+  const b = await box(0x2f);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.up();
+  assert.equal(await statusText(), 'selected 0x10–0x2F, 32 bytes');
+  const marked = await page.$$eval('#hex .hx .c.rng', (els) => els.map((e) => Number(e.dataset.o)));
+  assert.deepEqual(marked, range(0x10, 0x30));
+  await shot('31-byte-selection');
+  const want = sample.subarray(0x10, 0x30);
+  const hex = await copyAs('bytes:hex');
+  assert.equal(hex, [...want].map((x) => x.toString(16).toUpperCase().padStart(2, '0')).join(' ').replace(/(.{47}) /g, '$1\n'));
+  for (const [form, head] of [['c', /^const unsigned char data\[32\] = \{/], ['rust', /^const DATA: \[u8; 32\] = \[/], ['python', /^data = bytes\(\[/]]) {
+    const t = await copyAs(`bytes:${form}`);
+    assert.match(t, head, form);
+    assert.deepEqual(arrayBytes(t), want, form);
+  }
+  assert.deepEqual(Buffer.from(await copyAs('bytes:base64'), 'base64'), want);
+  // A click ends the selection; Shift+click selects from the cursor.
+  await page.click(cell(0x40));
+  assert.equal(await statusText(), 'cursor 0x40');
+  await page.click(cell(0x44), { modifiers: ['Shift'] });
+  assert.equal(await statusText(), 'selected 0x40–0x44, 5 bytes');
+  // Shift+arrows move the end; Ctrl+C copies the selection as hex.
+  await page.focus('#hex');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowRight');
+  assert.equal(await statusText(), 'selected 0x40–0x47, 8 bytes');
+  await page.evaluate(() => navigator.clipboard.writeText(''));
+  await page.keyboard.press('Control+c');
+  await page.waitForFunction(async () => (await navigator.clipboard.readText()) !== '');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), [...sample.subarray(0x40, 0x48)].map((x) => x.toString(16).toUpperCase().padStart(2, '0')).join(' '));
+  // Without a byte selection, a copy takes the selected node's bytes.
+  await page.keyboard.press('ArrowRight');
+  await page.locator(row('Header/FileSize')).click();
+  assert.equal(await copyAs('bytes:hex'), [...sample.subarray(24, 28)].map((x) => x.toString(16).toUpperCase().padStart(2, '0')).join(' '));
+});
+
+test("a node's value, path and subtree copy, and the tree and a subtree export, as hexlens dump writes them", async () => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(base).origin });
+  const file = path.join(os.tmpdir(), `hexlens-e2e-${process.pid}-${SAMPLE}`);
+  fs.writeFileSync(file, sample);
+  await open();
+  await loadViaInput(SAMPLE, sample);
+  await page.locator(row('Parts/[1]')).click();
+  await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'Parts/[1]');
+  assert.equal(await copyAs('node:path'), 'Parts/[1]');
+  assert.equal(await copyAs('node:json'), cli(['dump', file, '--json', '--select', 'Parts/[1]']).toString());
+  // A value, whole: the part's FourCC.
+  await page.locator('#tree .trow[aria-selected="true"]').press('ArrowRight');
+  await page.locator(row('Parts/[1]/Name')).click();
+  const want = JSON.parse(cli(['dump', file, '--json', '--select', 'Parts/[1]/Name'])).tree.value;
+  assert.equal(await copyAs('node:value'), want);
+  // Downloads: the whole tree as JSON and as text, a subtree as text.
+  const saved = async (value) => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.selectOption('#copy-as', value)]);
+    return { name: dl.suggestedFilename(), data: fs.readFileSync(await dl.path()) };
+  };
+  const json = await saved('file:json');
+  assert.equal(json.name, `${SAMPLE}.json`);
+  const cliJson = cli(['dump', file, '--json']);
+  if (!json.data.equals(cliJson)) {
+    fs.writeFileSync(path.join(ART, 'export-mismatch-page.json'), json.data);
+    fs.writeFileSync(path.join(ART, 'export-mismatch-cli.json'), cliJson);
+  }
+  assert.ok(json.data.equals(cliJson), 'the exported JSON is the CLI JSON, byte for byte (both in the artifacts if not)');
+  const text = await saved('file:text');
+  assert.ok(text.data.equals(cli(['dump', file])), 'the exported text is the CLI text dump');
+  await page.locator(row('Parts/[1]')).click();
+  const sub = await saved('subtree:text');
+  assert.equal(sub.name, `${SAMPLE}-Parts-1.txt`);
+  assert.ok(sub.data.equals(cli(['dump', file, '--select', 'Parts/[1]'])));
+  fs.rmSync(file);
+});
+
+/** The fragment's fields. */
+const fragment = async () => Object.fromEntries(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)));
+
+test('the URL fragment keeps the place (hash, node, cursor): a reload restores it, a sample link opens there, a dropped file comes back to it', async () => {
+  const name = manifest.samples[0].file;
+  await open(`?sample=${encodeURIComponent(name)}`);
+  await page.waitForSelector('#tree[data-decoded=true]');
+  await page.locator(row('Parts/[2]')).click();
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('node') === 'Parts/[2]');
+  const f = await fragment();
+  assert.match(f.sha, /^[0-9a-f]{64}$/);
+  const data = fs.readFileSync(path.join(SAMPLES, name));
+  assert.equal(f.sha, crypto.createHash('sha256').update(data).digest('hex'));
+  assert.ok(!Object.values(f).some((v) => v.length > 64 && v !== f.sha), 'no file content in the URL');
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'Parts/[2]');
+  assert.equal(await page.locator('#tree .trow[aria-selected="true"]').getAttribute('data-path'), 'Parts/[2]');
+  // A hand-written link to a sample needs no hash.
+  await page.goto(`${base}?sample=${encodeURIComponent(name)}#node=Parts/[1]&at=44`);
+  await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'Parts/[1]');
+  assert.equal(await cursorAt(), 0x44);
+  // A dropped file: its place comes back when the same file is opened again.
+  await open();
+  await loadViaInput(SAMPLE, sample);
+  await page.fill('#goto-input', '0x123');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('at') === '123');
+  const place = await fragment();
+  await page.reload();
+  await page.waitForSelector('#empty-state');
+  await loadViaInput(SAMPLE, sample);
+  await page.waitForFunction((p) => document.querySelector('#details-path')?.textContent === p, place.node);
+  assert.equal(await cursorAt(), 0x123);
+  // Another file does not take this file's place.
+  await loadViaInput('other.dxbc', dxbc([['ISGN', isgn('POSITION')]]));
+  assert.equal(await cursorAt(), 0);
+});
+
+test('history: Back and Forward (Alt+Left / Alt+Right) walk through the places visited', async () => {
+  await open();
+  await loadViaInput(SAMPLE, sample);
+  const go = async (o) => {
+    await page.fill('#goto-input', `0x${o.toString(16)}`);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((o) => new URLSearchParams(location.hash.slice(1)).get('at') === o.toString(16).toUpperCase(), o);
+  };
+  for (const o of [0x10, 0x40, 0x80]) await go(o);
+  await page.locator('#hex').focus();
+  await page.keyboard.press('Alt+ArrowLeft');
+  await page.waitForFunction(() => /cursor at offset 0x40$/.test(document.querySelector('#hex').getAttribute('aria-label')));
+  await page.keyboard.press('Alt+ArrowLeft');
+  await page.waitForFunction(() => /cursor at offset 0x10$/.test(document.querySelector('#hex').getAttribute('aria-label')));
+  await page.keyboard.press('Alt+ArrowRight');
+  await page.waitForFunction(() => /cursor at offset 0x40$/.test(document.querySelector('#hex').getAttribute('aria-label')));
+  // The browser's own Back (the mouse's back button) does the same.
+  await page.goForward();
+  await page.waitForFunction(() => /cursor at offset 0x80$/.test(document.querySelector('#hex').getAttribute('aria-label')));
+  assert.equal(await page.locator('#details-path').textContent(), await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('node')));
+});
+
+test('structure search finds nodes by path pattern and by value, each match selecting its node in the tree', async () => {
+  await open();
+  await loadViaInput(SAMPLE, sample);
+  const file = path.join(os.tmpdir(), `hexlens-e2e-s-${process.pid}.dxbc`);
+  fs.writeFileSync(file, sample);
+  for (const q of ['Parts/*/Name', 'POSITION']) {
+    const want = JSON.parse(cli(['find', file, q, '--json'])).map((h) => h.path);
+    assert.ok(want.length > 1, q);
+    const st = await searchFor('structure', q);
+    assert.equal(st, `1 of ${want.length}`, q);
+    for (let i = 0; i < want.length; i++) {
+      if (i > 0) await page.keyboard.press('F3');
+      await page.waitForFunction((p) => document.querySelector('#details-path')?.textContent === p, want[i]);
+      assert.equal(await page.locator('#tree .trow[aria-selected="true"]').getAttribute('data-path'), want[i], `${q} match ${i}`);
+    }
+  }
+  await shot('32-structure-search');
+  await page.keyboard.press('Escape');
+  fs.rmSync(file);
 });
 
 test('no request left for a non-local address, and no errors were logged', async () => {

@@ -267,7 +267,6 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
         }
     };
     let mut out = stdout();
-    let damage;
     let written = if let Some(t) = lazy_threshold {
         // Parts left lazy stay so: the dump shows them as not decoded.
         let opts = hexlens_core::Options {
@@ -286,23 +285,16 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
         let r = write(&src, &mut d, start, limits, json, true, &mut out);
         (r, d.is_clean())
     } else {
-        let mut d = hexlens_core::decode_with(&src, &hexlens_core::stream::streaming_options());
-        read_error(&src)?;
-        // Where a lazy part may hide an error, the damage flags the JSON writes
-        // before a part's contents, and the exit status of a partial dump, need
-        // a first pass over everything.
-        let partial = limits.max_depth.is_some() || select.is_some();
-        if d.tree.may_hide_damage() && (json || partial) {
-            damage = hexlens_core::stream::survey(&src, &mut d.tree);
-            limits.damage = Some(&damage);
+        use hexlens_core::stream::{self, DumpError, DumpForm};
+        let form = if json { DumpForm::Json } else { DumpForm::Text };
+        match stream::dump(&src, select.as_deref(), form, limits.max_depth, &mut out) {
+            Ok(clean) => (Ok(()), clean),
+            Err(DumpError::NoSuchPath(p)) => {
+                read_error(&src)?;
+                return Err(format!("'{file}' has no node at '{p}'"));
+            }
+            Err(DumpError::Io(e)) => (Err(e), false),
         }
-        let start = match &select {
-            Some(p) => hexlens_core::stream::select(&src, &mut d.tree, p)
-                .ok_or_else(|| format!("'{file}' has no node at '{p}'"))?,
-            None => d.tree.root(),
-        };
-        let r = write(&src, &mut d, start, limits, json, false, &mut out);
-        (r, d.is_clean())
     };
     let (r, clean) = written;
     if let Err(e) = r.and_then(|_| out.flush()) {

@@ -15,6 +15,7 @@
 pub mod bitstream;
 pub mod builder;
 pub mod clip;
+pub mod copy;
 pub mod formats;
 pub mod output;
 pub mod pages;

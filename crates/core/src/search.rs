@@ -18,6 +18,9 @@ pub enum Mode {
     /// A number: an integer (decimal, or hex after `0x`, negative allowed) or
     /// a floating-point value.
     Number,
+    /// The structure, not the bytes: nodes whose name, value or display holds
+    /// the text, or whose path a pattern matches (see [`find_nodes`]).
+    Structure,
 }
 
 impl Mode {
@@ -27,6 +30,7 @@ impl Mode {
             "hex" => Some(Mode::Hex),
             "text" => Some(Mode::Text),
             "number" => Some(Mode::Number),
+            "structure" => Some(Mode::Structure),
             _ => None,
         }
     }
@@ -37,6 +41,7 @@ impl Mode {
             Mode::Hex => "hex",
             Mode::Text => "text",
             Mode::Number => "number",
+            Mode::Structure => "structure",
         }
     }
 }
@@ -237,6 +242,7 @@ pub fn needles(q: &Query) -> Result<Vec<Needle>, String> {
         Mode::Hex => vec![hex_needle(&q.text)?],
         Mode::Text => text_needles(q)?,
         Mode::Number => number_needles(q)?,
+        Mode::Structure => return Err("a structure query has no bytes to match".into()),
     };
     if let Some(n) = out.iter().find(|n| n.bytes.len() > MAX_NEEDLE) {
         return Err(format!(

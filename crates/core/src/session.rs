@@ -225,6 +225,17 @@ pub enum Request {
         to: u64,
         max: u32,
     },
+    /// The node at a path (as the JSON contract writes paths), opening the
+    /// groups on the way.
+    Path(String),
+    /// Hash the file's bytes `[from, to)` into its SHA-256 (steps must follow
+    /// one another from 0; a step from 0 starts over).
+    Hash {
+        /// First byte.
+        from: u64,
+        /// One past the last byte.
+        to: u64,
+    },
 }
 
 /// What the viewer needs once a file is decoded.
@@ -263,7 +274,12 @@ pub struct Session<S: ByteSource> {
     rows: Vec<NodeId>,
     gen: u32,
     version: u32,
+    /// The file's SHA-256 so far, and the bytes it has taken in.
+    hash: Option<(u64, sha2::Sha256)>,
 }
+
+/// Bytes hashed a read at a time.
+const HASH_CHUNK: usize = 1 << 20;
 
 impl<S: ByteSource> Session<S> {
     /// Decodes `src` as a viewer does: the top levels and small groups now
@@ -284,6 +300,7 @@ impl<S: ByteSource> Session<S> {
             rows: Vec::new(),
             gen: 0,
             version: 0,
+            hash: None,
         };
         s.open = s.initial_open().into_iter().collect();
         s.rebuild_rows();
@@ -600,6 +617,38 @@ impl<S: ByteSource> Session<S> {
                 version: self.version(),
             },
             Request::Search {
+                gen, query, max, ..
+            } if query.mode == crate::search::Mode::Structure => {
+                // The structure is searched in one step, from the start.
+                let nodes = crate::search::find_nodes(&self.src, &query.text, *max as usize);
+                let (hits, paths) = nodes
+                    .into_iter()
+                    .map(|n| {
+                        let len = u32::try_from(n.end - n.start).unwrap_or(u32::MAX);
+                        (
+                            crate::search::Hit {
+                                start: n.start,
+                                len,
+                                needle: 0,
+                            },
+                            n.path,
+                        )
+                    })
+                    .unzip();
+                Answer::Found {
+                    version: self.version(),
+                    gen: *gen,
+                    from: 0,
+                    found: crate::search::Found {
+                        hits,
+                        reached: self.src.len(),
+                    },
+                    error: None,
+                    whats: vec!["structure".into()],
+                    paths,
+                }
+            }
+            Request::Search {
                 gen,
                 query,
                 from,
@@ -628,9 +677,72 @@ impl<S: ByteSource> Session<S> {
                     found,
                     error,
                     whats,
+                    paths: Vec::new(),
                 }
             }
+            Request::Hash { from, to } => {
+                let (reached, digest) = self.hash_step(*from, *to);
+                Answer::Hashed {
+                    version: self.version(),
+                    from: *from,
+                    reached,
+                    digest,
+                }
+            }
+            Request::Path(path) => Answer::Resolved {
+                info: self.resolve(path),
+                path: path.clone(),
+                version: self.version(),
+            },
         }
+    }
+
+    /// Takes bytes `[from, to)` into the file's SHA-256. Returns how far the
+    /// hash has got and, once it has the whole file, the digest in hex. A step
+    /// that does not follow the last one changes nothing.
+    pub fn hash_step(&mut self, from: u64, to: u64) -> (u64, Option<String>) {
+        use sha2::Digest;
+        let size = self.src.len();
+        if from == 0 {
+            self.hash = Some((0, sha2::Sha256::new()));
+        }
+        let Some((at, h)) = self.hash.as_mut().filter(|(at, _)| *at == from) else {
+            return (self.hash.as_ref().map_or(0, |h| h.0), None);
+        };
+        let to = to.min(size);
+        let mut buf = vec![0u8; HASH_CHUNK];
+        while *at < to {
+            let n = ((to - *at) as usize).min(HASH_CHUNK);
+            let got = self.src.read_at(*at, &mut buf[..n]);
+            if got == 0 {
+                break; // the file could not be read: the hash stops short
+            }
+            h.update(&buf[..got]);
+            *at += got as u64;
+        }
+        let reached = *at;
+        if reached < size {
+            return (reached, None);
+        }
+        let digest = h.clone().finalize();
+        let mut hex = String::with_capacity(64);
+        for b in digest {
+            hex.push(char::from(b"0123456789abcdef"[usize::from(b >> 4)]));
+            hex.push(char::from(b"0123456789abcdef"[usize::from(b & 15)]));
+        }
+        (reached, Some(hex))
+    }
+
+    /// The node at `path` (as the JSON contract writes paths: `Parts/[3]/PSVInfo`),
+    /// opening the groups and pages on the way (`None`: no such node).
+    pub fn resolve(&mut self, path: &str) -> Option<NodeInfo> {
+        let before = self.tree.len();
+        let found = crate::stream::select(&self.src, &mut self.tree, path);
+        if self.tree.len() != before {
+            self.version += 1;
+            self.rebuild_rows();
+        }
+        found.map(|id| self.info(id, true))
     }
 
     /// The innermost node owning `byte`, opening the lazy groups on the way
@@ -759,6 +871,62 @@ pub(crate) mod tests {
         out.sort();
         assert!(out.len() > 5);
         out
+    }
+
+    #[test]
+    fn the_hash_in_steps_is_the_sha_256_of_the_file() {
+        use sha2::Digest;
+        for data in samples() {
+            let want: String = sha2::Sha256::digest(&data)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            let n = data.len() as u64;
+            let mut s = Session::open(data);
+            // In three uneven steps; a step out of order changes nothing.
+            assert_eq!(s.hash_step(0, n / 3), (n / 3, None));
+            assert_eq!(s.hash_step(n / 2, n).1, None);
+            let (at, d) = s.hash_step(n / 3, n / 3 + 7);
+            assert_eq!(at, (n / 3 + 7).min(n));
+            if at < n {
+                assert_eq!(d, None);
+                assert_eq!(s.hash_step(at, u64::MAX), (n, Some(want.clone())));
+            } else {
+                assert_eq!(d.as_deref(), Some(want.as_str()));
+            }
+            // Starting from 0 again gives the same digest.
+            assert_eq!(s.hash_step(0, n).1, Some(want));
+        }
+    }
+
+    #[test]
+    fn a_path_resolves_to_its_node_opening_the_groups_on_the_way() {
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let mut s = Session::open(data.clone());
+        let eager = crate::decode_bytes(&data);
+        let mut checked = 0;
+        for id in 0..eager.tree.len() as NodeId {
+            let path = eager.tree.path(id);
+            if eager.tree.is_page(id) || id % 7 != 0 {
+                continue;
+            }
+            let info = s
+                .resolve(&path)
+                .unwrap_or_else(|| panic!("no node at {path}"));
+            assert_eq!(info.path, path);
+            let span = eager.tree.span(id);
+            let start = span.start_byte();
+            let end = if span.is_empty() {
+                start
+            } else {
+                span.end_byte()
+            };
+            assert_eq!((info.start, info.end), (start, end), "{path}");
+            checked += 1;
+        }
+        assert!(checked > 20, "{checked}");
+        assert!(s.resolve("Parts/[999]").is_none());
+        assert!(s.resolve("Nope").is_none());
     }
 
     /// A session over the fully decoded tree of `data`.

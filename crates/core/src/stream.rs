@@ -500,3 +500,58 @@ pub fn write_text(
     }
     v.w.write_all(&v.out)
 }
+
+/// How [`dump`] writes a tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DumpForm {
+    /// The JSON contract ([`write_json`]).
+    Json,
+    /// The indented text dump ([`write_text`]).
+    Text,
+}
+
+/// Why [`dump`] wrote nothing.
+#[derive(Debug)]
+pub enum DumpError {
+    /// There is no node at the path asked for.
+    NoSuchPath(String),
+    /// Writing failed.
+    Io(io::Error),
+}
+
+/// Decodes `src` and writes the subtree at `path` (`None`: the whole file) to
+/// `w` as `hexlens dump` does: a streaming decode (parts decoded as the walk
+/// reaches them and dropped after), with the first pass that finds the damage
+/// lazy parts hide where the JSON or a partial dump needs it. The CLI's dump
+/// and the web viewer's copy and export both come through here, so their
+/// output is the same. Returns true if the file decoded without errors.
+pub fn dump(
+    src: &dyn ByteSource,
+    path: Option<&str>,
+    form: DumpForm,
+    max_depth: Option<usize>,
+    w: &mut dyn Write,
+) -> Result<bool, DumpError> {
+    let mut d = crate::decode_with(src, &streaming_options());
+    let json = form == DumpForm::Json;
+    let damage;
+    let mut limits = Limits {
+        max_depth,
+        ..Limits::default()
+    };
+    if d.tree.may_hide_damage() && (json || max_depth.is_some() || path.is_some()) {
+        damage = survey(src, &mut d.tree);
+        limits.damage = Some(&damage);
+    }
+    let start = match path {
+        Some(p) => select(src, &mut d.tree, p).ok_or_else(|| DumpError::NoSuchPath(p.into()))?,
+        None => d.tree.root(),
+    };
+    if json {
+        write_json(src, &mut d, start, limits, w)
+    } else {
+        write_text(src, &mut d, start, limits, w)
+    }
+    .map_err(DumpError::Io)?;
+    Ok(d.is_clean())
+}

@@ -72,6 +72,28 @@ pub enum Answer {
         error: Option<String>,
         /// What each needle is (`u32 LE`, `UTF-16BE`), by needle number.
         whats: Vec<String>,
+        /// A structure search: each hit's node path, by hit (empty for bytes).
+        paths: Vec<String>,
+    },
+    /// One step of hashing the file (see [`crate::session::Request::Hash`]).
+    Hashed {
+        /// How far the tree is decoded.
+        version: Version,
+        /// Where the step began.
+        from: u64,
+        /// The bytes hashed so far.
+        reached: u64,
+        /// The SHA-256 in hex, once the whole file is hashed.
+        digest: Option<String>,
+    },
+    /// The node at a path, after opening the groups on the way.
+    Resolved {
+        /// How far the tree is decoded.
+        version: Version,
+        /// The path asked about.
+        path: String,
+        /// Its node (`None`: no such node).
+        info: Option<NodeInfo>,
     },
 }
 
@@ -84,7 +106,9 @@ impl Answer {
             | Answer::Boxes { version, .. }
             | Answer::Node { version, .. }
             | Answer::Located { version, .. }
-            | Answer::Found { version, .. } => *version,
+            | Answer::Found { version, .. }
+            | Answer::Hashed { version, .. }
+            | Answer::Resolved { version, .. } => *version,
         }
     }
 }
@@ -253,6 +277,7 @@ pub fn encode(a: &Answer) -> Vec<u8> {
             found,
             error,
             whats,
+            paths,
         } => {
             o.0.push(5);
             o.version(version);
@@ -273,6 +298,32 @@ pub fn encode(a: &Answer) -> Vec<u8> {
                 o.uint(u64::from(h.needle));
                 at = h.start;
             }
+            o.uint(paths.len() as u64);
+            for p in paths {
+                o.str(p);
+            }
+        }
+        Answer::Resolved {
+            version,
+            path,
+            info,
+        } => {
+            o.0.push(6);
+            o.version(version);
+            o.str(path);
+            o.opt_info(info);
+        }
+        Answer::Hashed {
+            version,
+            from,
+            reached,
+            digest,
+        } => {
+            o.0.push(7);
+            o.version(version);
+            o.uint(*from);
+            o.uint(*reached);
+            o.opt_str(digest);
         }
     }
     o.0
@@ -544,6 +595,11 @@ pub fn decode(bytes: &[u8]) -> Result<Answer, String> {
                 hits.push(crate::search::Hit { start, len, needle });
                 at = start;
             }
+            let k = r.count(1)?;
+            let mut paths = Vec::with_capacity(k);
+            for _ in 0..k {
+                paths.push(r.str()?);
+            }
             Answer::Found {
                 version,
                 gen,
@@ -551,8 +607,20 @@ pub fn decode(bytes: &[u8]) -> Result<Answer, String> {
                 found: crate::search::Found { hits, reached },
                 error,
                 whats,
+                paths,
             }
         }
+        6 => Answer::Resolved {
+            version,
+            path: r.str()?,
+            info: r.opt_info()?,
+        },
+        7 => Answer::Hashed {
+            version,
+            from: r.uint()?,
+            reached: r.uint()?,
+            digest: r.opt_str()?,
+        },
         _ => return r.err("unknown answer"),
     };
     if r.at != bytes.len() {
@@ -618,9 +686,32 @@ mod tests {
         );
         assert!(matches!(&bad, Answer::Found { error: Some(_), .. }));
         answers.push(bad);
+        let structure = search(
+            &crate::search::Query::new(crate::search::Mode::Structure, "Parts/*/Name"),
+            &mut s,
+        );
+        assert!(
+            matches!(&structure, Answer::Found { paths, found, .. } if !paths.is_empty() && paths.len() == found.hits.len()),
+            "{structure:?}"
+        );
+        answers.push(structure);
+        for path in ["Parts/[1]/Name", "Parts/[99]"] {
+            answers.push(s.answer(&crate::session::Request::Path(path.into())));
+        }
+        let n = data.len() as u64;
+        for (from, to) in [(0, n / 2), (n / 2, n)] {
+            answers.push(s.answer(&crate::session::Request::Hash { from, to }));
+        }
+        assert!(matches!(
+            answers.last(),
+            Some(Answer::Hashed {
+                digest: Some(_),
+                ..
+            })
+        ));
         for a in answers {
             let bytes = encode(&a);
-            assert_eq!(decode(&bytes).unwrap(), a);
+            assert_eq!(decode(&bytes).unwrap_or_else(|e| panic!("{e}: {a:?}")), a);
             // Every cut and a flipped byte is an error or a different answer, never a panic.
             for cut in 0..bytes.len().min(400) {
                 assert!(decode(&bytes[..cut]).is_err());

@@ -23,7 +23,24 @@
 //! `{type: "boxes", job, start, end}`, `{type: "node", job, id}`, `{type:
 //! "locate", job, byte}`, `{type: "search", job, gen, mode, text, ignoreCase,
 //! utf16, number, order, float, from, to, max}` (one step of a search; `float`:
-//! an f32/f64 query's value, parsed by the page); `{type: "crash"}` (a test hook: panics on purpose).
+//! an f32/f64 query's value, parsed by the page); `{type: "path", job,
+//! path}` (the node at a path, groups on the way opened); `{type: "hash",
+//! job, from, to}` (a step of the file's SHA-256); `{type: "crash"}`
+//! (a test hook: panics on purpose).
+//!
+//! Copy and export, made here so the page's module holds none of it: `{type:
+//! "copy", job, ticket, what, form, start, end, path}` makes text for the
+//! clipboard (`what: "bytes"`: bytes `[start, end)` in a [`copy::Form`];
+//! `"value"`: the value of the node at `path`, whole (a string as it is);
+//! `"json"`: the subtree at `path` in the JSON contract, as `hexlens dump
+//! --json --select PATH` writes it), answered `{type: "copied", job, ticket,
+//! text, what}` (`what`: what the text is, for the page to say); `{type:
+//! "export", job, ticket, form, path}` writes the dump (`form`: `json` or
+//! `text`) of the subtree at `path` (empty: the whole file) into a `Blob`, a
+//! few MiB at a time (the browser keeps a blob's data outside this module's
+//! memory), answered `{type: "exported", job, ticket, blob}`. Either fails as
+//! `{type: "copied", job, ticket, error}`.
+//!
 //! Messages out: `{type: "progress", job, done, total}`, `{type: "answer",
 //! job, data}` (`data`: a [`hexlens_core::wire`] answer), `{type: "failed",
 //! job, message}`, `{type: "panic", message}`. Every message carries
@@ -31,9 +48,11 @@
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
+    use hexlens_core::copy;
     use hexlens_core::pages::PageCache;
     use hexlens_core::search::{Mode, NumberType, Order, Query};
     use hexlens_core::session::{Request, Session};
+    use hexlens_core::stream::{DumpError, DumpForm};
     use hexlens_core::wire::{self, Answer};
     use hexlens_core::{ByteSource, NodeId};
     use js_sys::{Object, Reflect, Uint8Array};
@@ -211,7 +230,10 @@ mod worker {
         match kind.as_str() {
             "open" => open(&m, job),
             "crash" => panic!("decoder crash requested by the page (test hook)"),
-            "rows" | "boxes" | "node" | "locate" | "search" => ask(&kind, &m, job),
+            "rows" | "boxes" | "node" | "locate" | "search" | "path" | "hash" => {
+                ask(&kind, &m, job)
+            }
+            "copy" | "export" => copy_out(&kind, &m, job),
             _ => {}
         }
     }
@@ -298,11 +320,177 @@ mod worker {
                     to: uint(m, "to").unwrap_or(0),
                     max: uint(m, "max").unwrap_or(1).min(u64::from(u32::MAX)) as u32,
                 },
+                "path" => Request::Path(get(m, "path").as_string().unwrap_or_default()),
+                "hash" => Request::Hash {
+                    from: uint(m, "from").unwrap_or(0),
+                    to: uint(m, "to").unwrap_or(0),
+                },
                 _ => Request::Locate(uint(m, "byte").unwrap_or(0)),
             };
             let a = state.session.answer(&r);
             answer(job, &a);
         });
+    }
+
+    /// Most text a copy makes (a bigger subtree is exported instead).
+    const MAX_COPY_TEXT: usize = 64 << 20;
+    /// An export hands its text to the browser's blob store this often.
+    const BLOB_STEP: usize = 8 << 20;
+
+    /// Text the dump writes, kept up to a limit.
+    struct Capped(Vec<u8>);
+
+    impl std::io::Write for Capped {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            if self.0.len() + b.len() > MAX_COPY_TEXT {
+                return Err(std::io::Error::other("too big to copy"));
+            }
+            self.0.extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Text the dump writes, gathered into a `Blob` a few MiB at a time.
+    struct BlobOut {
+        buf: Vec<u8>,
+        blob: Option<web_sys::Blob>,
+    }
+
+    impl BlobOut {
+        fn seal(&mut self) -> Result<(), JsValue> {
+            let parts = js_sys::Array::new();
+            if let Some(b) = self.blob.take() {
+                parts.push(&b);
+            }
+            parts.push(&Uint8Array::from(&self.buf[..]));
+            self.buf.clear();
+            self.blob = Some(web_sys::Blob::new_with_u8_array_sequence(&parts)?);
+            Ok(())
+        }
+    }
+
+    impl std::io::Write for BlobOut {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.buf.extend_from_slice(b);
+            if self.buf.len() >= BLOB_STEP {
+                self.seal()
+                    .map_err(|_| std::io::Error::other("the browser refused the export's data"))?;
+            }
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn dump_error(e: DumpError) -> String {
+        match e {
+            DumpError::NoSuchPath(p) => format!("there is no node at {p}"),
+            DumpError::Io(e) => e.to_string(),
+        }
+    }
+
+    /// Copy and export (see the module's notes).
+    fn copy_out(kind: &str, m: &JsValue, job: u32) {
+        let ticket = get(m, "ticket");
+        let text = |k: &str| get(m, k).as_string().unwrap_or_default();
+        let path = text("path");
+        let path = (!path.is_empty()).then_some(path.as_str());
+        let form = if text("form") == "json" {
+            DumpForm::Json
+        } else {
+            DumpForm::Text
+        };
+        let reply = JOB.with(|j| -> Result<(&str, JsValue, String), String> {
+            let mut j = j.borrow_mut();
+            let session = &mut j
+                .as_mut()
+                .filter(|s| s.id == job)
+                .ok_or("that file is no longer open in the decoder")?
+                .session;
+            if kind == "copy" && text("what") == "value" {
+                let p = path.unwrap_or_default();
+                let info = session
+                    .resolve(p)
+                    .ok_or_else(|| format!("there is no node at {p}"))?;
+                let v = session
+                    .tree()
+                    .value(info.id)
+                    .ok_or("that node has no value")?;
+                let t = match v {
+                    hexlens_core::Value::Str(s) => s,
+                    other => other.to_string(),
+                };
+                return Ok(("text", t.into(), "the value".into()));
+            }
+            let src = &session.source();
+            if kind == "export" {
+                let mut out = BlobOut {
+                    buf: Vec::with_capacity(BLOB_STEP + (1 << 20)),
+                    blob: None,
+                };
+                hexlens_core::stream::dump(*src, path, form, None, &mut out).map_err(dump_error)?;
+                out.seal()
+                    .map_err(|_| "the browser refused the export's data")?;
+                return Ok((
+                    "blob",
+                    out.blob.unwrap_or(JsValue::NULL.unchecked_into()).into(),
+                    String::new(),
+                ));
+            }
+            if text("what") == "json" {
+                let mut out = Capped(Vec::new());
+                hexlens_core::stream::dump(*src, path, DumpForm::Json, None, &mut out).map_err(
+                    |e| match e {
+                        DumpError::Io(_) => format!(
+                            "the subtree's JSON is over {} MiB: download it instead",
+                            MAX_COPY_TEXT >> 20
+                        ),
+                        e => dump_error(e),
+                    },
+                )?;
+                let t = String::from_utf8_lossy(&out.0).into_owned();
+                return Ok(("text", t.into(), "the subtree as JSON".into()));
+            }
+            let f = copy::Form::from_name(&text("form")).ok_or("no such copy form")?;
+            let start = uint(m, "start").unwrap_or(0).min(src.len());
+            let end = uint(m, "end").unwrap_or(0).clamp(start, src.len());
+            if end - start > copy::MAX_BYTES {
+                return Err(format!(
+                    "{} bytes selected: at most {} MiB can be copied",
+                    end - start,
+                    copy::MAX_BYTES >> 20
+                ));
+            }
+            let mut bytes = vec![0u8; (end - start) as usize];
+            let got = src.read_at(start, &mut bytes);
+            bytes.truncate(got);
+            let said = format!("{} bytes as {}", bytes.len(), f.label());
+            Ok(("text", copy::text(f, &bytes).into(), said))
+        });
+        let reply_kind = if kind == "export" {
+            "exported"
+        } else {
+            "copied"
+        };
+        match reply {
+            Ok((key, v, what)) => post(&msg(
+                reply_kind,
+                &[
+                    ("job", job.into()),
+                    ("ticket", ticket),
+                    (key, v),
+                    ("what", what.into()),
+                ],
+            )),
+            Err(e) => post(&msg(
+                reply_kind,
+                &[("job", job.into()), ("ticket", ticket), ("error", e.into())],
+            )),
+        }
     }
 }
 

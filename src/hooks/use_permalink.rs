@@ -1,0 +1,124 @@
+//! The view in the address bar: the URL's fragment says where the viewer is
+//! (`#sha=…&node=Parts/[3]/PSVInfo&at=1F4`: the file's SHA-256, the selected
+//! node's path and the cursor offset in hex), never anything of the file's
+//! content. A link to a bundled sample may leave `sha` out
+//! (`?sample=a.dxbc#node=Parts/[3]`). A jump to another place (a go-to, a
+//! search match, a click) adds a browser history entry, so Back and Forward
+//! (Alt+←/→, the mouse's buttons) walk through the places visited; other moves
+//! replace the current entry.
+//!
+//! Reloading restores the place: a bundled sample (`?sample=`) reopens by
+//! itself, and a dropped file's place comes back when the same file (the same
+//! hash, computed by the worker) is opened again. A file whose hash is not the
+//! fragment's opens at its start, as always.
+
+use crate::state::{Action, State};
+use gloo_events::EventListener;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The fragment (without `#`) for a place.
+pub fn fragment(sha: &str, node: Option<&str>, at: u64) -> String {
+    let p = web_sys::UrlSearchParams::new().expect("URLSearchParams");
+    p.append("sha", sha);
+    if let Some(n) = node {
+        p.append("node", n);
+    }
+    p.append("at", &format!("{at:X}"));
+    p.to_string().into()
+}
+
+/// The restore action a fragment says, if it says a place in the file with
+/// hash `sha` (or, with `any_file`, a place without a hash).
+pub fn parse(fragment: &str, sha: Option<&str>, any_file: bool) -> Option<Action> {
+    let p = web_sys::UrlSearchParams::new_with_str(fragment.trim_start_matches('#')).ok()?;
+    let own = p.get("sha").unwrap_or_default();
+    if !(own.is_empty() && any_file) && sha.is_some_and(|s| s != own) {
+        return None;
+    }
+    let path = p.get("node").filter(|n| !n.is_empty());
+    let at = p.get("at").and_then(|a| u64::from_str_radix(&a, 16).ok());
+    (path.is_some() || at.is_some()).then_some(Action::Restore { sha: own, path, at })
+}
+
+fn location_hash() -> String {
+    gloo_utils::window().location().hash().unwrap_or_default()
+}
+
+/// What was last written, and the hash whose place was last restored.
+#[derive(Default)]
+struct Mem {
+    jumps: u32,
+    /// The node, cursor and jump count last written (most renders change none).
+    key: (Option<u32>, u64, u32),
+    written: String,
+    restored: Option<Rc<str>>,
+    popstate: Option<EventListener>,
+}
+
+/// Keeps the address bar's fragment in step with the view and restores a
+/// place from it (see the module's notes).
+#[hook]
+pub fn use_permalink(state: &UseReducerHandle<State>) {
+    let mem = use_mut_ref(Mem::default);
+    let st = state.clone();
+    use_effect(move || {
+        let mut m = mem.borrow_mut();
+        let d = st.dispatcher();
+        let d2 = d.clone();
+        m.popstate.get_or_insert_with(|| {
+            EventListener::new(&gloo_utils::window(), "popstate", move |_| {
+                if let Some(a) = parse(&location_hash(), None, false) {
+                    d2.dispatch(a);
+                }
+            })
+        });
+        // Restore once the file's hash is known, if the address bar holds a
+        // place in this file.
+        let Some(sha) = st.sha.clone() else {
+            return;
+        };
+        if m.restored.as_ref() != Some(&sha) {
+            m.restored = Some(sha.clone());
+            m.key = (None, u64::MAX, u32::MAX);
+            let sample = crate::io::sample_param().is_some();
+            if let Some(a) = parse(&location_hash(), Some(&sha), sample) {
+                d.dispatch(a);
+                return;
+            }
+        }
+        // Write the place: a new history entry for a jump, else in place.
+        if st.seek_path.is_some() {
+            return;
+        }
+        let details = st
+            .details
+            .as_ref()
+            .filter(|d| Some(d.id) == st.selected && !d.path.is_empty());
+        let key = (details.map(|d| d.id), st.cursor, st.jumps);
+        if key == m.key {
+            return;
+        }
+        m.key = key;
+        let node = details.map(|d| d.path.as_str());
+        let f = fragment(&sha, node, st.cursor);
+        if f == m.written {
+            return;
+        }
+        let push = st.jumps != m.jumps && !m.written.is_empty();
+        m.jumps = st.jumps;
+        // The whole address: the page's `<base>` would resolve a bare `#…`
+        // without the query (`?sample=`).
+        let href = gloo_utils::window().location().href().unwrap_or_default();
+        let url = format!("{}#{f}", href.split('#').next().unwrap_or_default());
+        if let Ok(h) = gloo_utils::window().history() {
+            let none = wasm_bindgen::JsValue::NULL;
+            let _ = if push {
+                h.push_state_with_url(&none, "", Some(&url))
+            } else {
+                h.replace_state_with_url(&none, "", Some(&url))
+            };
+        }
+        m.written = f;
+    });
+}
