@@ -58,6 +58,11 @@ thread_local! {
     /// request loads it.
     static MODULE: std::cell::Cell<&'static str> =
         const { std::cell::Cell::new(hexlens_core::formats::FALLBACK) };
+    /// The tools module's worker (exports, subtrees as JSON, structure
+    /// searches), started when first asked; it keeps no state between asks.
+    static TOOLS: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+    /// The open file, which each question to the tools module carries.
+    static BLOB: RefCell<Option<web_sys::Blob>> = const { RefCell::new(None) };
     /// The load whose first bytes are being read to pick its module (0: none).
     /// Stopping clears it, so a cancelled or superseded load is never sent.
     static ROUTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
@@ -151,6 +156,35 @@ fn on_message(e: web_sys::MessageEvent) {
     emit(event);
 }
 
+/// Sends the tools module (started on first use: `hexlens-worker-tools`, every
+/// decoder with the streaming dump and the structure search) a message about
+/// load `job` made of `fields` and the open file. Its answers come back as
+/// the decoder's do.
+pub fn send_tools(job: u32, fields: &[(&str, JsValue)]) -> Result<(), String> {
+    let blob = BLOB.with(|b| b.borrow().clone()).ok_or("no file is open")?;
+    let m = js_sys::Object::new();
+    for (k, v) in fields
+        .iter()
+        .chain(&[("job", job.into()), ("blob", blob.into())])
+    {
+        let _ = js_sys::Reflect::set(&m, &(*k).into(), v);
+    }
+    TOOLS.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.is_none() {
+            let c = start("tools")?;
+            // Its handlers live as long as the page: it is never replaced.
+            std::mem::forget(c._on_message);
+            std::mem::forget(c._on_error);
+            *t = Some(c.worker);
+        }
+        t.as_ref()
+            .expect("just started")
+            .post_message(&m)
+            .map_err(|e| crate::io::reason(&e))
+    })
+}
+
 fn start(module: &'static str) -> Result<Client, String> {
     // A classic worker: `static/worker.js` loads the decoder's wasm module named
     // by `m` with `importScripts`.
@@ -204,6 +238,7 @@ fn send(fields: &[(&str, JsValue)]) -> Result<(), String> {
 /// another module is stopped); `failed` hears if the worker cannot be reached.
 pub fn open(job: u32, blob: &web_sys::Blob, failed: impl FnOnce(String) + 'static) {
     ROUTING.with(|r| r.set(job));
+    BLOB.with(|b| *b.borrow_mut() = Some(blob.clone()));
     let head = blob.slice_with_f64_and_f64(0.0, hexlens_core::formats::HEAD_BYTES as f64);
     let blob = blob.clone();
     wasm_bindgen_futures::spawn_local(async move {
@@ -252,6 +287,7 @@ pub fn ask(job: u32, r: &Request) -> Result<(), String> {
         local::ask(job, r);
         return Ok(());
     }
+    let load = job;
     let job = ("job", JsValue::from(job));
     match r {
         Request::Rows {
@@ -284,6 +320,17 @@ pub fn ask(job: u32, r: &Request) -> Result<(), String> {
             ("from", (*from as f64).into()),
             ("to", (*to as f64).into()),
         ]),
+        Request::Search {
+            gen, query, max, ..
+        } if query.mode == hexlens_core::search::Mode::Structure => send_tools(
+            load,
+            &[
+                ("type", "structure".into()),
+                ("gen", (*gen).into()),
+                ("text", query.text.as_str().into()),
+                ("max", (*max).into()),
+            ],
+        ),
         Request::Search {
             gen,
             query,

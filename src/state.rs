@@ -831,7 +831,11 @@ impl State {
         if !doc.is_decoded() {
             return None;
         }
-        self.version = a.version();
+        // A structure search's answer comes from a worker without the tree
+        // (see `session::structure_search`): it says nothing of the tree.
+        if !matches!(a, Answer::Found { .. }) {
+            self.version = a.version();
+        }
         let version = self.version.version;
         match a {
             Answer::Decoded { .. } => unreachable!("handled above"),
@@ -1218,7 +1222,21 @@ mod tests {
                 }
                 for q in asks {
                     self.asked += 1;
-                    let a = self.w.answer(&q);
+                    let a = match &q {
+                        // The page sends these to the tools worker, which
+                        // has no session (see `decoder::ask`).
+                        Request::Search {
+                            gen, query, max, ..
+                        } if query.mode == hexlens_core::search::Mode::Structure => {
+                            hexlens_core::session::structure_search(
+                                self.w.source(),
+                                *gen,
+                                &query.text,
+                                *max,
+                            )
+                        }
+                        q => self.w.answer(q),
+                    };
                     self.feed(&a);
                 }
             }

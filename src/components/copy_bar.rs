@@ -120,6 +120,8 @@ pub fn copy(choice: &str) {
     let mut path = node.as_ref().map(|n| n.path.clone()).unwrap_or_default();
     let (kind, form) = choice.split_once(':').unwrap_or((choice, ""));
     let mut msg: Vec<(&str, JsValue)> = vec![("ticket", 0.into())];
+    // What needs a walk of the whole tree goes to the tools module.
+    let mut tools = false;
     match (kind, form) {
         ("bytes", _) => {
             let (a, b) = st.copy_range();
@@ -140,6 +142,7 @@ pub fn copy(choice: &str) {
             }
             msg.push(("type", "copy".into()));
             msg.push(("what", form.into()));
+            tools = form == "json";
         }
         _ => {
             let sub = kind == "subtree";
@@ -153,11 +156,17 @@ pub fn copy(choice: &str) {
             SAVE_AS.with(|s| *s.borrow_mut() = save_name(doc.bytes.name(), &path, ext));
             msg.push(("type", "export".into()));
             say("Exporting…");
+            tools = true;
         }
     }
     msg.push(("form", form.into()));
     msg.push(("path", path.into()));
-    if let Err(e) = crate::decoder::send_to(doc.load, &msg) {
+    let sent = if tools {
+        crate::decoder::send_tools(doc.load, &msg)
+    } else {
+        crate::decoder::send_to(doc.load, &msg)
+    };
+    if let Err(e) = sent {
         say(&e);
     }
 }

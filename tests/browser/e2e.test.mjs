@@ -828,6 +828,11 @@ test("the page holds no decoder: a file's bytes show before the decoder's module
     await loadViaInput('plain.bin', Buffer.from('just some text, no format at all\n'.repeat(40)));
     await page.locator('#tree[data-decoded="true"]').waitFor();
     assert.deepEqual(asked, ['llvm', 'dyno', 'cdac']);
+    // A PDB gets the pdb module (MSF, and the DXContainer a shader PDB holds).
+    const pdb = fs.readFileSync(path.join(SAMPLES, '../../tests/fixtures/msf/dxc_dxil_shader.pdb'));
+    await loadViaInput('shader.pdb', pdb);
+    assert.equal(await page.locator(row('SuperBlock')).count(), 1, 'the PDB tree shows');
+    assert.deepEqual(asked, ['llvm', 'dyno', 'cdac', 'pdb']);
     // Back to a shader: the llvm module again.
     await loadViaInput(SAMPLE, sample);
     assert.ok((await page.locator('.trow').count()) > 3);
@@ -837,18 +842,20 @@ test("the page holds no decoder: a file's bytes show before the decoder's module
   }
   // The page's own module carries no decoder; each decoder module carries its
   // own formats only (the dyno module shows generated code as bitcode, so it
-  // holds the bitcode block names too).
+  // holds the bitcode block names too, and the pdb module decodes the
+  // DXContainer a shader PDB holds, so it holds the llvm module's texts).
   const wasm = fs.readdirSync(DIST).filter((f) => f.endsWith('.wasm'));
-  assert.equal(wasm.length, 4, `the page's module and three decoder modules: ${wasm}`);
+  assert.equal(wasm.length, 6, `the page's module, four decoder modules and the tools module: ${wasm}`);
   const pageWasm = fs.readFileSync(path.join(DIST, wasm.find((f) => !f.startsWith('hexlens-worker'))));
   const mod = (m) => fs.readFileSync(path.join(DIST, `hexlens-worker-${m}_bg.wasm`));
-  const has = { llvm: ['MODULE_BLOCK', 'pipeline state validation'], dyno: ['uAST section'], cdac: ['DACBLOB'] };
+  const has = { llvm: ['MODULE_BLOCK', 'pipeline state validation'], pdb: ['free block map'], dyno: ['uAST section'], cdac: ['DACBLOB'] };
+  const nested = (other, m, t) => (other === 'dyno' && t === 'MODULE_BLOCK') || (other === 'pdb' && m === 'llvm');
   for (const [m, texts] of Object.entries(has)) {
     const w = mod(m);
     for (const t of texts) {
       assert.ok(!pageWasm.includes(t), `the page module does not hold ${t}`);
       assert.ok(w.includes(t), `the ${m} module holds ${t}`);
-      for (const other of Object.keys(has).filter((o) => o !== m && !(o === 'dyno' && t === 'MODULE_BLOCK'))) {
+      for (const other of Object.keys(has).filter((o) => o !== m && !nested(o, m, t))) {
         assert.ok(!mod(other).includes(t), `the ${other} module does not hold ${t}`);
       }
     }

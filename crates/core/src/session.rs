@@ -238,6 +238,39 @@ pub enum Request {
     },
 }
 
+/// A structure search (a query of [`crate::search::Mode::Structure`]) over the
+/// whole of `src`, in one step, as an answer to
+/// [`Request::Search`]: at most `max` nodes, each hit's node path in `paths`.
+/// It decodes the file afresh as the walk goes ([`crate::search::find_nodes`]),
+/// so it needs no session: the web viewer runs it in a worker module of its
+/// own, fetched when a structure search or an export is first asked for.
+pub fn structure_search(src: &dyn ByteSource, gen: u32, text: &str, max: u32) -> Answer {
+    let (hits, paths) = crate::search::find_nodes(src, text, max as usize)
+        .into_iter()
+        .map(|n| {
+            let len = u32::try_from(n.end - n.start).unwrap_or(u32::MAX);
+            let hit = crate::search::Hit {
+                start: n.start,
+                len,
+                needle: 0,
+            };
+            (hit, n.path)
+        })
+        .unzip();
+    Answer::Found {
+        version: Version::default(),
+        gen,
+        from: 0,
+        found: crate::search::Found {
+            hits,
+            reached: src.len(),
+        },
+        error: None,
+        whats: vec!["structure".into()],
+        paths,
+    }
+}
+
 /// What the viewer needs once a file is decoded.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Summary {
@@ -616,38 +649,6 @@ impl<S: ByteSource> Session<S> {
                 byte: *b,
                 version: self.version(),
             },
-            Request::Search {
-                gen, query, max, ..
-            } if query.mode == crate::search::Mode::Structure => {
-                // The structure is searched in one step, from the start.
-                let nodes = crate::search::find_nodes(&self.src, &query.text, *max as usize);
-                let (hits, paths) = nodes
-                    .into_iter()
-                    .map(|n| {
-                        let len = u32::try_from(n.end - n.start).unwrap_or(u32::MAX);
-                        (
-                            crate::search::Hit {
-                                start: n.start,
-                                len,
-                                needle: 0,
-                            },
-                            n.path,
-                        )
-                    })
-                    .unzip();
-                Answer::Found {
-                    version: self.version(),
-                    gen: *gen,
-                    from: 0,
-                    found: crate::search::Found {
-                        hits,
-                        reached: self.src.len(),
-                    },
-                    error: None,
-                    whats: vec!["structure".into()],
-                    paths,
-                }
-            }
             Request::Search {
                 gen,
                 query,

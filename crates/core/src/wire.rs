@@ -686,10 +686,7 @@ mod tests {
         );
         assert!(matches!(&bad, Answer::Found { error: Some(_), .. }));
         answers.push(bad);
-        let structure = search(
-            &crate::search::Query::new(crate::search::Mode::Structure, "Parts/*/Name"),
-            &mut s,
-        );
+        let structure = crate::session::structure_search(&data, 3, "Parts/*/Name", 1000);
         assert!(
             matches!(&structure, Answer::Found { paths, found, .. } if !paths.is_empty() && paths.len() == found.hits.len()),
             "{structure:?}"

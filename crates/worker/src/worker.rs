@@ -32,7 +32,8 @@
 //! "copy", job, ticket, what, form, start, end, path}` makes text for the
 //! clipboard (`what: "bytes"`: bytes `[start, end)` in a [`copy::Form`];
 //! `"value"`: the value of the node at `path`, whole (a string as it is);
-//! `"json"`: the subtree at `path` in the JSON contract, as `hexlens dump
+//! in the tools module only, which is sent the file with each message
+//! (`blob`) and keeps no session, `"json"`: the subtree at `path` in the JSON contract, as `hexlens dump
 //! --json --select PATH` writes it), answered `{type: "copied", job, ticket,
 //! text, what}` (`what`: what the text is, for the page to say); `{type:
 //! "export", job, ticket, form, path}` writes the dump (`form`: `json` or
@@ -52,7 +53,6 @@ mod worker {
     use hexlens_core::pages::PageCache;
     use hexlens_core::search::{Mode, NumberType, Order, Query};
     use hexlens_core::session::{Request, Session};
-    use hexlens_core::stream::{DumpError, DumpForm};
     use hexlens_core::wire::{self, Answer};
     use hexlens_core::{ByteSource, NodeId};
     use js_sys::{Object, Reflect, Uint8Array};
@@ -233,7 +233,9 @@ mod worker {
             "rows" | "boxes" | "node" | "locate" | "search" | "path" | "hash" => {
                 ask(&kind, &m, job)
             }
-            "copy" | "export" => copy_out(&kind, &m, job),
+            "copy" if get(&m, "what").as_string().as_deref() != Some("json") => copy_out(&m, job),
+            #[cfg(feature = "tools")]
+            "copy" | "export" | "structure" => tools::handle(&kind, &m, job),
             _ => {}
         }
     }
@@ -332,89 +334,40 @@ mod worker {
         });
     }
 
-    /// Most text a copy makes (a bigger subtree is exported instead).
-    const MAX_COPY_TEXT: usize = 64 << 20;
-    /// An export hands its text to the browser's blob store this often.
-    const BLOB_STEP: usize = 8 << 20;
-
-    /// Text the dump writes, kept up to a limit.
-    struct Capped(Vec<u8>);
-
-    impl std::io::Write for Capped {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            if self.0.len() + b.len() > MAX_COPY_TEXT {
-                return Err(std::io::Error::other("too big to copy"));
-            }
-            self.0.extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    /// Text the dump writes, gathered into a `Blob` a few MiB at a time.
-    struct BlobOut {
-        buf: Vec<u8>,
-        blob: Option<web_sys::Blob>,
-    }
-
-    impl BlobOut {
-        fn seal(&mut self) -> Result<(), JsValue> {
-            let parts = js_sys::Array::new();
-            if let Some(b) = self.blob.take() {
-                parts.push(&b);
-            }
-            parts.push(&Uint8Array::from(&self.buf[..]));
-            self.buf.clear();
-            self.blob = Some(web_sys::Blob::new_with_u8_array_sequence(&parts)?);
-            Ok(())
-        }
-    }
-
-    impl std::io::Write for BlobOut {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.buf.extend_from_slice(b);
-            if self.buf.len() >= BLOB_STEP {
-                self.seal()
-                    .map_err(|_| std::io::Error::other("the browser refused the export's data"))?;
-            }
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    fn dump_error(e: DumpError) -> String {
-        match e {
-            DumpError::NoSuchPath(p) => format!("there is no node at {p}"),
-            DumpError::Io(e) => e.to_string(),
-        }
-    }
-
-    /// Copy and export (see the module's notes).
-    fn copy_out(kind: &str, m: &JsValue, job: u32) {
-        let ticket = get(m, "ticket");
-        let text = |k: &str| get(m, k).as_string().unwrap_or_default();
-        let path = text("path");
-        let path = (!path.is_empty()).then_some(path.as_str());
-        let form = if text("form") == "json" {
-            DumpForm::Json
+    /// Posts the reply to a copy or an export: `Ok((key, value, what))` sets
+    /// `key` (`text` or `blob`) and `what`; `Err` sets `error`.
+    fn reply(kind: &str, m: &JsValue, job: u32, r: Result<(&str, JsValue, String), String>) {
+        let kind = if kind == "export" {
+            "exported"
         } else {
-            DumpForm::Text
+            "copied"
         };
-        let reply = JOB.with(|j| -> Result<(&str, JsValue, String), String> {
+        let mut fields = vec![("job", job.into()), ("ticket", get(m, "ticket"))];
+        match r {
+            Ok((key, v, what)) => {
+                fields.push((key, v));
+                fields.push(("what", what.into()));
+            }
+            Err(e) => fields.push(("error", e.into())),
+        }
+        post(&msg(kind, &fields));
+    }
+
+    /// A copy for the clipboard from the open file: bytes in a
+    /// [`copy::Form`], or a node's value (see the module's notes).
+    fn copy_out(m: &JsValue, job: u32) {
+        let text = |k: &str| get(m, k).as_string().unwrap_or_default();
+        let r = JOB.with(|j| -> Result<(&str, JsValue, String), String> {
             let mut j = j.borrow_mut();
             let session = &mut j
                 .as_mut()
                 .filter(|s| s.id == job)
                 .ok_or("that file is no longer open in the decoder")?
                 .session;
-            if kind == "copy" && text("what") == "value" {
-                let p = path.unwrap_or_default();
+            if text("what") == "value" {
+                let p = text("path");
                 let info = session
-                    .resolve(p)
+                    .resolve(&p)
                     .ok_or_else(|| format!("there is no node at {p}"))?;
                 let v = session
                     .tree()
@@ -426,35 +379,7 @@ mod worker {
                 };
                 return Ok(("text", t.into(), "the value".into()));
             }
-            let src = &session.source();
-            if kind == "export" {
-                let mut out = BlobOut {
-                    buf: Vec::with_capacity(BLOB_STEP + (1 << 20)),
-                    blob: None,
-                };
-                hexlens_core::stream::dump(*src, path, form, None, &mut out).map_err(dump_error)?;
-                out.seal()
-                    .map_err(|_| "the browser refused the export's data")?;
-                return Ok((
-                    "blob",
-                    out.blob.unwrap_or(JsValue::NULL.unchecked_into()).into(),
-                    String::new(),
-                ));
-            }
-            if text("what") == "json" {
-                let mut out = Capped(Vec::new());
-                hexlens_core::stream::dump(*src, path, DumpForm::Json, None, &mut out).map_err(
-                    |e| match e {
-                        DumpError::Io(_) => format!(
-                            "the subtree's JSON is over {} MiB: download it instead",
-                            MAX_COPY_TEXT >> 20
-                        ),
-                        e => dump_error(e),
-                    },
-                )?;
-                let t = String::from_utf8_lossy(&out.0).into_owned();
-                return Ok(("text", t.into(), "the subtree as JSON".into()));
-            }
+            let src = session.source();
             let f = copy::Form::from_name(&text("form")).ok_or("no such copy form")?;
             let start = uint(m, "start").unwrap_or(0).min(src.len());
             let end = uint(m, "end").unwrap_or(0).clamp(start, src.len());
@@ -471,25 +396,140 @@ mod worker {
             let said = format!("{} bytes as {}", bytes.len(), f.label());
             Ok(("text", copy::text(f, &bytes).into(), said))
         });
-        let reply_kind = if kind == "export" {
-            "exported"
-        } else {
-            "copied"
-        };
-        match reply {
-            Ok((key, v, what)) => post(&msg(
-                reply_kind,
-                &[
-                    ("job", job.into()),
-                    ("ticket", ticket),
-                    (key, v),
-                    ("what", what.into()),
-                ],
-            )),
-            Err(e) => post(&msg(
-                reply_kind,
-                &[("job", job.into()), ("ticket", ticket), ("error", e.into())],
-            )),
+        reply("copy", m, job, r);
+    }
+
+    /// The tools module (`hexlens-worker-tools`: every decoder, the streaming
+    /// dump and the structure search) answers what needs a whole walk of the
+    /// tree. It keeps no session: each message brings the file (`blob`), which
+    /// it decodes afresh as the walk goes, so the format modules the page
+    /// fetches first carry none of this (about 15 KB of each, gzip).
+    #[cfg(feature = "tools")]
+    mod tools {
+        use super::*;
+        use hexlens_core::stream::{DumpError, DumpForm};
+
+        /// Most text a copy makes (a bigger subtree is exported instead).
+        const MAX_COPY_TEXT: usize = 64 << 20;
+        /// An export hands its text to the browser's blob store this often.
+        const BLOB_STEP: usize = 8 << 20;
+
+        /// Text the dump writes, kept up to a limit.
+        struct Capped(Vec<u8>);
+
+        impl std::io::Write for Capped {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                if self.0.len() + b.len() > MAX_COPY_TEXT {
+                    return Err(std::io::Error::other("too big to copy"));
+                }
+                self.0.extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+
+        /// Text the dump writes, gathered into a `Blob` a few MiB at a time.
+        struct BlobOut {
+            buf: Vec<u8>,
+            blob: Option<web_sys::Blob>,
+        }
+
+        impl BlobOut {
+            fn seal(&mut self) -> Result<(), JsValue> {
+                let parts = js_sys::Array::new();
+                if let Some(b) = self.blob.take() {
+                    parts.push(&b);
+                }
+                parts.push(&Uint8Array::from(&self.buf[..]));
+                self.buf.clear();
+                self.blob = Some(web_sys::Blob::new_with_u8_array_sequence(&parts)?);
+                Ok(())
+            }
+        }
+
+        impl std::io::Write for BlobOut {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.buf.extend_from_slice(b);
+                if self.buf.len() >= BLOB_STEP {
+                    self.seal().map_err(|_| {
+                        std::io::Error::other("the browser refused the export's data")
+                    })?;
+                }
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+
+        fn dump_error(e: DumpError) -> String {
+            match e {
+                DumpError::NoSuchPath(p) => format!("there is no node at {p}"),
+                DumpError::Io(e) => e.to_string(),
+            }
+        }
+
+        /// `{type: "structure", job, blob, gen, text, max}`: a structure
+        /// search; `{type: "export", …}` and `{type: "copy", what: "json",
+        /// …}` (see the module's notes), each with the file as `blob`.
+        pub fn handle(kind: &str, m: &JsValue, job: u32) {
+            let Ok(blob) = get(m, "blob").dyn_into::<web_sys::Blob>() else {
+                return fail(job, "no file was given to the tools".into());
+            };
+            let src = match BlobSource::new(blob, job) {
+                Ok(s) => s,
+                Err(e) => return fail(job, e),
+            };
+            let text = |k: &str| get(m, k).as_string().unwrap_or_default();
+            if kind == "structure" {
+                let max = uint(m, "max").unwrap_or(1).min(u64::from(u32::MAX)) as u32;
+                let gen = uint(m, "gen").unwrap_or(0) as u32;
+                let a = hexlens_core::session::structure_search(&src, gen, &text("text"), max);
+                return answer(job, &a);
+            }
+            let path = text("path");
+            let path = (!path.is_empty()).then_some(path.as_str());
+            let r = if kind == "export" {
+                let form = if text("form") == "json" {
+                    DumpForm::Json
+                } else {
+                    DumpForm::Text
+                };
+                let mut out = BlobOut {
+                    buf: Vec::with_capacity(BLOB_STEP + (1 << 20)),
+                    blob: None,
+                };
+                hexlens_core::stream::dump(&src, path, form, None, &mut out)
+                    .map_err(dump_error)
+                    .and_then(|_| {
+                        out.seal()
+                            .map_err(|_| "the browser refused the export's data".into())
+                    })
+                    .map(|_| {
+                        (
+                            "blob",
+                            out.blob.take().map_or(JsValue::NULL, Into::into),
+                            String::new(),
+                        )
+                    })
+            } else {
+                let mut out = Capped(Vec::new());
+                hexlens_core::stream::dump(&src, path, DumpForm::Json, None, &mut out)
+                    .map_err(|e| match e {
+                        DumpError::Io(_) => format!(
+                            "the subtree's JSON is over {} MiB: download it instead",
+                            MAX_COPY_TEXT >> 20
+                        ),
+                        e => dump_error(e),
+                    })
+                    .map(|_| {
+                        let t = String::from_utf8_lossy(&out.0).into_owned();
+                        ("text", t.into(), "the subtree as JSON".into())
+                    })
+            };
+            reply(kind, m, job, r);
         }
     }
 }
@@ -556,7 +596,9 @@ mod tests {
                 m.name
             );
         }
-        let names: Vec<String> = MODULES.iter().map(|m| format!("\"{}\"", m.name)).collect();
+        let mut names: Vec<String> = MODULES.iter().map(|m| format!("\"{}\"", m.name)).collect();
+        names.push("\"tools\"".into());
+        assert!(html.contains("data-bin=\"hexlens-worker-tools\" data-type=\"worker\" data-cargo-no-default-features data-cargo-features=\"tools\""));
         let known = format!("const known = [{}];", names.join(", "));
         assert!(
             include_str!("../../../static/worker.js").contains(&known),

@@ -58,13 +58,21 @@ pub struct Module {
     pub formats: &'static [&'static str],
 }
 
-/// The decode worker's modules. Every format is in exactly one; the one whose
+/// The decode worker's modules. Every format is in exactly one (a module may
+/// also link decoders it runs inside its own formats); the one whose
 /// probe looks past a file's first bytes (cDAC, which searches the file) is in
 /// [`FALLBACK`], the module for any file no first-bytes probe recognises.
 pub static MODULES: &[Module] = &[
     Module {
         name: "llvm",
-        formats: &["dxcontainer", "msf", "llvm1-bytecode", "bitcode"],
+        formats: &["dxcontainer", "llvm1-bytecode", "bitcode"],
+    },
+    // PDBs apart from the shaders they hold: the MSF decoder (about 20 KB of a
+    // module, gzip) is fetched for a PDB only. Its build also links the
+    // DXContainer decoder, which it runs on a container inside a stream.
+    Module {
+        name: "pdb",
+        formats: &["msf"],
     },
     Module {
         name: "dyno",
@@ -245,7 +253,7 @@ mod tests {
     fn the_module_for_a_file_holds_the_format_that_decodes_it() {
         let cases: &[(&[u8], &str)] = &[
             (b"DXBC\0\0\0\0", "llvm"),
-            (b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0", "llvm"),
+            (b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0", "pdb"),
             (b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0", "cdac"),
             (b"BC\xC0\xDE\x35\x14\0\0", "llvm"),
             (b"\xDE\xC0\x17\x0B\0\0\0\0", "llvm"),
