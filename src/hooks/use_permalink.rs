@@ -80,6 +80,7 @@ pub fn use_permalink(state: &UseReducerHandle<State>) {
         };
         if m.restored.as_ref() != Some(&sha) {
             m.restored = Some(sha.clone());
+            crate::io::mark("hexlens:hashed"); // for the benchmark
             m.key = (None, u64::MAX, u32::MAX);
             let sample = crate::io::sample_param().is_some();
             if let Some(a) = parse(&location_hash(), Some(&sha), sample) {
