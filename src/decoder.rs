@@ -172,17 +172,41 @@ pub fn send_tools(job: u32, fields: &[(&str, JsValue)]) -> Result<(), String> {
     TOOLS.with(|t| {
         let mut t = t.borrow_mut();
         if t.is_none() {
-            let c = start("tools")?;
-            // Its handlers live as long as the page: it is never replaced.
-            std::mem::forget(c._on_message);
-            std::mem::forget(c._on_error);
-            *t = Some(c.worker);
+            *t = Some(start_tools()?);
         }
         t.as_ref()
             .expect("just started")
             .post_message(&m)
             .map_err(|e| crate::io::reason(&e))
     })
+}
+
+/// Starts the tools module. Its answers go where the decoder's go; if it
+/// fails, the open file's decoder goes on (the next ask starts a new one).
+fn start_tools() -> Result<web_sys::Worker, String> {
+    let c = start("tools")?;
+    let stopped = |why: String| {
+        if let Some(w) = TOOLS.with(|t| t.borrow_mut().take()) {
+            w.terminate();
+        }
+        crate::components::copy_bar::say(&format!("The tools module stopped: {why}"));
+    };
+    let on_message = Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
+        let d = e.data();
+        match get(&d, "type").as_string().as_deref() {
+            Some("panic") => stopped(get(&d, "message").as_string().unwrap_or_default()),
+            _ => on_message(e),
+        }
+    });
+    let on_error = Closure::<dyn FnMut(_)>::new(move |e: web_sys::ErrorEvent| stopped(e.message()));
+    c.worker
+        .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    c.worker
+        .set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // The handlers live as long as the worker, which nothing else holds.
+    on_message.forget();
+    on_error.forget();
+    Ok(c.worker)
 }
 
 fn start(module: &'static str) -> Result<Client, String> {

@@ -32,7 +32,7 @@ fn el(id: &str) -> Option<web_sys::HtmlElement> {
 }
 
 /// Says what happened in the menu's status line (as text).
-fn say(text: &str) {
+pub fn say(text: &str) {
     if let Some(s) = el("copy-status") {
         s.set_text_content(Some(text));
     }
@@ -40,9 +40,17 @@ fn say(text: &str) {
 
 /// Puts `text` on the clipboard and says so (`what`: what it is).
 fn to_clipboard(text: &str, what: &str) {
-    let p = gloo_utils::window()
-        .navigator()
-        .clipboard()
+    // Browsers give pages the clipboard only in a secure context (https, or
+    // localhost): elsewhere `navigator.clipboard` is missing.
+    let nav = gloo_utils::window().navigator();
+    let Some(clipboard) = js_sys::Reflect::get(&nav, &"clipboard".into())
+        .ok()
+        .filter(|c| !c.is_undefined())
+    else {
+        return say("Could not copy: the browser gives this page no clipboard (it needs https)");
+    };
+    let p = clipboard
+        .unchecked_into::<web_sys::Clipboard>()
         .write_text(text);
     let done = format!("Copied {what}");
     wasm_bindgen_futures::spawn_local(async move {

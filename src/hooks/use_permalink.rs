@@ -54,6 +54,8 @@ struct Mem {
     written: String,
     restored: Option<Rc<str>>,
     popstate: Option<EventListener>,
+    /// A write waiting for moves to pause.
+    pending: Option<(gloo_timers::callback::Timeout, String)>,
 }
 
 /// Keeps the address bar's fragment in step with the view and restores a
@@ -66,8 +68,13 @@ pub fn use_permalink(state: &UseReducerHandle<State>) {
         let mut m = mem.borrow_mut();
         let d = st.dispatcher();
         let d2 = d.clone();
+        let mem2 = mem.clone();
         m.popstate.get_or_insert_with(|| {
             EventListener::new(&gloo_utils::window(), "popstate", move |_| {
+                // A write still waiting belongs to the entry left.
+                if let Some((t, _)) = mem2.borrow_mut().pending.take() {
+                    t.cancel();
+                }
                 if let Some(a) = parse(&location_hash(), None, false) {
                     d2.dispatch(a);
                 }
@@ -100,6 +107,8 @@ pub fn use_permalink(state: &UseReducerHandle<State>) {
         if key == m.key {
             return;
         }
+        // Only the node changed (its details arrived): the place is complete.
+        let settled = (key.1, key.2) == (m.key.1, m.key.2);
         m.key = key;
         let node = details.map(|d| d.path.as_str());
         let f = fragment(&sha, node, st.cursor);
@@ -108,18 +117,37 @@ pub fn use_permalink(state: &UseReducerHandle<State>) {
         }
         let push = st.jumps != m.jumps && !m.written.is_empty();
         m.jumps = st.jumps;
-        // The whole address: the page's `<base>` would resolve a bare `#…`
-        // without the query (`?sample=`).
-        let href = gloo_utils::window().location().href().unwrap_or_default();
-        let url = format!("{}#{f}", href.split('#').next().unwrap_or_default());
-        if let Ok(h) = gloo_utils::window().history() {
-            let none = wasm_bindgen::JsValue::NULL;
-            let _ = if push {
-                h.push_state_with_url(&none, "", Some(&url))
-            } else {
-                h.replace_state_with_url(&none, "", Some(&url))
-            };
+        m.written = f.clone();
+        // A jump is written at once; other moves (a held arrow key) once they
+        // pause, as browsers throttle pages that rewrite the address often.
+        if let Some((t, before)) = m.pending.take() {
+            t.cancel();
+            if push {
+                write(&before, false); // the place left keeps its last state
+            }
         }
-        m.written = f;
+        if push || settled {
+            write(&f, push);
+        } else {
+            let later = f.clone();
+            let t = gloo_timers::callback::Timeout::new(250, move || write(&later, false));
+            m.pending = Some((t, f));
+        }
     });
+}
+
+/// Puts fragment `f` in the address bar: a new history entry, or in place.
+fn write(f: &str, push: bool) {
+    // The whole address: the page's `<base>` would resolve a bare `#…`
+    // without the query (`?sample=`).
+    let href = gloo_utils::window().location().href().unwrap_or_default();
+    let url = format!("{}#{f}", href.split('#').next().unwrap_or_default());
+    if let Ok(h) = gloo_utils::window().history() {
+        let none = wasm_bindgen::JsValue::NULL;
+        let _ = if push {
+            h.push_state_with_url(&none, "", Some(&url))
+        } else {
+            h.replace_state_with_url(&none, "", Some(&url))
+        };
+    }
 }

@@ -1050,6 +1050,15 @@ test('history: Back and Forward (Alt+Left / Alt+Right) walk through the places v
   await page.goForward();
   await page.waitForFunction(() => /cursor at offset 0x80$/.test(document.querySelector('#hex').getAttribute('aria-label')));
   assert.equal(await page.locator('#details-path').textContent(), await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('node')));
+  // Moving the cursor is not a jump: the entry follows it (once the keys pause),
+  // and going back and forward again comes back to where it was left.
+  await page.locator('#hex').focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('at') === '83');
+  await page.keyboard.press('Alt+ArrowLeft');
+  await page.waitForFunction(() => /cursor at offset 0x40$/.test(document.querySelector('#hex').getAttribute('aria-label')));
+  await page.keyboard.press('Alt+ArrowRight');
+  await page.waitForFunction(() => /cursor at offset 0x83$/.test(document.querySelector('#hex').getAttribute('aria-label')));
 });
 
 test('structure search finds nodes by path pattern and by value, each match selecting its node in the tree', async () => {
