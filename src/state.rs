@@ -151,6 +151,8 @@ pub enum Action {
     /// Select bytes from the first offset to the second, both included (a
     /// drag, or Shift+click from the cursor); the cursor goes to the second.
     SelectBytes(u64, u64),
+    /// Replace the open file's bookmarks (added, removed, loaded, imported).
+    Bookmarks(Rc<Vec<Bookmark>>),
     /// Show a place a link or the browser's history holds: the node at a path
     /// and the cursor at a byte (what the URL's fragment says).
     Restore {
@@ -175,6 +177,27 @@ pub enum Action {
     /// Stop searching (the matches found stay).
     SearchStop,
 }
+
+/// A named place in the open file: a node or a byte range, with a colour and
+/// a note. Kept in the browser per file (by the file's SHA-256).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Bookmark {
+    /// Its name.
+    pub name: String,
+    /// First byte.
+    pub start: u64,
+    /// One past the last byte.
+    pub end: u64,
+    /// The node's path, when it names a node (empty: a byte range).
+    pub path: String,
+    /// Colour number (`0..BOOKMARK_COLOURS`).
+    pub colour: u8,
+    /// A note.
+    pub note: String,
+}
+
+/// How many bookmark colours there are (the style sheet's `.bm0`…).
+pub const BOOKMARK_COLOURS: u8 = 6;
 
 /// The nodes open in the tree pane: a sorted list (a few hundred at most in
 /// practice; a set type would cost the page's module more code than it saves).
@@ -347,6 +370,8 @@ pub struct State {
     pub sha_at: u64,
     /// The cursor a restored place puts back once its node is found.
     pub restoring: Option<u64>,
+    /// The open file's bookmarks.
+    pub bookmarks: Rc<Vec<Bookmark>>,
     /// Grows with every change (the panes compare it to know they must redraw).
     pub stamp: u64,
 }
@@ -686,6 +711,13 @@ impl State {
                 (Some(a) != self.anchor || c != self.cursor).then(|| State {
                     cursor: c,
                     anchor: Some(a),
+                    ..self.clone()
+                })
+            }
+            Action::Bookmarks(b) => {
+                self.doc.as_ref()?;
+                (b != self.bookmarks).then(|| State {
+                    bookmarks: b,
                     ..self.clone()
                 })
             }

@@ -80,6 +80,8 @@ struct RowView {
     sel: Option<(u64, u64)>,
     /// The selected bytes, if they touch the row.
     rng: Option<(u64, u64)>,
+    /// Bookmarks touching the row: their bytes and colour.
+    marks: Vec<(u64, u64, u8)>,
     /// The cursor, if in this row.
     cursor: Option<u64>,
     /// Search matches touching the row (true: the current one).
@@ -97,6 +99,7 @@ impl PartialEq for RowView {
             && Rc::ptr_eq(&self.boxes, &o.boxes)
             && self.sel == o.sel
             && self.rng == o.rng
+            && self.marks == o.marks
             && self.cursor == o.cursor
             && self.hits == o.hits
             && self.epoch == o.epoch
@@ -151,6 +154,9 @@ fn cell_classes(doc: &Doc, base: u64, bytes: &[u8], v: &RowView) -> Vec<String> 
             }
             if inside(rng, o) {
                 c.push_str(" rng");
+            }
+            if let Some(m) = v.marks.iter().find(|m| m.0 <= o && o < m.1) {
+                c.push_str([" bm0", " bm1", " bm2", " bm3", " bm4", " bm5"][usize::from(m.2 % 6)]);
             }
             let mut hit = hits.iter().filter(|h| h.0 <= o && o < h.1);
             if let Some(h) = hit.next() {
@@ -564,6 +570,12 @@ pub fn HexView(p: &Props) -> Html {
                 boxes: st.boxes.clone(),
                 sel: touch(sel),
                 rng: touch(st.byte_range()),
+                marks: st
+                    .bookmarks
+                    .iter()
+                    .filter(|m| m.start < b && m.end > a)
+                    .map(|m| (m.start, m.end, m.colour))
+                    .collect(),
                 cursor: (a..b).contains(&st.cursor).then_some(st.cursor),
                 hits: hits_in(st.search.as_deref(), a, b),
                 epoch: st.bytes_epoch,

@@ -1,5 +1,6 @@
 //! The app's components, one per file.
 
+pub mod bookmarks;
 pub mod copy_bar;
 pub mod details;
 pub mod drop_overlay;

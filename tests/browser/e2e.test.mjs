@@ -1061,6 +1061,70 @@ test('history: Back and Forward (Alt+Left / Alt+Right) walk through the places v
   await page.waitForFunction(() => /cursor at offset 0x83$/.test(document.querySelector('#hex').getAttribute('aria-label')));
 });
 
+test('bookmarks: named, coloured ranges and nodes that tint the bytes, go there, stay with the file across a reload, and export and import as JSON', async () => {
+  await open();
+  await loadViaInput(SAMPLE, sample);
+  await page.waitForFunction(() => /sha=/.test(location.hash));
+  await page.click('#bm-toggle');
+  // A byte range: 0x10–0x1F, blue, with a note.
+  await page.click(cell(0x10));
+  await page.click(cell(0x1f), { modifiers: ['Shift'] });
+  await page.fill('#bm-name', 'hash');
+  await page.selectOption('#bm-colour', '2');
+  await page.fill('#bm-note', 'the container digest <b>not html</b>');
+  await page.click('#bm-form button[type=submit]');
+  // A node: the selected part, named after it when no name is given.
+  await page.locator(row('Parts/[1]')).click();
+  await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'Parts/[1]');
+  await page.selectOption('#bm-colour', '4');
+  await page.click('#bm-form button[type=submit]');
+  const items = () => page.$$eval('#bm-list .bm-item', (els) => els.map((e) => [e.querySelector('.bm-go').textContent, e.querySelector('.bm-range').textContent, e.querySelector('.bm-note').textContent]));
+  const p1 = { start: Number(await page.locator(row('Parts/[1]')).getAttribute('data-start')), end: Number(await page.locator(row('Parts/[1]')).getAttribute('data-end')) };
+  const want = [['hash', '0x10–0x1F', 'the container digest <b>not html</b>'], ['[1]', `0x${p1.start.toString(16).toUpperCase()}–0x${(p1.end - 1).toString(16).toUpperCase()}`, '']];
+  assert.deepEqual(await items(), want);
+  assert.equal(await page.locator('#bm-list b').count(), 0, 'a note is text, not HTML');
+  // Their bytes are tinted with their colours.
+  await page.locator('#hex').evaluate((e) => (e.scrollTop = 0));
+  await page.waitForSelector('#hex .hx .c.bm2[data-o="16"]');
+  assert.deepEqual(await page.$$eval('#hex .hx .c.bm2', (els) => els.map((e) => Number(e.dataset.o))), range(0x10, 0x20));
+  await page.waitForSelector(`#hex .hx .c.bm4[data-o="${p1.start}"]`);
+  await shot('33-bookmarks');
+  // A click on one goes there.
+  await page.click('#bm-list .bm-item:nth-child(1) .bm-go');
+  assert.equal(await statusText(), 'selected 0x10–0x1F, 16 bytes');
+  await page.click('#bm-list .bm-item:nth-child(2) .bm-go');
+  await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'Parts/[1]');
+  // Kept with the file: a reload, then the same file again.
+  await page.reload();
+  await page.waitForSelector('#empty-state');
+  await loadViaInput(SAMPLE, sample);
+  await page.click('#bm-toggle');
+  await page.waitForFunction(() => document.querySelectorAll('#bm-list .bm-item').length === 2);
+  assert.deepEqual(await items(), want);
+  // Another file has none.
+  await loadViaInput('other.dxbc', dxbc([['ISGN', isgn('POSITION')]]));
+  await page.waitForFunction(() => document.querySelectorAll('#bm-list .bm-item').length === 0);
+  await loadViaInput(SAMPLE, sample);
+  await page.waitForFunction(() => document.querySelectorAll('#bm-list .bm-item').length === 2);
+  // Export, remove both, import the file back.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#bm-export')]);
+  const saved = await dl.path();
+  const json = JSON.parse(fs.readFileSync(saved, 'utf8'));
+  assert.equal(json.sha256, crypto.createHash('sha256').update(sample).digest('hex'));
+  assert.deepEqual(json.bookmarks.map((b) => [b.name, b.start, b.end, b.path, b.colour, b.note]), [
+    ['hash', 0x10, 0x20, '', 2, want[0][2]],
+    ['[1]', p1.start, p1.end, 'Parts/[1]', 4, ''],
+  ]);
+  await page.click('#bm-list .bm-item:nth-child(1) .bm-del');
+  await page.click('#bm-list .bm-item:nth-child(1) .bm-del');
+  await page.waitForFunction(() => document.querySelectorAll('#bm-list .bm-item').length === 0);
+  assert.equal(await page.locator('#hex .c.bm2').count(), 0);
+  await page.setInputFiles('#bm-import', saved);
+  await page.waitForFunction(() => document.querySelectorAll('#bm-list .bm-item').length === 2);
+  assert.deepEqual(await items(), want);
+  await page.click('#bm-toggle');
+});
+
 test('structure search finds nodes by path pattern and by value, each match selecting its node in the tree', async () => {
   await open();
   await loadViaInput(SAMPLE, sample);
