@@ -157,6 +157,22 @@ const searchRows = [];
 // worker a step at a time) from Enter to the bar's final count, and beside it a
 // simple reference in the page's JS: the same file read in 4 MiB slices, each
 // scanned with indexOf for the first byte and compared byte by byte.
+/** Runs one search from the bar (Ctrl+F, mode, text, Enter) to its final
+ *  count: the time and what the bar says. */
+async function runSearch(page, mode, text) {
+  await page.keyboard.press('Control+f');
+  await page.locator('#search-input').waitFor();
+  await page.selectOption('#search-mode', mode);
+  await page.fill('#search-input', text);
+  const t0 = Date.now();
+  await page.press('#search-input', 'Enter');
+  await page.waitForFunction(() => {
+    const t = document.querySelector('#search-status')?.textContent || 'searching';
+    return !/searching/.test(t);
+  }, null, { timeout: 600000 });
+  return { ms: Date.now() - t0, status: await page.locator('#search-status').textContent() };
+}
+
 async function searchBench(page, file) {
   const size = (await fs.promises.stat(file)).size;
   await page.evaluate(() => {
@@ -169,18 +185,7 @@ async function searchBench(page, file) {
   await page.setInputFiles('#bench-ref-file', file);
   const out = [];
   for (const [mode, text, bytes] of [['hex', 'DE AD BE EF', [0xde, 0xad, 0xbe, 0xef]], ['text', 'hexlens', [...Buffer.from('hexlens')]], ['hex', 'DE AD BE EF', [0xde, 0xad, 0xbe, 0xef]], ['text', 'hexlens', [...Buffer.from('hexlens')]]]) {
-    await page.keyboard.press('Control+f');
-    await page.locator('#search-input').waitFor();
-    await page.selectOption('#search-mode', mode);
-    await page.fill('#search-input', text);
-    const t0 = Date.now();
-    await page.press('#search-input', 'Enter');
-    await page.waitForFunction(() => {
-      const t = document.querySelector('#search-status')?.textContent || 'searching';
-      return !/searching/.test(t);
-    }, null, { timeout: 600000 });
-    const ms = Date.now() - t0;
-    const status = await page.locator('#search-status').textContent();
+    const { ms, status } = await runSearch(page, mode, text);
     const ref = await page.evaluate(async (needle) => {
       const f = document.getElementById('bench-ref-file').files[0];
       const t0 = performance.now();
@@ -218,18 +223,8 @@ async function shareBench(page, file, query) {
   });
   const structure = [];
   for (let round = 0; round < 2; round++) {
-    await page.keyboard.press('Control+f');
-    await page.locator('#search-input').waitFor();
-    await page.selectOption('#search-mode', 'structure');
     // The same query again would go to the next match: the second is in capitals (matched ignoring ASCII case).
-    await page.fill('#search-input', round ? query.toUpperCase() : query);
-    const t0 = Date.now();
-    await page.press('#search-input', 'Enter');
-    await page.waitForFunction(() => {
-      const t = document.querySelector('#search-status')?.textContent || 'searching';
-      return !/searching/.test(t);
-    }, null, { timeout: 600000 });
-    structure.push({ ms: Date.now() - t0, status: await page.locator('#search-status').textContent() });
+    structure.push(await runSearch(page, 'structure', round ? query.toUpperCase() : query));
     await page.keyboard.press('Escape');
   }
   const t0 = Date.now();

@@ -19,12 +19,7 @@ use yew::prelude::*;
 
 const KEY: &str = "hexlens.bookmarks.";
 
-fn el<T: JsCast>(id: &str) -> Option<T> {
-    gloo_utils::document()
-        .get_element_by_id(id)?
-        .dyn_into()
-        .ok()
-}
+use super::by_id as el;
 
 fn value(id: &str) -> String {
     el::<web_sys::HtmlInputElement>(id).map_or_else(String::new, |i| i.value())
@@ -119,26 +114,11 @@ fn render(list: &[Bookmark]) {
     }
 }
 
-/// Saves `blob` as a download called `name`.
+/// Saves `text` as a download called `name`.
 fn download(text: &str, name: &str) {
     let parts = Array::of1(&text.into());
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence(&parts) else {
-        return;
-    };
-    if let (Ok(url), Some(a)) = (
-        web_sys::Url::create_object_url_with_blob(&blob),
-        gloo_utils::document()
-            .create_element("a")
-            .ok()
-            .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok()),
-    ) {
-        let _ = a.set_attribute("href", &url);
-        let _ = a.set_attribute("download", name);
-        a.click();
-        gloo_timers::callback::Timeout::new(60_000, move || {
-            let _ = web_sys::Url::revoke_object_url(&url);
-        })
-        .forget();
+    if let Ok(blob) = web_sys::Blob::new_with_str_sequence(&parts) {
+        super::copy_bar::download(&blob, name);
     }
 }
 
@@ -220,14 +200,7 @@ fn listen(mem: Rc<std::cell::RefCell<Mem>>) -> Vec<EventListener> {
     let state = move || mem.borrow().state.clone();
     let mut out = Vec::new();
     let mut on = |id: &str, event: &'static str, f: Box<dyn FnMut(&Event)>| {
-        if let Some(t) = el::<web_sys::EventTarget>(id) {
-            out.push(EventListener::new_with_options(
-                &t,
-                event,
-                gloo_events::EventListenerOptions::enable_prevent_default(),
-                f,
-            ));
-        }
+        super::listen_on(&mut out, id, event, f)
     };
     on(
         "bm-toggle",

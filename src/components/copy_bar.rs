@@ -25,10 +25,7 @@ thread_local! {
 }
 
 fn el(id: &str) -> Option<web_sys::HtmlElement> {
-    gloo_utils::document()
-        .get_element_by_id(id)?
-        .dyn_into()
-        .ok()
+    super::by_id(id)
 }
 
 /// Says what happened in the menu's status line (as text).
@@ -61,8 +58,9 @@ fn to_clipboard(text: &str, what: &str) {
     });
 }
 
-/// Saves `blob` as a download called `name`.
-fn download(blob: &web_sys::Blob, name: &str) {
+/// Saves `blob` as a download called `name`, and says so in the menu's
+/// status line (the bookmarks' export comes through here too).
+pub fn download(blob: &web_sys::Blob, name: &str) {
     let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else {
         return say("Could not save the export");
     };

@@ -15,6 +15,36 @@ pub mod status_bar;
 pub mod toolbar;
 pub mod tree_view;
 
+/// The page's element with id `id`, as a `T` (the static markup of
+/// `www/index.html` that the search bar, the copy menu and the bookmarks
+/// panel wire up).
+pub fn by_id<T: wasm_bindgen::JsCast>(id: &str) -> Option<T> {
+    use wasm_bindgen::JsCast;
+    gloo_utils::document()
+        .get_element_by_id(id)?
+        .dyn_into()
+        .ok()
+}
+
+/// Calls `f` on `event` at the element with id `id` (if there is one), the
+/// listener kept in `held` (it stops when dropped); `f` may prevent the
+/// event's default.
+pub fn listen_on(
+    held: &mut Vec<gloo_events::EventListener>,
+    id: &str,
+    event: &'static str,
+    f: Box<dyn FnMut(&web_sys::Event)>,
+) {
+    if let Some(t) = by_id::<web_sys::EventTarget>(id) {
+        held.push(gloo_events::EventListener::new_with_options(
+            &t,
+            event,
+            gloo_events::EventListenerOptions::enable_prevent_default(),
+            f,
+        ));
+    }
+}
+
 /// Number of hex digits offsets need for a file of `size` bytes (at least 4).
 pub fn offset_digits(size: u64) -> usize {
     let mut d = 4;

@@ -9,18 +9,12 @@
 //! code than rendering it.
 
 use crate::state::{Action, Search, State, MAX_HITS};
-use gloo_events::{EventListener, EventListenerOptions};
+use gloo_events::EventListener;
 use hexlens_core::search::{Mode, NumberType, Order, Query};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The element with id `id`, as a `T`.
-fn el<T: JsCast>(id: &str) -> Option<T> {
-    gloo_utils::document()
-        .get_element_by_id(id)?
-        .dyn_into()
-        .ok()
-}
+use super::by_id as el;
 
 fn input(id: &str) -> Option<web_sys::HtmlInputElement> {
     el(id)
@@ -106,14 +100,7 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
         let d = dispatch;
         let mut held: Vec<EventListener> = Vec::new();
         let mut on = |id: &str, event: &'static str, f: Box<dyn FnMut(&Event)>| {
-            if let Some(t) = el::<web_sys::EventTarget>(id) {
-                held.push(EventListener::new_with_options(
-                    &t,
-                    event,
-                    EventListenerOptions::enable_prevent_default(),
-                    f,
-                ));
-            }
+            super::listen_on(&mut held, id, event, f)
         };
         let dd = d.clone();
         on(

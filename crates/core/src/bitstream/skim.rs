@@ -72,6 +72,21 @@ struct State {
     pages: Option<(u32, PageIndex)>,
 }
 
+impl State {
+    /// Nothing counted yet; `deep`: nested blocks are read; `pages`: the page
+    /// size whose pages are gathered.
+    fn new(deep: bool, pages: Option<u32>) -> State {
+        State {
+            stats: Stats::default(),
+            nodes: 0,
+            deep,
+            module_version: 0,
+            strtab_refs: Vec::new(),
+            pages: pages.map(|n| (n.max(1), PageIndex::new())),
+        }
+    }
+}
+
 /// The pages of bodies, found by one skim of the whole stream, by the bit each
 /// body starts at; a body that is not there is not paged.
 pub(crate) type PageIndex = std::collections::HashMap<u64, Arc<Pages>>;
@@ -100,14 +115,7 @@ impl Decoder<'_> {
         page_size: Option<u32>,
     ) -> Option<(Stats, PageIndex)> {
         let saved = Arc::clone(&self.info);
-        let mut st = State {
-            stats: Stats::default(),
-            nodes: 0,
-            deep: true,
-            module_version: 0,
-            strtab_refs: Vec::new(),
-            pages: page_size.map(|n| (n.max(1), PageIndex::new())),
-        };
+        let mut st = State::new(true, page_size);
         let r = self.skim_top(pos, limit, &mut st);
         self.info = saved;
         let bytes = limit.saturating_sub(pos) / 8;
@@ -153,14 +161,7 @@ impl Decoder<'_> {
         if !pageable(block_id) {
             return None;
         }
-        let mut st = State {
-            stats: Stats::default(),
-            nodes: 0,
-            deep: false,
-            module_version: 0,
-            strtab_refs: Vec::new(),
-            pages: None,
-        };
+        let mut st = State::new(false, None);
         let mut marks = Vec::new();
         let saved = Arc::clone(&self.info);
         let r = self.skim_entries(
@@ -195,14 +196,7 @@ impl Decoder<'_> {
     /// BLOCKINFO state as the decoder would; `None` where the decoder would
     /// report something (the state is then what was read before it).
     pub(super) fn skim_blockinfo(&mut self, width: u64, body: u64, end: u64) -> Option<()> {
-        let mut st = State {
-            stats: Stats::default(),
-            nodes: 0,
-            deep: true,
-            module_version: 0,
-            strtab_refs: Vec::new(),
-            pages: None,
-        };
+        let mut st = State::new(true, None);
         let info = Arc::clone(&self.info);
         let (e, _) = self.skim_entries(
             names::BLOCKINFO_BLOCK,
@@ -718,9 +712,25 @@ impl Decoder<'_> {
     }
 }
 
+/// `n` pseudo-random bytes (xorshift on `x`) for the operand-skipping tests;
+/// with `long`, `vbr` continuation bits are set often, so long and
+/// unterminated values occur.
+#[cfg(test)]
+pub(super) fn noisy_bytes(x: &mut u64, n: usize, long: bool) -> Vec<u8> {
+    (0..n)
+        .map(|_| {
+            *x ^= *x << 13;
+            *x ^= *x >> 7;
+            *x ^= *x << 17;
+            (*x as u8) | if long { 0xA2 } else { 0 }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::decode::{Decoder, Scan};
+    use super::noisy_bytes;
     use crate::builder::Builder;
 
     /// Skipping a `vbr6` operand ends where reading it does, and fails where
@@ -731,15 +741,7 @@ mod tests {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         let mut checked = 0;
         for round in 0..200 {
-            // Continuation bits set often, so long and unterminated values occur.
-            let bytes: Vec<u8> = (0..24)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    (x as u8) | if round % 3 == 0 { 0xA2 } else { 0 }
-                })
-                .collect();
+            let bytes = noisy_bytes(&mut x, 24, round % 3 == 0);
             let src = bytes.as_slice();
             let b = Builder::new(&src, "t");
             let d = Decoder::new(&b, 0, bytes.len() as u64, 0);

@@ -549,6 +549,7 @@ impl Decoder<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::decode::{Decoder, Scan};
+    use super::super::skim::noisy_bytes;
     use crate::builder::Builder;
 
     /// Skipping `n` `vbr6` operands at once ends where reading them one by
@@ -559,15 +560,7 @@ mod tests {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         let mut checked = 0;
         for round in 0..120 {
-            let bytes: Vec<u8> = (0..40)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    // Continuation bits often set, so long values occur.
-                    (x as u8) | if round % 2 == 0 { 0xA2 } else { 0 }
-                })
-                .collect();
+            let bytes = noisy_bytes(&mut x, 40, round % 2 == 0);
             let src = bytes.as_slice();
             let b = Builder::new(&src, "t");
             let d = Decoder::new(&b, 0, bytes.len() as u64, 0);
