@@ -66,6 +66,14 @@ thread_local! {
     /// The load whose first bytes are being read to pick its module (0: none).
     /// Stopping clears it, so a cancelled or superseded load is never sent.
     static ROUTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// True if the open file was scanned for containers on request (its
+    /// questions to the tools module say so, so exports match the tree).
+    static SCANNED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// True if the open file was opened to be scanned for containers.
+pub fn scanned() -> bool {
+    SCANNED.with(|s| s.get())
 }
 
 /// Bytes of the page's wasm memory (the worker reports its own the same way,
@@ -132,6 +140,11 @@ fn on_message(e: web_sys::MessageEvent) {
             total: num(&d, "total"),
         },
         "answer" => match hexlens_core::wire::decode(&bytes(&d, "data")) {
+            Ok(hexlens_core::wire::Answer::Decoded { summary, .. })
+                if summary.format == "raw" && module() == hexlens_core::formats::FALLBACK =>
+            {
+                return rescan(job);
+            }
             Ok(answer) => Event::Answer { job, answer },
             Err(e) => Event::Failed {
                 job,
@@ -163,9 +176,10 @@ fn on_message(e: web_sys::MessageEvent) {
 pub fn send_tools(job: u32, fields: &[(&str, JsValue)]) -> Result<(), String> {
     let blob = BLOB.with(|b| b.borrow().clone()).ok_or("no file is open")?;
     let m = js_sys::Object::new();
+    let scan = ("scan", JsValue::from(scanned()));
     for (k, v) in fields
         .iter()
-        .chain(&[("job", job.into()), ("blob", blob.into())])
+        .chain(&[("job", job.into()), ("blob", blob.into()), scan])
     {
         let _ = js_sys::Reflect::set(&m, &(*k).into(), v);
     }
@@ -256,13 +270,44 @@ fn send(fields: &[(&str, JsValue)]) -> Result<(), String> {
     })
 }
 
+/// The running worker's module, if one runs.
+fn module() -> &'static str {
+    CLIENT.with(|c| c.borrow().as_ref().map_or("", |c| c.module))
+}
+
+/// The fallback module left load `job` undecoded (no cDAC blob in it): it
+/// goes to the scan module, which looks for containers inside it.
+fn rescan(job: u32) {
+    let Some(blob) = BLOB.with(|b| b.borrow().clone()) else {
+        return;
+    };
+    stop();
+    MODULE.with(|m| m.set(hexlens_core::formats::SCAN));
+    if let Err(message) = send_open(job, &blob, false) {
+        emit(Event::Failed { job, message });
+    }
+}
+
+fn send_open(job: u32, blob: &web_sys::Blob, scan: bool) -> Result<(), String> {
+    send(&[
+        ("type", "open".into()),
+        ("job", job.into()),
+        ("blob", blob.into()),
+        ("rows", FIRST_ROWS.into()),
+        ("scan", scan.into()),
+    ])
+}
+
 /// Decodes `blob` as load number `job`, as a viewer does: its top levels and
 /// small groups now, the rest when opened (`hexlens_core::view`). Reads the
 /// file's first bytes to pick the decoder module first (a worker holding
-/// another module is stopped); `failed` hears if the worker cannot be reached.
-pub fn open(job: u32, blob: &web_sys::Blob, failed: impl FnOnce(String) + 'static) {
+/// another module is stopped); with `scan`, the scan module scans the file
+/// for containers whatever it is. `failed` hears if the worker cannot be
+/// reached.
+pub fn open(job: u32, blob: &web_sys::Blob, scan: bool, failed: impl FnOnce(String) + 'static) {
     ROUTING.with(|r| r.set(job));
     BLOB.with(|b| *b.borrow_mut() = Some(blob.clone()));
+    SCANNED.with(|s| s.set(scan));
     let head = blob.slice_with_f64_and_f64(0.0, hexlens_core::formats::HEAD_BYTES as f64);
     let blob = blob.clone();
     wasm_bindgen_futures::spawn_local(async move {
@@ -277,19 +322,17 @@ pub fn open(job: u32, blob: &web_sys::Blob, failed: impl FnOnce(String) + 'stati
             return;
         }
         ROUTING.with(|r| r.set(0));
-        let module = hexlens_core::formats::module_for(&head, blob.size() as u64);
+        let module = if scan {
+            hexlens_core::formats::SCAN
+        } else {
+            hexlens_core::formats::module_for(&head, blob.size() as u64)
+        };
         let running = CLIENT.with(|c| c.borrow().as_ref().map(|c| c.module));
         if running.is_some_and(|m| m != module) {
             stop();
         }
         MODULE.with(|m| m.set(module));
-        let sent = send(&[
-            ("type", "open".into()),
-            ("job", job.into()),
-            ("blob", blob.into()),
-            ("rows", FIRST_ROWS.into()),
-        ]);
-        if let Err(message) = sent {
+        if let Err(message) = send_open(job, &blob, scan) {
             failed(message);
         }
     });

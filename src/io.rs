@@ -111,6 +111,17 @@ pub fn mark(name: &str) {
 /// Opens `blob` as `name`: the bytes show at once (read a page at a time), the
 /// decoder works in its worker and reports back through the store.
 fn open_blob(name: String, blob: web_sys::Blob, dispatch: UseReducerDispatcher<State>) {
+    open_blob_as(name, blob, false, dispatch)
+}
+
+/// Opens `blob` as `name` again (see [`open_blob`]), scanned for containers
+/// whatever it is (`scan`), or decoded by its own format.
+pub fn open_blob_as(
+    name: String,
+    blob: web_sys::Blob,
+    scan: bool,
+    dispatch: UseReducerDispatcher<State>,
+) {
     mark("hexlens:open");
     let load = NEXT_LOAD.with(|n| n.replace(n.get().wrapping_add(1)));
     let arrived = dispatch.clone();
@@ -122,7 +133,7 @@ fn open_blob(name: String, blob: web_sys::Blob, dispatch: UseReducerDispatcher<S
     // Start reading the first screen now, before the first render asks for it.
     let _ = bytes.window(0, 4096);
     dispatch.dispatch(Action::Open(Rc::new(Doc::pending(Rc::new(bytes), load))));
-    decoder::open(load, &blob, move |message| {
+    decoder::open(load, &blob, scan, move |message| {
         dispatch.dispatch(Action::DecodeFailed { load, message })
     });
 }

@@ -1266,6 +1266,7 @@ mod tests {
                                 *gen,
                                 &query.text,
                                 *max,
+                                false,
                             )
                         }
                         q => self.w.answer(q),

@@ -759,6 +759,7 @@ fn pages_of_a_few_entries_expand_to_the_eager_tree_in_every_layout() {
                 lazy_threshold: Some(0),
                 page_size: Some(page),
                 exact_totals: true,
+                scan: false,
             };
             let mut d = hexlens_core::decode_with(&data.as_slice(), &opts);
             expand_all(data, &mut d, false).unwrap();

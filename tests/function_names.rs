@@ -157,6 +157,7 @@ fn names_everywhere(what: &str, bytes: &[u8], want: &[Option<String>]) {
             lazy_threshold: Some(0),
             page_size: None,
             exact_totals: false,
+            scan: false,
         },
     );
     let blocks = function_blocks(&d.tree);
@@ -253,7 +254,7 @@ fn a_structure_search_for_a_function_name_finds_its_block() {
         .find(|(_, d)| shown_name(d).as_deref() == Some("alpha_second"))
         .expect("a block named alpha_second");
     let path = eager.tree.path(block);
-    let hits = hexlens_core::search::find_nodes(&bytes.as_slice(), "alpha_second", 50);
+    let hits = hexlens_core::search::find_nodes(&bytes.as_slice(), "alpha_second", 50, false);
     assert!(
         hits.iter().any(|h| h.path == path),
         "no hit at {path}: {:?}",

@@ -24,6 +24,7 @@ fn options(page: u32) -> Options {
         lazy_threshold: Some(0),
         page_size: Some(page),
         exact_totals: true,
+        scan: false,
     }
 }
 

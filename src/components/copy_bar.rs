@@ -177,15 +177,42 @@ pub fn copy(choice: &str) {
     }
 }
 
+/// Opens the open file again scanned for containers of every format, or, if
+/// it was, decoded by its own format (the "Scan for containers" button).
+fn toggle_scan() {
+    let Some(st) = LATEST.with(|l| l.borrow().clone()) else {
+        return;
+    };
+    let Some(doc) = st.doc.clone() else {
+        return;
+    };
+    let Some(blob) = doc.bytes.blob().cloned() else {
+        return say("This file cannot be opened again");
+    };
+    let scan = !crate::decoder::scanned();
+    crate::io::open_blob_as(doc.bytes.name().to_string(), blob, scan, st.dispatcher());
+}
+
+/// The scan button's label for what is open.
+fn scan_label() -> &'static str {
+    if crate::decoder::scanned() {
+        "Decode as its format"
+    } else {
+        "Scan for containers"
+    }
+}
+
 /// Wires the menu to the store: shown while a file is open.
 #[hook]
 pub fn use_copy_bar(state: &UseReducerHandle<State>) {
     LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
-    let held = use_mut_ref(|| None::<(bool, Option<EventListener>)>);
+    let held = use_mut_ref(|| None::<(bool, &'static str, Vec<EventListener>)>);
     let open = state.doc.is_some();
     use_effect(move || {
         let mut h = held.borrow_mut();
-        let (shown, _) = h.get_or_insert_with(|| {
+        let (shown, label, _) = h.get_or_insert_with(|| {
+            let mut held = Vec::new();
+            super::listen_on(&mut held, "scan-btn", "click", Box::new(|_| toggle_scan()));
             let l = el("copy-as").map(|s| {
                 EventListener::new(&s, "change", |e| {
                     let Some(s) = e
@@ -201,8 +228,15 @@ pub fn use_copy_bar(state: &UseReducerHandle<State>) {
                     }
                 })
             });
-            (false, l)
+            held.extend(l);
+            (false, "", held)
         });
+        if *label != scan_label() {
+            *label = scan_label();
+            if let Some(b) = el("scan-btn") {
+                b.set_text_content(Some(label));
+            }
+        }
         if *shown != open {
             *shown = open;
             if let Some(bar) = el("copy-bar") {

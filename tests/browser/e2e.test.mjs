@@ -827,12 +827,14 @@ test("the page holds no decoder: a file's bytes show before the decoder's module
     // A file no first-bytes probe knows goes to the module that searches files.
     await loadViaInput('plain.bin', Buffer.from('just some text, no format at all\n'.repeat(40)));
     await page.locator('#tree[data-decoded="true"]').waitFor();
-    assert.deepEqual(asked, ['llvm', 'dyno', 'cdac']);
+    // It finds no cDAC blob: the scan module looks for containers inside.
+    assert.deepEqual(asked, ['llvm', 'dyno', 'cdac', 'tools']);
+    assert.match(await page.locator(row('')).textContent(), /no container of a known format was found inside it/);
     // A PDB gets the pdb module (MSF, and the DXContainer a shader PDB holds).
     const pdb = fs.readFileSync(path.join(SAMPLES, '../../tests/fixtures/msf/dxc_dxil_shader.pdb'));
     await loadViaInput('shader.pdb', pdb);
     assert.equal(await page.locator(row('SuperBlock')).count(), 1, 'the PDB tree shows');
-    assert.deepEqual(asked, ['llvm', 'dyno', 'cdac', 'pdb']);
+    assert.deepEqual(asked, ['llvm', 'dyno', 'cdac', 'tools', 'pdb']);
     // Back to a shader: the llvm module again.
     await loadViaInput(SAMPLE, sample);
     assert.ok((await page.locator('.trow').count()) > 3);
@@ -1144,6 +1146,74 @@ test('structure search finds nodes by path pattern and by value, each match sele
   await shot('32-structure-search');
   await page.keyboard.press('Escape');
   fs.rmSync(file);
+});
+
+test('containers inside other files: an effect-like file shows each shader where it lies, and any file can be scanned on request', async () => {
+  await open();
+  const dir = path.join(SAMPLES, '../../tests/fixtures/embedded');
+  // The containers and their bytes, as `hexlens dump --json` gives them.
+  const top = (file, extra = []) =>
+    JSON.parse(cli(['dump', file, '--json', '--max-depth', '1', ...extra])).tree.children.filter((c) => c.kind !== 'unknown');
+  const fx = path.join(dir, 'effect.fxo');
+  await loadViaInput('effect.fxo', fs.readFileSync(fx));
+  assert.equal(await page.locator('#file-info .badge').textContent(), 'embedded');
+  const want = top(fx);
+  assert.equal(want.length, 3);
+  for (const c of want) {
+    assert.equal(await page.locator(row(c.name)).count(), 1, c.name);
+  }
+  // A container opens to its own tree, its nodes on the file's bytes.
+  const first = want[0];
+  await page.locator(row(first.name)).click();
+  await page.locator(`${row(first.name)}[aria-expanded="true"]`).waitFor();
+  await page.locator(row(`${first.name}/Header`)).waitFor();
+  await page.locator(row(`${first.name}/Header`)).hover();
+  const header = JSON.parse(cli(['dump', fx, '--json', '--select', `${first.name}/Header`])).tree;
+  assert.equal(header.start, first.start, 'the header starts where the container does');
+  assert.deepEqual(await highlighted('hx'), range(header.start, header.end));
+  await shot('33-embedded-containers');
+  // A DirectX Container scanned on request is one container, the whole file;
+  // the button turns it back.
+  await loadViaInput(SAMPLE, sample);
+  assert.equal(await page.locator('#scan-btn').textContent(), 'Scan for containers');
+  await page.locator('#scan-btn').click();
+  await page.locator(row('DXContainer@0x0')).waitFor();
+  assert.equal(await page.locator('#file-info .badge').textContent(), 'embedded');
+  assert.equal(await page.locator('#scan-btn').textContent(), 'Decode as its format');
+  await page.locator('#scan-btn').click();
+  await page.locator(row('Header')).waitFor();
+  assert.equal(await page.locator('#file-info .badge').textContent(), 'dxcontainer');
+  // A file with a cDAC blob is a cDAC file; scanned, its every container shows,
+  // as `hexlens dump --scan` lists them, and the export is the scanned tree.
+  const every = path.join(dir, 'every_format.bin');
+  await loadViaInput('every_format.bin', fs.readFileSync(every));
+  assert.equal(await page.locator('#file-info .badge').textContent(), 'cdac');
+  await page.locator('#scan-btn').click();
+  await page.locator('#file-info .badge:text-is("embedded")').waitFor();
+  await page.locator('#tree[data-decoded="true"]').waitFor();
+  const scanned = top(every, ['--scan']);
+  assert.equal(scanned.length, 8);
+  // Small containers open at once: the tree pane is scrolled to each row.
+  const seen = new Set();
+  const tree = page.locator('#tree');
+  await tree.evaluate((e) => (e.scrollTop = 0));
+  for (let i = 0; i < 400 && seen.size < scanned.length; i++) {
+    for (const c of scanned) if (await page.locator(row(c.name)).count()) seen.add(c.name);
+    const end = await tree.evaluate((e) => {
+      const was = e.scrollTop;
+      e.scrollTop += e.clientHeight / 2;
+      return e.scrollTop === was;
+    });
+    if (end) break;
+    await page.waitForTimeout(20);
+  }
+  assert.deepEqual([...seen].sort(), scanned.map((c) => c.name).sort());
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator('#copy-as').selectOption('file:json'),
+  ]);
+  const got = fs.readFileSync(await download.path());
+  assert.ok(got.equals(cli(['dump', every, '--json', '--scan'])), 'the export is hexlens dump --scan --json');
 });
 
 test('no request left for a non-local address, and no errors were logged', async () => {

@@ -93,9 +93,13 @@ impl FileSource {
 }
 
 const USAGE: &str = "usage:
-  hexlens dump FILE [--json] [--max-depth N] [--select PATH]
+  hexlens dump FILE [--json] [--max-depth N] [--select PATH] [--scan]
                                print FILE's structure tree (text, or the JSON contract)
       --json                   print the JSON contract instead of indented text
+      --scan                   scan FILE for containers of every format (DXBC, bitcode,
+                               cDAC blobs, .dyno, LLVM 1.x, PDB) and decode each in
+                               place, whatever FILE is (a file no decoder recognises
+                               is scanned anyway)
       --max-depth N            print nodes down to N levels below the root (or below
                                PATH); a node whose children are left out says how many
                                ([N children not shown]; \"hidden_children\": N in JSON)
@@ -104,13 +108,14 @@ const USAGE: &str = "usage:
       --lazy-threshold BYTES   leave parts whose body holds BYTES or more (LLVM bitcode
                                blocks below the top level) undecoded: they are shown as
                                one node marked [not decoded yet] (\"lazy\": true in JSON)
-  hexlens find FILE QUERY [--json] [--max N]
+  hexlens find FILE QUERY [--json] [--max N] [--scan]
                                print the nodes of FILE's structure QUERY finds: text
                                in a name, else in a value or its display (ASCII case
                                ignored), or, when QUERY holds a '/', a path pattern
                                (Parts/*/PSVInfo: '*' is any one segment)
       --json                   print the hits as a JSON array of {path, start, end, match}
       --max N                  stop after N hits (default 1000)
+      --scan                   search the containers a scan finds (as dump --scan)
   hexlens formats              list the formats hexlens decodes
   hexlens --help               show this help
 
@@ -172,12 +177,14 @@ fn number(flag: &str, what: &str, v: Option<&String>) -> Result<u64, String> {
 fn find(args: &[String]) -> Result<ExitCode, String> {
     let mut json = false;
     let mut max = 1000u64;
+    let mut scan = false;
     let mut words: Vec<&String> = Vec::new();
     let mut rest = args.iter();
     while let Some(a) = rest.next() {
         match a.as_str() {
             "--json" => json = true,
             "--max" => max = number(a, "hits", rest.next())?.max(1),
+            "--scan" => scan = true,
             s if s.starts_with("--") => return Err(format!("unknown option '{s}'\n{USAGE}")),
             _ => words.push(a),
         }
@@ -186,7 +193,7 @@ fn find(args: &[String]) -> Result<ExitCode, String> {
         return Err(format!("'find' needs a FILE and a QUERY\n{USAGE}"));
     };
     let src = FileSource::open(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
-    let hits = hexlens_core::search::find_nodes(&src, query, max as usize);
+    let hits = hexlens_core::search::find_nodes(&src, query, max as usize, scan);
     if let Some(e) = src.error.borrow().as_ref() {
         return Err(format!("cannot read '{file}': {e}"));
     }
@@ -231,10 +238,12 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
     let mut lazy_threshold = None;
     let mut limits = hexlens_core::stream::Limits::default();
     let mut select: Option<String> = None;
+    let mut scan = false;
     let mut rest = args.iter();
     while let Some(a) = rest.next() {
         match a.as_str() {
             "--json" => json = true,
+            "--scan" => scan = true,
             "--lazy-threshold" => lazy_threshold = Some(number(a, "bytes", rest.next())?),
             "--max-depth" => {
                 let n = number(a, "levels", rest.next())?;
@@ -271,6 +280,7 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
         // Parts left lazy stay so: the dump shows them as not decoded.
         let opts = hexlens_core::Options {
             lazy_threshold: Some(t),
+            scan,
             ..Default::default()
         };
         let mut d = hexlens_core::decode_with(&src, &opts);
@@ -287,7 +297,14 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
     } else {
         use hexlens_core::stream::{self, DumpError, DumpForm};
         let form = if json { DumpForm::Json } else { DumpForm::Text };
-        match stream::dump(&src, select.as_deref(), form, limits.max_depth, &mut out) {
+        match stream::dump(
+            &src,
+            select.as_deref(),
+            form,
+            limits.max_depth,
+            scan,
+            &mut out,
+        ) {
             Ok(clean) => (Ok(()), clean),
             Err(DumpError::NoSuchPath(p)) => {
                 read_error(&src)?;

@@ -82,6 +82,10 @@ pub struct Options {
     /// pass over the data. A streaming dump (see [`stream`]) needs it to write
     /// exactly what an eager dump writes.
     pub exact_totals: bool,
+    /// Scan the file for containers of every format and decode those found in
+    /// place ([`formats::embedded`]), whatever the file is. A file no decoder
+    /// recognises is scanned anyway (when the `embedded` decoder is built in).
+    pub scan: bool,
 }
 
 /// Decodes `src` with the first decoder that recognises it. A file no decoder
@@ -94,14 +98,26 @@ pub fn decode(src: &dyn ByteSource) -> Decoded {
 
 /// Decodes `src` like [`decode`], with `opts` (see [`Options::lazy_threshold`]).
 pub fn decode_with(src: &dyn ByteSource, opts: &Options) -> Decoded {
+    let scan = formats::by_name(formats::embedded::FORMAT.name);
+    if let Some(f) = scan.filter(|_| opts.scan) {
+        return decode_as_with(f, src, opts);
+    }
     match detect(src) {
         Some(f) => decode_as_with(f, src, opts),
         None => {
+            // Containers inside the file, if the scan is built in and finds any.
+            if let Some(f) = scan {
+                let d = decode_as_with(f, src, opts);
+                if d.tree.value(d.tree.root()) != Some(Value::U(0)) {
+                    return d;
+                }
+            }
             let mut b = Builder::new(src, "raw");
             let head = b.peek_bytes(0, 8);
             let root = b.current();
-            b.set_error(
-                root,
+            let error = if scan.is_some() {
+                formats::embedded::nothing_found(&head)
+            } else {
                 format!(
                     "no decoder recognises this file (it starts with {}); shown as plain bytes",
                     if head.is_empty() {
@@ -109,8 +125,9 @@ pub fn decode_with(src: &dyn ByteSource, opts: &Options) -> Decoded {
                     } else {
                         builder::hex_preview(&head)
                     }
-                ),
-            );
+                )
+            };
+            b.set_error(root, error);
             Decoded {
                 format: "raw",
                 file_size: src.len(),

@@ -651,8 +651,9 @@ impl NodeQuery {
 /// Searches the structure of `src` for `query` (see [`NodeQuery`]): the whole
 /// tree, decoding each part as the walk reaches it and dropping it after (see
 /// [`crate::stream::walk`]), so memory does not grow with the file. At most
-/// `max` hits, in tree order; pages are looked through.
-pub fn find_nodes(src: &dyn ByteSource, query: &str, max: usize) -> Vec<NodeHit> {
+/// `max` hits, in tree order; pages are looked through. With `scan`, the file
+/// is scanned for containers whatever it is ([`crate::Options::scan`]).
+pub fn find_nodes(src: &dyn ByteSource, query: &str, max: usize, scan: bool) -> Vec<NodeHit> {
     struct V {
         q: NodeQuery,
         hits: Vec<NodeHit>,
@@ -684,7 +685,11 @@ pub fn find_nodes(src: &dyn ByteSource, query: &str, max: usize) -> Vec<NodeHit>
             Ok(())
         }
     }
-    let mut d = crate::decode_with(src, &crate::stream::streaming_options());
+    let opts = crate::Options {
+        scan,
+        ..crate::stream::streaming_options()
+    };
+    let mut d = crate::decode_with(src, &opts);
     let mut v = V {
         q: NodeQuery::new(query),
         hits: Vec::new(),
@@ -976,7 +981,7 @@ mod tests {
         ] {
             let data = sample(file);
             for q in queries {
-                let got = find_nodes(&data.as_slice(), q, usize::MAX);
+                let got = find_nodes(&data.as_slice(), q, usize::MAX, false);
                 let want = eager_hits(&data, q);
                 assert!(!want.is_empty(), "{file}: '{q}' finds nothing to compare");
                 assert_eq!(got, want, "{file}: '{q}'");
@@ -987,9 +992,12 @@ mod tests {
     #[test]
     fn structure_search_stops_at_its_limit() {
         let data = sample("hs_mismatch_2_code_dxil.dxil.dxbc");
-        let all = find_nodes(&data.as_slice(), "a", usize::MAX);
+        let all = find_nodes(&data.as_slice(), "a", usize::MAX, false);
         assert!(all.len() > 10);
-        assert_eq!(find_nodes(&data.as_slice(), "a", 10), all[..10].to_vec());
-        assert!(find_nodes(&data.as_slice(), "", 10).is_empty());
+        assert_eq!(
+            find_nodes(&data.as_slice(), "a", 10, false),
+            all[..10].to_vec()
+        );
+        assert!(find_nodes(&data.as_slice(), "", 10, false).is_empty());
     }
 }

@@ -244,8 +244,14 @@ pub enum Request {
 /// It decodes the file afresh as the walk goes ([`crate::search::find_nodes`]),
 /// so it needs no session: the web viewer runs it in a worker module of its
 /// own, fetched when a structure search or an export is first asked for.
-pub fn structure_search(src: &dyn ByteSource, gen: u32, text: &str, max: u32) -> Answer {
-    let (hits, paths) = crate::search::find_nodes(src, text, max as usize)
+pub fn structure_search(
+    src: &dyn ByteSource,
+    gen: u32,
+    text: &str,
+    max: u32,
+    scan: bool,
+) -> Answer {
+    let (hits, paths) = crate::search::find_nodes(src, text, max as usize, scan)
         .into_iter()
         .map(|n| {
             let len = u32::try_from(n.end - n.start).unwrap_or(u32::MAX);
@@ -318,7 +324,17 @@ impl<S: ByteSource> Session<S> {
     /// Decodes `src` as a viewer does: the top levels and small groups now
     /// ([`view::prefetch`]), the rest when opened.
     pub fn open(src: S) -> Self {
-        let mut d = crate::decode_with(&src, &view::viewer_options());
+        Self::open_with(src, false)
+    }
+
+    /// [`Session::open`], scanning the file for containers whatever it is
+    /// when `scan` is set ([`crate::Options::scan`]).
+    pub fn open_with(src: S, scan: bool) -> Self {
+        let opts = crate::Options {
+            scan,
+            ..view::viewer_options()
+        };
+        let mut d = crate::decode_with(&src, &opts);
         view::prefetch(&src, &mut d.tree, view::Budget::default());
         Self::with_tree(src, d.format, d.tree)
     }

@@ -33,6 +33,7 @@ pub fn streaming_options() -> Options {
         lazy_threshold: Some(0),
         page_size: Some(STREAM_PAGE),
         exact_totals: true,
+        scan: false,
     }
 }
 
@@ -524,15 +525,22 @@ pub enum DumpError {
 /// reaches them and dropped after), with the first pass that finds the damage
 /// lazy parts hide where the JSON or a partial dump needs it. The CLI's dump
 /// and the web viewer's copy and export both come through here, so their
-/// output is the same. Returns true if the file decoded without errors.
+/// output is the same. With `scan`, the file is scanned for containers
+/// whatever it is ([`Options::scan`]). Returns true if the file decoded
+/// without errors.
 pub fn dump(
     src: &dyn ByteSource,
     path: Option<&str>,
     form: DumpForm,
     max_depth: Option<usize>,
+    scan: bool,
     w: &mut dyn Write,
 ) -> Result<bool, DumpError> {
-    let mut d = crate::decode_with(src, &streaming_options());
+    let opts = Options {
+        scan,
+        ..streaming_options()
+    };
+    let mut d = crate::decode_with(src, &opts);
     let json = form == DumpForm::Json;
     let damage;
     let mut limits = Limits {

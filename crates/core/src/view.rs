@@ -22,6 +22,7 @@ pub fn viewer_options() -> Options {
         lazy_threshold: Some(0),
         page_size: Some(STREAM_PAGE),
         exact_totals: false,
+        scan: false,
     }
 }
 

@@ -686,7 +686,7 @@ mod tests {
         );
         assert!(matches!(&bad, Answer::Found { error: Some(_), .. }));
         answers.push(bad);
-        let structure = crate::session::structure_search(&data, 3, "Parts/*/Name", 1000);
+        let structure = crate::session::structure_search(&data, 3, "Parts/*/Name", 1000, false);
         assert!(
             matches!(&structure, Answer::Found { paths, found, .. } if !paths.is_empty() && paths.len() == found.hits.len()),
             "{structure:?}"

@@ -17,7 +17,9 @@
 //! It decodes as a viewer does ([`hexlens_core::view`]): the top levels and
 //! small groups at once, the rest when the page opens them.
 //!
-//! Messages in: `{type: "open", job, blob, rows}`; questions about the open
+//! Messages in: `{type: "open", job, blob, rows, scan}` (`scan`: scan the
+//! file for containers whatever it is, [`hexlens_core::Options::scan`]; the
+//! tools module's messages carry it too); questions about the open
 //! file, answered from its [`Session`]: `{type: "rows", job, gen, open,
 //! first, count, find}` (`open`: the page's open set, a `Uint32Array`),
 //! `{type: "boxes", job, start, end}`, `{type: "node", job, id}`, `{type:
@@ -264,7 +266,7 @@ mod worker {
         JOB.with(|j| j.borrow_mut().take());
         // What a viewer needs first: the top levels, and small groups up to a
         // budget; big groups and long lists wait until they are opened.
-        let session = Session::open(src);
+        let session = Session::open_with(src, get(m, "scan").is_truthy());
         answer(job, &session.opened(uint(m, "rows").unwrap_or(100).max(1)));
         JOB.with(|j| *j.borrow_mut() = Some(Job { id: job, session }));
     }
@@ -483,10 +485,14 @@ mod worker {
                 Err(e) => return fail(job, e),
             };
             let text = |k: &str| get(m, k).as_string().unwrap_or_default();
+            // The file as the session decoded it: scanned for containers when
+            // the page asked for that.
+            let scan = get(m, "scan").is_truthy();
             if kind == "structure" {
                 let max = uint(m, "max").unwrap_or(1).min(u64::from(u32::MAX)) as u32;
                 let gen = uint(m, "gen").unwrap_or(0) as u32;
-                let a = hexlens_core::session::structure_search(&src, gen, &text("text"), max);
+                let a =
+                    hexlens_core::session::structure_search(&src, gen, &text("text"), max, scan);
                 return answer(job, &a);
             }
             let path = text("path");
@@ -501,7 +507,7 @@ mod worker {
                     buf: Vec::with_capacity(BLOB_STEP + (1 << 20)),
                     blob: None,
                 };
-                hexlens_core::stream::dump(&src, path, form, None, &mut out)
+                hexlens_core::stream::dump(&src, path, form, None, scan, &mut out)
                     .map_err(dump_error)
                     .and_then(|_| {
                         out.seal()
@@ -516,7 +522,7 @@ mod worker {
                     })
             } else {
                 let mut out = Capped(Vec::new());
-                hexlens_core::stream::dump(&src, path, DumpForm::Json, None, &mut out)
+                hexlens_core::stream::dump(&src, path, DumpForm::Json, None, scan, &mut out)
                     .map_err(|e| match e {
                         DumpError::Io(_) => format!(
                             "the subtree's JSON is over {} MiB: download it instead",
@@ -596,9 +602,7 @@ mod tests {
                 m.name
             );
         }
-        let mut names: Vec<String> = MODULES.iter().map(|m| format!("\"{}\"", m.name)).collect();
-        names.push("\"tools\"".into());
-        assert!(html.contains("data-bin=\"hexlens-worker-tools\" data-type=\"worker\" data-cargo-no-default-features data-cargo-features=\"tools\""));
+        let names: Vec<String> = MODULES.iter().map(|m| format!("\"{}\"", m.name)).collect();
         let known = format!("const known = [{}];", names.join(", "));
         assert!(
             include_str!("../../../static/worker.js").contains(&known),

@@ -8,8 +8,10 @@ pub mod bitcode;
 pub mod cdac;
 pub mod dxcontainer;
 pub mod dyno;
+pub mod embedded;
 pub mod llvm1;
 pub mod msf;
+pub(crate) mod nest;
 
 /// A registered decoder.
 pub struct Format {
@@ -45,6 +47,9 @@ static FORMATS: &[Format] = &[
     bitcode::FORMAT,
     #[cfg(feature = "cdac")]
     cdac::FORMAT,
+    // Never matches a probe: runs when none does (see `crate::decode_with`).
+    #[cfg(feature = "embedded")]
+    embedded::FORMAT,
 ];
 
 /// One of the web viewer's decode-worker modules: a build of the worker whose
@@ -61,7 +66,8 @@ pub struct Module {
 /// The decode worker's modules. Every format is in exactly one (a module may
 /// also link decoders it runs inside its own formats); the one whose
 /// probe looks past a file's first bytes (cDAC, which searches the file) is in
-/// [`FALLBACK`], the module for any file no first-bytes probe recognises.
+/// [`FALLBACK`], the module for any file no first-bytes probe recognises, and
+/// the scan for containers inside a file, which no probe picks, in [`SCAN`].
 pub static MODULES: &[Module] = &[
     Module {
         name: "llvm",
@@ -82,10 +88,22 @@ pub static MODULES: &[Module] = &[
         name: "cdac",
         formats: &["cdac"],
     },
+    // Every decoder: the scan for containers inside other files decodes each
+    // it finds. Also serves exports, subtrees copied as JSON and structure
+    // searches (the worker's `tools` handler).
+    Module {
+        name: "tools",
+        formats: &["embedded"],
+    },
 ];
 
 /// The module for files no first-bytes probe recognises.
 pub const FALLBACK: &str = "cdac";
+
+/// The module for a file the others leave undecoded (the [`FALLBACK`] finds
+/// no cDAC blob in it), and for any file scanned for containers on request:
+/// it holds the [`embedded`] scan and every decoder.
+pub const SCAN: &str = "tools";
 
 /// How many bytes of a file [`module_for`] needs (or the whole of a shorter file):
 /// the longest magic a first-bytes probe reads (MSF's 32 bytes).
@@ -172,6 +190,7 @@ static CATALOG: &[About] = &[
     llvm1::FORMAT.about(),
     bitcode::FORMAT.about(),
     cdac::FORMAT.about(),
+    embedded::FORMAT.about(),
 ];
 
 /// What every registered decoder is, in probe order (see [`About`]).
@@ -231,14 +250,19 @@ mod tests {
             assert_eq!(n, 1, "{} is in {n} modules", f.name);
         }
         assert!(MODULES.iter().any(|m| m.name == FALLBACK));
+        assert!(MODULES.iter().any(|m| m.name == SCAN));
         // The head probes are the registry's entries in its order, less those
         // of the fallback module (the registry with every feature on).
         if formats().len() == catalog().len() {
-            let fallback = MODULES.iter().find(|m| m.name == FALLBACK).unwrap();
+            let later: Vec<&str> = MODULES
+                .iter()
+                .filter(|m| m.name == FALLBACK || m.name == SCAN)
+                .flat_map(|m| m.formats.iter().copied())
+                .collect();
             let head: Vec<&str> = formats()
                 .iter()
                 .map(|f| f.name)
-                .filter(|n| !fallback.formats.contains(n))
+                .filter(|n| !later.contains(n))
                 .collect();
             let probes: Vec<&str> = HEAD_PROBES.iter().map(|p| p.0).collect();
             assert_eq!(head, probes);
@@ -313,7 +337,16 @@ mod tests {
                     );
                     seen.insert(f.name);
                 }
-                None => assert_eq!(module, FALLBACK, "{}", p.display()),
+                None => {
+                    // The fallback first; what it leaves raw goes to the scan.
+                    assert_eq!(module, FALLBACK, "{}", p.display());
+                    let scan = MODULES.iter().find(|m| m.name == SCAN).unwrap();
+                    let f = crate::decode(&data.as_slice()).format;
+                    if f != "raw" {
+                        assert!(scan.formats.contains(&f), "{}: {f}", p.display());
+                        seen.insert(f);
+                    }
+                }
             }
         }
         assert_eq!(

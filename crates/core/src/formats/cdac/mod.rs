@@ -55,6 +55,29 @@ fn probe(src: &dyn ByteSource) -> bool {
         .is_empty()
 }
 
+/// The bytes of the blob whose magic is at `offset` (the blob alone: its
+/// directory and everything it points at), if all 11 of its directory's
+/// offsets and counts fit the rest of the file: how far a blob found inside a
+/// file of another kind reaches (see [`super::embedded`]).
+pub(crate) fn blob_extent(src: &dyn ByteSource, offset: u64) -> Option<u64> {
+    let mut magic = [0u8; 8];
+    if src.read_at(offset, &mut magic) != 8 {
+        return None;
+    }
+    let bytes = match magic {
+        scan::MAGIC_LE => scan::MagicBytes::Ascending,
+        scan::MAGIC_BE => scan::MagicBytes::Reversed,
+        _ => return None,
+    };
+    let b = Builder::new(src, "");
+    let plan = blob::plan(&b, Hit { offset, bytes }, src.len());
+    let score = match plan.endian {
+        crate::builder::Endian::Little => plan.scores.0,
+        crate::builder::Endian::Big => plan.scores.1,
+    };
+    (plan.dir.is_some() && score == 11 && plan.extent <= src.len() - offset).then_some(plan.extent)
+}
+
 fn decode(b: &mut Builder) -> DResult<()> {
     let len = b.file_len();
     let found = {

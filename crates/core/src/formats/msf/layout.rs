@@ -25,14 +25,14 @@ use crate::builder::Builder;
 use crate::sorted::VecMap;
 
 /// `"Microsoft C/C++ MSF 7.00\r\n"` followed by `1A 44 53 00 00 00`.
-pub(super) const MAGIC: &[u8; 32] = b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0";
+pub(crate) const MAGIC: &[u8; 32] = b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0";
 /// Bytes of the superblock: the magic and six `u32`s.
 pub(super) const SUPERBLOCK_SIZE: u64 = 56;
 /// A stream size of `0xFFFFFFFF`: a nil stream (no size, no pages).
 pub(super) const NIL_SIZE: u32 = u32::MAX;
 
 /// True if `n` is a page size LLVM's reader accepts.
-pub(super) fn valid_block_size(n: u32) -> bool {
+pub(crate) fn valid_block_size(n: u32) -> bool {
     matches!(n, 512 | 1024 | 2048 | 4096 | 8192 | 16384 | 32768)
 }
 

@@ -30,8 +30,7 @@
 //! is still decoded. With pages of a list (`Options::page_size`), long runs of
 //! pages come in pages of the tree.
 
-mod layout;
-mod nest;
+pub(crate) mod layout;
 mod streams;
 
 use super::{has_magic, Format};
@@ -756,7 +755,7 @@ fn content(b: &mut Builder, v: &View, s: usize, start: u64, len: u64) -> DResult
     let size = p.streams[s].len();
     if v.in_place.get(s) == Some(&true) && v.dxbc.get(s) == Some(&true) {
         b.region("DXContainer", Kind::Struct, start, len, |b| {
-            nest::graft(b, &crate::formats::dxcontainer::FORMAT, start, len)
+            crate::formats::nest::graft(b, &crate::formats::dxcontainer::FORMAT, start, len)
         });
         return Ok(());
     }

@@ -90,7 +90,7 @@ impl Graft {
 /// tree under the node open in `b` (a region over exactly those bytes): the
 /// inner root's value, display and error go on that node, its children become
 /// that node's children.
-pub(super) fn graft(b: &mut Builder, format: &'static Format, base: u64, len: u64) -> DResult<()> {
+pub(crate) fn graft(b: &mut Builder, format: &'static Format, base: u64, len: u64) -> DResult<()> {
     let g = Arc::new(Graft {
         format,
         base,
@@ -99,6 +99,7 @@ pub(super) fn graft(b: &mut Builder, format: &'static Format, base: u64, len: u6
             lazy_threshold: b.lazy_threshold(),
             page_size: b.page_size(),
             exact_totals: b.exact_totals(),
+            scan: false,
         },
     });
     let t = g.decode(b.source());
