@@ -15,7 +15,7 @@
 //! a container's end, so the bitcode inside a DXIL part or the container in a
 //! PDB's stream is shown inside its container, not again beside it.
 //!
-//! The scan reads the file once, a MiB at a time, and never holds it whole.
+//! The scan reads the file once, 16 MiB at a time, and never holds it whole.
 
 use super::Format;
 use crate::builder::{Builder, DResult};
@@ -37,8 +37,9 @@ pub const FORMAT: Format = Format {
 /// Most containers decoded from one file.
 pub const MAX_FOUND: usize = 100_000;
 
-/// Bytes read per step of the scan.
-const CHUNK: usize = 1 << 20;
+/// Bytes read per step of the scan: the pieces a big read is fetched in (in
+/// the browser, a file reads faster in pieces of 16 MiB than of 1 MiB).
+const CHUNK: usize = crate::pages::PIECE as usize;
 
 /// A container found inside a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,11 +82,48 @@ pub fn scan(src: &dyn ByteSource) -> Scan {
     scan_in_chunks(src, CHUNK)
 }
 
+/// How far the scan may move on when the byte at `i + 3` is `b`: no
+/// signature starts at `i`, …, `i + SKIP[b] - 1` (a signature starting at
+/// `i + d` has `b` as its byte `3 - d`). 0: one may start at `i`.
+const SKIP: [u8; 256] = {
+    let mut t = [4u8; 256];
+    let mut k = 0;
+    while k < SIGNATURES.len() {
+        let sig = SIGNATURES[k].0;
+        let mut j = 0;
+        while j < 4 {
+            let shift = 3 - j as u8;
+            if shift < t[sig[j] as usize] {
+                t[sig[j] as usize] = shift;
+            }
+            j += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Positions in `w` before `end` where a signature starts, with its index in
+/// [`SIGNATURES`]. One pass, most bytes skipped (see [`SKIP`]): a few bytes
+/// looked at per four on bytes that hold none, in wasm as natively.
+fn signatures_in(w: &[u8], end: usize, base: u64, out: &mut Vec<(u64, usize)>) {
+    let mut i = 0;
+    while i < end && i + 4 <= w.len() {
+        let s = SKIP[w[i + 3] as usize];
+        if s > 0 {
+            i += s as usize;
+            continue;
+        }
+        for (k, (sig, _)) in SIGNATURES.iter().enumerate() {
+            if w[i..].starts_with(sig) {
+                out.push((base + i as u64, k));
+            }
+        }
+        i += 1;
+    }
+}
+
 fn scan_in_chunks(src: &dyn ByteSource, chunk: usize) -> Scan {
-    let finders: Vec<memchr::memmem::Finder<'static>> = SIGNATURES
-        .iter()
-        .map(|(magic, _)| memchr::memmem::Finder::new(*magic))
-        .collect();
     let len = src.len();
     let mut out = Scan::default();
     // Nothing starts before `free`: the end of the last container found.
@@ -103,14 +141,7 @@ fn scan_in_chunks(src: &dyn ByteSource, chunk: usize) -> Scan {
         // Signatures starting in this chunk's own `chunk` bytes (the overlap
         // lets one straddle into the next read).
         hits.clear();
-        for (k, f) in finders.iter().enumerate() {
-            hits.extend(
-                f.find_iter(window)
-                    .filter(|&i| i < chunk)
-                    .map(|i| (at + i as u64, k)),
-            );
-        }
-        hits.sort_unstable();
+        signatures_in(window, chunk, at, &mut hits);
         for &(offset, k) in &hits {
             if offset < free {
                 continue;
