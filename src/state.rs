@@ -174,6 +174,8 @@ pub enum Action {
     Search(hexlens_core::search::Query),
     /// Show the next (+1) or previous (-1) match, wrapping around.
     SearchMove(i64),
+    /// Show match number `i` (a click in the results list).
+    SearchShow(usize),
     /// Stop searching (the matches found stay).
     SearchStop,
 }
@@ -805,6 +807,7 @@ impl State {
                 };
                 self.show_hit(i)
             }
+            Action::SearchShow(i) => self.show_hit(i),
             Action::SearchStop => {
                 let x = self.search.as_ref().filter(|x| x.running)?;
                 let mut s = self.clone();
@@ -1724,5 +1727,15 @@ mod tests {
             assert_eq!(Some(d.id), r.s.selected);
             assert_eq!(r.s.search.as_ref().unwrap().current, Some(i));
         }
+        // A match picked from the list, out of order.
+        for i in [3, 0, want.len() - 1] {
+            r.act(Action::SearchShow(i));
+            assert_eq!(r.s.details.clone().unwrap().path, want[i]);
+            assert_eq!(r.s.search.as_ref().unwrap().current, Some(i));
+        }
+        // One past the end is no match: nothing changes.
+        let before = r.s.search.as_ref().unwrap().current;
+        assert!(r.s.apply(Action::SearchShow(want.len())).is_none());
+        assert_eq!(r.s.search.as_ref().unwrap().current, before);
     }
 }

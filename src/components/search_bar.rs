@@ -4,6 +4,10 @@
 //! searches the file a step at a time; the bar shows how far it got and can
 //! stop it.
 //!
+//! Under the bar, the list of matches: each one's offset and what matched
+//! (the needle, or the node's path for a structure search); a click shows it.
+//! Only the rows in the list's scrolled window are in the DOM.
+//!
 //! The bar is plain markup in `www/index.html`: this module wires it to the
 //! store and keeps it in step with it, which costs the page's module far less
 //! code than rendering it.
@@ -57,6 +61,90 @@ fn query() -> Query {
         q.float_bits = js_number(q.text.trim()).map(f64::to_bits);
     }
     q
+}
+
+thread_local! {
+    /// The search the results list shows (its scrolling redraws it).
+    static SHOWN: std::cell::RefCell<Option<std::rc::Rc<Search>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Height of a row of the results list, in CSS pixels (the style sheet's `.sr`).
+const RESULT_ROW: i32 = 20;
+
+/// The text of match `i`'s row: its offset, then the node's path (a
+/// structure search) or the length and what was searched for.
+fn result_text(x: &Search, i: usize) -> String {
+    let h = x.hits[i];
+    match x.paths.get(i) {
+        Some(p) => format!("{:>8X}  {p}", h.start),
+        None => format!(
+            "{:>8X}  {} bytes  {}",
+            h.start,
+            h.len,
+            x.whats.get(h.needle as usize).map_or("", |w| w.as_str())
+        ),
+    }
+}
+
+/// Fills the results list with the rows of its scrolled window (under a
+/// spacer as tall as every row); with `reveal`, first scrolls the current
+/// match into view.
+fn render_results(reveal: bool) {
+    let Some(list) = el::<web_sys::HtmlElement>("search-results") else {
+        return;
+    };
+    let x = SHOWN.with(|s| s.borrow().clone());
+    let n = x.as_ref().map_or(0, |x| x.hits.len());
+    list.set_hidden(n == 0);
+    list.set_text_content(None);
+    let Some(x) = x.filter(|_| n > 0) else {
+        return;
+    };
+    let doc = gloo_utils::document();
+    let div = |class: &str| {
+        let d = doc.create_element("div").ok()?;
+        d.set_class_name(class);
+        Some(d)
+    };
+    let Some(space) = div("sr-space") else {
+        return;
+    };
+    let height = i32::try_from(n)
+        .unwrap_or(i32::MAX)
+        .saturating_mul(RESULT_ROW);
+    let _ = space.set_attribute("style", &format!("height: {height}px"));
+    let _ = list.append_child(&space);
+    let view = match list.client_height() {
+        0 => 8 * RESULT_ROW,
+        h => h,
+    };
+    if let Some(c) = x.current.filter(|_| reveal) {
+        let at = c as i32 * RESULT_ROW;
+        if at < list.scroll_top() || at + RESULT_ROW > list.scroll_top() + view {
+            list.set_scroll_top(at - view / 2);
+        }
+    }
+    let first = (list.scroll_top() / RESULT_ROW).max(0) as usize;
+    let last = (first + (view / RESULT_ROW) as usize + 2).min(n);
+    for i in first..last {
+        let Some(r) = div(if x.current == Some(i) { "sr cur" } else { "sr" }) else {
+            return;
+        };
+        let _ = r.set_attribute("role", "option");
+        let _ = r.set_attribute(
+            "aria-selected",
+            if x.current == Some(i) {
+                "true"
+            } else {
+                "false"
+            },
+        );
+        let _ = r.set_attribute("data-i", &i.to_string());
+        let _ = r.set_attribute("style", &format!("top: {}px", i as i32 * RESULT_ROW));
+        r.set_text_content(Some(&result_text(&x, i)));
+        let _ = list.append_child(&r);
+    }
 }
 
 /// Shows the bar and puts the cursor in its field.
@@ -130,6 +218,27 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
             let dd = d.clone();
             on(id, "click", Box::new(move |_| dd.dispatch(a.clone())));
         }
+        on(
+            "search-results",
+            "scroll",
+            Box::new(|_| render_results(false)),
+        );
+        let dd = d.clone();
+        on(
+            "search-results",
+            "click",
+            Box::new(move |e| {
+                let i = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .and_then(|t| t.closest(".sr").ok().flatten())
+                    .and_then(|r| r.get_attribute("data-i"))
+                    .and_then(|i| i.parse().ok());
+                if let Some(i) = i {
+                    dd.dispatch(Action::SearchShow(i));
+                }
+            }),
+        );
         let dd = d.clone();
         on(
             "search-input",
@@ -181,6 +290,8 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
             if let Some(b) = el::<web_sys::HtmlElement>("search-stop") {
                 b.set_hidden(!x.is_some_and(|x| x.running));
             }
+            SHOWN.with(|s| *s.borrow_mut() = search.clone().filter(|_| *open));
+            render_results(true);
         },
     );
 }

@@ -478,6 +478,19 @@ test('search (Ctrl+F): byte patterns with wildcards match a reference search, ac
   await page.keyboard.press('Shift+F3');
   await page.waitForFunction((n) => document.querySelector('#search-status').textContent.startsWith(`${n} of`), want.length);
   assert.equal(await cursorAt(), want.at(-1));
+  // The results list: a row a match, its offset and what matched; the current
+  // one marked; a click shows a match.
+  const rows = page.locator('#search-results .sr');
+  assert.deepEqual(
+    (await rows.allTextContents()).map((t) => parseInt(t.trim().split(/\s+/)[0], 16)),
+    want,
+  );
+  assert.match(await rows.nth(0).textContent(), /4 bytes/);
+  assert.equal(await page.locator('#search-results .sr.cur').getAttribute('data-i'), String(want.length - 1));
+  await rows.nth(1).click();
+  await page.waitForFunction(() => document.querySelector('#search-status').textContent.startsWith('2 of'));
+  assert.equal(await cursorAt(), want[1]);
+  await shot('34-search-results');
   // Random patterns (two to five bytes of the file, some wildcards): the count
   // matches the reference's, and so do the first and last matches.
   for (let round = 0; round < 6; round++) {
@@ -1142,6 +1155,15 @@ test('structure search finds nodes by path pattern and by value, each match sele
       await page.waitForFunction((p) => document.querySelector('#details-path')?.textContent === p, want[i]);
       assert.equal(await page.locator('#tree .trow[aria-selected="true"]').getAttribute('data-path'), want[i], `${q} match ${i}`);
     }
+    // Each row of the results list ends with its node's path; a click selects it.
+    const rows = page.locator('#search-results .sr');
+    const shown = await rows.evaluateAll((rs) => rs.map((r) => [Number(r.dataset.i), r.textContent]));
+    assert.ok(shown.length >= Math.min(want.length, 8), q);
+    shown.forEach(([i, t]) => assert.ok(t.endsWith(want[i]), `${t} names ${want[i]}`));
+    const pick = shown[0][0];
+    await rows.nth(0).click();
+    await page.waitForFunction((p) => document.querySelector('#details-path')?.textContent === p, want[pick]);
+    assert.equal(await page.locator('#search-status').textContent(), `${pick + 1} of ${want.length}`);
   }
   await shot('32-structure-search');
   await page.keyboard.press('Escape');
