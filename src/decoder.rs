@@ -387,6 +387,23 @@ pub fn ask(job: u32, r: &Request) -> Result<(), String> {
             ("from", (*from as f64).into()),
             ("to", (*to as f64).into()),
         ]),
+        Request::PathsOf(ids) => send(&[
+            ("type", "paths".into()),
+            job,
+            ("ids", js_sys::Uint32Array::from(&ids[..]).into()),
+        ]),
+        Request::Resolve(paths) => send(&[
+            ("type", "resolve".into()),
+            job,
+            (
+                "paths",
+                paths
+                    .iter()
+                    .map(|p| JsValue::from(p.as_str()))
+                    .collect::<js_sys::Array>()
+                    .into(),
+            ),
+        ]),
         Request::Search {
             gen, query, max, ..
         } if query.mode == hexlens_core::search::Mode::Structure => send_tools(

@@ -17,7 +17,7 @@
 
 use crate::doc::Doc;
 pub use hexlens_core::session::Request;
-use hexlens_core::session::{Boxes, NodeInfo, Rows, Version};
+use hexlens_core::session::{Boxes, NodeInfo, Rows, Version, MAX_PATHS};
 use hexlens_core::wire::Answer;
 use hexlens_core::NodeId;
 use std::rc::Rc;
@@ -163,6 +163,8 @@ pub enum Action {
         path: Option<String>,
         /// Cursor offset.
         at: Option<u64>,
+        /// Paths of the nodes to open (empty: the tree's open set stays).
+        open: Vec<String>,
     },
     /// Expand or collapse a node.
     Toggle(NodeId),
@@ -373,6 +375,11 @@ pub struct State {
     pub sha_at: u64,
     /// The cursor a restored place puts back once its node is found.
     pub restoring: Option<u64>,
+    /// Paths of the nodes a restored place opens, while the worker finds them.
+    pub restore_open: Option<Rc<Vec<String>>>,
+    /// The paths of the open set (a link holds them) and the generation of
+    /// the open set they are of ([`State::gen`]).
+    pub open_paths: Option<(u32, Rc<Vec<String>>)>,
     /// The open file's bookmarks.
     pub bookmarks: Rc<Vec<Bookmark>>,
     /// Grows with every change (the panes compare it to know they must redraw).
@@ -475,6 +482,12 @@ impl State {
         }
         if let Some(p) = &self.seek_path {
             out.push(Request::Path(p.clone()));
+        }
+        if let Some(paths) = &self.restore_open {
+            out.push(Request::Resolve((**paths).clone()));
+        } else if self.open_paths.as_ref().is_none_or(|(g, _)| *g != self.gen) {
+            let ids: Vec<NodeId> = self.open.iter().copied().take(MAX_PATHS).collect();
+            out.push(Request::PathsOf(ids));
         }
         if self.sha.is_none() {
             out.push(Request::Hash {
@@ -724,7 +737,12 @@ impl State {
                     ..self.clone()
                 })
             }
-            Action::Restore { sha, path, at } => {
+            Action::Restore {
+                sha,
+                path,
+                at,
+                open,
+            } => {
                 let doc = self.doc.as_ref().filter(|d| d.is_decoded())?;
                 if !sha.is_empty() && self.sha.as_deref() != Some(sha.as_str()) {
                     return None;
@@ -738,6 +756,9 @@ impl State {
                 if path.is_some() {
                     s.seek_path = path;
                     s.restoring = at;
+                }
+                if !open.is_empty() {
+                    s.restore_open = Some(Rc::new(open));
                 }
                 Some(s)
             }
@@ -1014,6 +1035,35 @@ impl State {
                     }
                     None => self.status = Status::Failed(format!("there is no node at {path}")),
                 }
+            }
+            Answer::Paths {
+                ids,
+                resolved: true,
+                ..
+            } => {
+                self.restore_open.take()?;
+                // The nodes the link opens, and the way to the selected one.
+                let mut open: OpenSet = ids.iter().copied().collect();
+                open.insert(doc.summary.as_ref().map_or(0, |s| s.root.id));
+                if let Some(d) = self.details.clone().filter(|d| Some(d.id) == self.selected) {
+                    for c in &d.crumbs {
+                        open.insert(c.0);
+                    }
+                }
+                self.open = Rc::new(open);
+                self.gen = self.gen.wrapping_add(1);
+            }
+            Answer::Paths {
+                ids,
+                paths,
+                resolved: false,
+                ..
+            } => {
+                let now: Vec<NodeId> = self.open.iter().copied().take(MAX_PATHS).collect();
+                if *ids != now {
+                    return None;
+                }
+                self.open_paths = Some((self.gen, Rc::new(paths.clone())));
             }
             Answer::Located { byte, info, .. } => {
                 let (b, goto) = self.seek?;
@@ -1674,11 +1724,13 @@ mod tests {
             sha: "00".repeat(32),
             path: Some(path.into()),
             at: Some(9),
+            open: Vec::new(),
         }));
         r.act(Action::Restore {
             sha,
             path: Some(path.into()),
             at: Some(0x123),
+            open: Vec::new(),
         });
         let d = r.s.details.clone().unwrap();
         assert_eq!(d.path, path);
@@ -1696,8 +1748,52 @@ mod tests {
             sha: String::new(),
             path: Some("Parts/[77]".into()),
             at: None,
+            open: Vec::new(),
         });
         assert!(matches!(&r.s.status, Status::Failed(m) if m.contains("Parts/[77]")));
+    }
+
+    #[test]
+    fn the_open_set_goes_into_a_link_by_its_paths_and_comes_back_from_it() {
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let mut r = Rig::new(data.clone(), None);
+        // Open a part and a lazy block inside another: their paths are known
+        // for the open set's generation.
+        let eager = hexlens_core::decode_bytes(&data);
+        let want = ["Parts/[1]", "Parts/[4]/Program/DXIL/Blocks/[0]"];
+        for p in want {
+            r.act(Action::Restore {
+                sha: String::new(),
+                path: Some(p.into()),
+                at: None,
+                open: Vec::new(),
+            });
+            let id = r.s.selected.unwrap();
+            if !r.s.open.contains(&id) {
+                r.act(Action::Toggle(id));
+            }
+        }
+        let (gen, paths) = r.s.open_paths.clone().unwrap();
+        assert_eq!(gen, r.s.gen);
+        for p in want {
+            assert!(paths.iter().any(|q| q == p), "{p} in {paths:?}");
+        }
+        assert!(paths.iter().all(|p| eager.tree.find(p).is_some()));
+        // A new view of the same file, given those paths, opens those nodes.
+        let mut fresh = Rig::new(data, None);
+        fresh.act(Action::Restore {
+            sha: String::new(),
+            path: Some(want[1].into()),
+            at: None,
+            open: (*paths).clone(),
+        });
+        assert!(fresh.s.restore_open.is_none());
+        let (_, again) = fresh.s.open_paths.clone().unwrap();
+        let mut a = (*again).clone();
+        let mut b = (*paths).clone();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
     }
 
     #[test]

@@ -283,6 +283,7 @@ fn listen(mem: Rc<std::cell::RefCell<Mem>>) -> Vec<EventListener> {
                     sha: String::new(),
                     path: Some(b.path.clone()),
                     at: Some(b.start),
+                    open: Vec::new(),
                 });
             } else {
                 s.dispatch(Action::Goto(b.start));

@@ -1,7 +1,7 @@
 //! The view in the address bar: the URL's fragment says where the viewer is
-//! (`#sha=…&node=Parts/[3]/PSVInfo&at=1F4`: the file's SHA-256, the selected
-//! node's path and the cursor offset in hex), never anything of the file's
-//! content. A link to a bundled sample may leave `sha` out
+//! (`#sha=…&node=Parts/[3]/PSVInfo&at=1F4&open=Parts&open=Parts/[3]`: the
+//! file's SHA-256, the selected node's path, the cursor offset in hex and the
+//! paths of the tree's open nodes), never anything of the file's content. A link to a bundled sample may leave `sha` out
 //! (`?sample=a.dxbc#node=Parts/[3]`). A jump to another place (a go-to, a
 //! search match, a click) adds a browser history entry, so Back and Forward
 //! (Alt+←/→, the mouse's buttons) walk through the places visited; other moves
@@ -17,14 +17,17 @@ use gloo_events::EventListener;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// The fragment (without `#`) for a place.
-pub fn fragment(sha: &str, node: Option<&str>, at: u64) -> String {
+/// The fragment (without `#`) for a place, with the tree's open nodes.
+pub fn fragment(sha: &str, node: Option<&str>, at: u64, open: &[String]) -> String {
     let p = web_sys::UrlSearchParams::new().expect("URLSearchParams");
     p.append("sha", sha);
     if let Some(n) = node {
         p.append("node", n);
     }
     p.append("at", &format!("{at:X}"));
+    for o in open {
+        p.append("open", o);
+    }
     p.to_string().into()
 }
 
@@ -38,7 +41,17 @@ pub fn parse(fragment: &str, sha: Option<&str>, any_file: bool) -> Option<Action
     }
     let path = p.get("node").filter(|n| !n.is_empty());
     let at = p.get("at").and_then(|a| u64::from_str_radix(&a, 16).ok());
-    (path.is_some() || at.is_some()).then_some(Action::Restore { sha: own, path, at })
+    let open: Vec<String> = p
+        .get_all("open")
+        .iter()
+        .filter_map(|o| o.as_string())
+        .collect();
+    (path.is_some() || at.is_some() || !open.is_empty()).then_some(Action::Restore {
+        sha: own,
+        path,
+        at,
+        open,
+    })
 }
 
 fn location_hash() -> String {
@@ -49,8 +62,9 @@ fn location_hash() -> String {
 #[derive(Default)]
 struct Mem {
     jumps: u32,
-    /// The node, cursor and jump count last written (most renders change none).
-    key: (Option<u32>, u64, u32),
+    /// The node, cursor, jump count and open set generation last written
+    /// (most renders change none).
+    key: (Option<u32>, u64, u32, u32),
     written: String,
     restored: Option<Rc<str>>,
     popstate: Option<EventListener>,
@@ -88,30 +102,40 @@ pub fn use_permalink(state: &UseReducerHandle<State>) {
         if m.restored.as_ref() != Some(&sha) {
             m.restored = Some(sha.clone());
             crate::io::mark("hexlens:hashed"); // for the benchmark
-            m.key = (None, u64::MAX, u32::MAX);
+            m.key = (None, u64::MAX, u32::MAX, u32::MAX);
             let sample = crate::io::sample_param().is_some();
             if let Some(a) = parse(&location_hash(), Some(&sha), sample) {
                 d.dispatch(a);
                 return;
             }
         }
-        // Write the place: a new history entry for a jump, else in place.
-        if st.seek_path.is_some() {
+        // Write the place: a new history entry for a jump, else in place;
+        // once the open set's paths are known.
+        if st.seek_path.is_some() || st.restore_open.is_some() {
             return;
         }
+        let Some(open) = st
+            .open_paths
+            .as_ref()
+            .filter(|(g, _)| *g == st.gen)
+            .map(|(_, p)| p.clone())
+        else {
+            return;
+        };
         let details = st
             .details
             .as_ref()
             .filter(|d| Some(d.id) == st.selected && !d.path.is_empty());
-        let key = (details.map(|d| d.id), st.cursor, st.jumps);
+        let key = (details.map(|d| d.id), st.cursor, st.jumps, st.gen);
         if key == m.key {
             return;
         }
-        // Only the node changed (its details arrived): the place is complete.
+        // Only the node or the open set changed (its details or paths
+        // arrived, a group opened): the place is complete.
         let settled = (key.1, key.2) == (m.key.1, m.key.2);
         m.key = key;
         let node = details.map(|d| d.path.as_str());
-        let f = fragment(&sha, node, st.cursor);
+        let f = fragment(&sha, node, st.cursor, &open);
         if f == m.written {
             return;
         }

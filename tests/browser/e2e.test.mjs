@@ -1010,7 +1010,7 @@ test("a node's value, path and subtree copy, and the tree and a subtree export, 
 /** The fragment's fields. */
 const fragment = async () => Object.fromEntries(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)));
 
-test('the URL fragment keeps the place (hash, node, cursor): a reload restores it, a sample link opens there, a dropped file comes back to it', async () => {
+test('the URL fragment keeps the place (hash, node, cursor, what is open): a reload restores it, a sample link opens there, a dropped file comes back to it', async () => {
   const name = manifest.samples[0].file;
   await open(`?sample=${encodeURIComponent(name)}`);
   await page.waitForSelector('#tree[data-decoded=true]');
@@ -1021,9 +1021,21 @@ test('the URL fragment keeps the place (hash, node, cursor): a reload restores i
   const data = fs.readFileSync(path.join(SAMPLES, name));
   assert.equal(f.sha, crypto.createHash('sha256').update(data).digest('hex'));
   assert.ok(!Object.values(f).some((v) => v.length > 64 && v !== f.sha), 'no file content in the URL');
+  // What is open goes into the link too: open the part.
+  assert.equal(await page.locator(`${row('Parts/[2]')}[aria-expanded="false"]`).count(), 1);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).getAll('open').includes('Parts/[2]'));
+  const opened = await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).getAll('open'));
   await page.reload();
   await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'Parts/[2]');
   assert.equal(await page.locator('#tree .trow[aria-selected="true"]').getAttribute('data-path'), 'Parts/[2]');
+  await page.locator(`${row('Parts/[2]')}[aria-expanded="true"]`).waitFor();
+  await page.locator(row('Parts/[2]/Name')).waitFor();
+  assert.deepEqual(
+    (await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).getAll('open'))).sort(),
+    [...opened].sort(),
+    'the reloaded view has the same open set',
+  );
   // A hand-written link to a sample needs no hash.
   await page.goto(`${base}?sample=${encodeURIComponent(name)}#node=Parts/[1]&at=44`);
   await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'Parts/[1]');

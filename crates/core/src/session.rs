@@ -236,7 +236,15 @@ pub enum Request {
         /// One past the last byte.
         to: u64,
     },
+    /// The paths of these nodes (an open set, to put in a link).
+    PathsOf(Vec<NodeId>),
+    /// The nodes at these paths, opening the groups on the way (an open set
+    /// a link holds).
+    Resolve(Vec<String>),
 }
+
+/// Most nodes or paths one [`Request::PathsOf`] or [`Request::Resolve`] takes.
+pub const MAX_PATHS: usize = 256;
 
 /// A structure search (a query of [`crate::search::Mode::Structure`]) over the
 /// whole of `src`, in one step, as an answer to
@@ -711,6 +719,35 @@ impl<S: ByteSource> Session<S> {
                 path: path.clone(),
                 version: self.version(),
             },
+            Request::PathsOf(ids) => {
+                let ids: Vec<NodeId> = ids
+                    .iter()
+                    .copied()
+                    .filter(|&id| (id as usize) < self.tree.len())
+                    .take(MAX_PATHS)
+                    .collect();
+                Answer::Paths {
+                    paths: ids.iter().map(|&id| self.tree.path(id)).collect(),
+                    ids,
+                    resolved: false,
+                    version: self.version(),
+                }
+            }
+            Request::Resolve(paths) => {
+                let (mut ids, mut found) = (Vec::new(), Vec::new());
+                for p in paths.iter().take(MAX_PATHS) {
+                    if let Some(info) = self.resolve(p) {
+                        ids.push(info.id);
+                        found.push(p.clone());
+                    }
+                }
+                Answer::Paths {
+                    ids,
+                    paths: found,
+                    resolved: true,
+                    version: self.version(),
+                }
+            }
         }
     }
 

@@ -95,6 +95,19 @@ pub enum Answer {
         /// Its node (`None`: no such node).
         info: Option<NodeInfo>,
     },
+    /// Nodes and their paths: the paths of the nodes asked about
+    /// ([`crate::session::Request::PathsOf`]), or the nodes of the paths
+    /// asked about that exist ([`crate::session::Request::Resolve`]).
+    Paths {
+        /// How far the tree is decoded.
+        version: Version,
+        /// The nodes.
+        ids: Vec<NodeId>,
+        /// Their paths, one a node.
+        paths: Vec<String>,
+        /// True: the answer to a `Resolve`.
+        resolved: bool,
+    },
 }
 
 impl Answer {
@@ -108,7 +121,8 @@ impl Answer {
             | Answer::Located { version, .. }
             | Answer::Found { version, .. }
             | Answer::Hashed { version, .. }
-            | Answer::Resolved { version, .. } => *version,
+            | Answer::Resolved { version, .. }
+            | Answer::Paths { version, .. } => *version,
         }
     }
 }
@@ -324,6 +338,21 @@ pub fn encode(a: &Answer) -> Vec<u8> {
             o.uint(*from);
             o.uint(*reached);
             o.opt_str(digest);
+        }
+        Answer::Paths {
+            version,
+            ids,
+            paths,
+            resolved,
+        } => {
+            o.0.push(8);
+            o.version(version);
+            o.0.push(u8::from(*resolved));
+            o.uint(ids.len() as u64);
+            for (id, p) in ids.iter().zip(paths) {
+                o.uint(u64::from(*id));
+                o.str(p);
+            }
         }
     }
     o.0
@@ -621,6 +650,25 @@ pub fn decode(bytes: &[u8]) -> Result<Answer, String> {
             reached: r.uint()?,
             digest: r.opt_str()?,
         },
+        8 => {
+            let resolved = match r.u32()? {
+                0 => false,
+                1 => true,
+                _ => return r.err("not a flag"),
+            };
+            let k = r.count(2)?;
+            let (mut ids, mut paths) = (Vec::with_capacity(k), Vec::with_capacity(k));
+            for _ in 0..k {
+                ids.push(r.u32()?);
+                paths.push(r.str()?);
+            }
+            Answer::Paths {
+                version,
+                ids,
+                paths,
+                resolved,
+            }
+        }
         _ => return r.err("unknown answer"),
     };
     if r.at != bytes.len() {
@@ -695,6 +743,24 @@ mod tests {
         for path in ["Parts/[1]/Name", "Parts/[99]"] {
             answers.push(s.answer(&crate::session::Request::Path(path.into())));
         }
+        let of = s.answer(&crate::session::Request::PathsOf(vec![parts, 0, 1 << 30]));
+        assert!(
+            matches!(&of, Answer::Paths { paths, resolved: false, .. } if paths[..] == ["Parts", ""]),
+            "{of:?}"
+        );
+        answers.push(of);
+        let block = "Parts/[4]/Program/DXIL/Blocks/[0]/Body";
+        let back = s.answer(&crate::session::Request::Resolve(vec![
+            "Parts/[2]".into(),
+            "Parts/[99]".into(),
+            block.into(),
+        ]));
+        assert!(
+            matches!(&back, Answer::Paths { paths, ids, resolved: true, .. }
+                if paths[..] == ["Parts/[2]", block] && s.tree().path(ids[1]) == block),
+            "{back:?}"
+        );
+        answers.push(back);
         let n = data.len() as u64;
         for (from, to) in [(0, n / 2), (n / 2, n)] {
             answers.push(s.answer(&crate::session::Request::Hash { from, to }));

@@ -27,7 +27,10 @@
 //! utf16, number, order, float, from, to, max}` (one step of a search; `float`:
 //! an f32/f64 query's value, parsed by the page); `{type: "path", job,
 //! path}` (the node at a path, groups on the way opened); `{type: "hash",
-//! job, from, to}` (a step of the file's SHA-256); `{type: "crash"}`
+//! job, from, to}` (a step of the file's SHA-256); `{type: "paths", job,
+//! ids}` (`ids`: a `Uint32Array`; their paths) and `{type: "resolve", job,
+//! paths}` (an array of paths; their nodes, groups on the way opened), for
+//! the open set a link holds; `{type: "crash"}`
 //! (a test hook: panics on purpose).
 //!
 //! Copy and export, made here so the page's module holds none of it: `{type:
@@ -232,9 +235,8 @@ mod worker {
         match kind.as_str() {
             "open" => open(&m, job),
             "crash" => panic!("decoder crash requested by the page (test hook)"),
-            "rows" | "boxes" | "node" | "locate" | "search" | "path" | "hash" => {
-                ask(&kind, &m, job)
-            }
+            "rows" | "boxes" | "node" | "locate" | "search" | "path" | "hash" | "paths"
+            | "resolve" => ask(&kind, &m, job),
             "copy" if get(&m, "what").as_string().as_deref() != Some("json") => copy_out(&m, job),
             #[cfg(feature = "tools")]
             "copy" | "export" | "structure" => tools::handle(&kind, &m, job),
@@ -329,6 +331,18 @@ mod worker {
                     from: uint(m, "from").unwrap_or(0),
                     to: uint(m, "to").unwrap_or(0),
                 },
+                "paths" => Request::PathsOf(
+                    get(m, "ids")
+                        .dyn_into::<js_sys::Uint32Array>()
+                        .map(|a| a.to_vec())
+                        .unwrap_or_default(),
+                ),
+                "resolve" => Request::Resolve(
+                    get(m, "paths")
+                        .dyn_into::<js_sys::Array>()
+                        .map(|a| a.iter().filter_map(|p| p.as_string()).collect())
+                        .unwrap_or_default(),
+                ),
                 _ => Request::Locate(uint(m, "byte").unwrap_or(0)),
             };
             let a = state.session.answer(&r);
