@@ -36,6 +36,9 @@ pub enum Event {
     Failed { job: u32, message: String },
     /// The worker died (a panic or a trap); it has been replaced.
     Crashed { message: String },
+    /// The tools module (a structure search) has read `done` of the file's
+    /// bytes for load `job`.
+    ToolsProgress { job: u32, done: u64 },
 }
 
 struct Client {
@@ -195,6 +198,14 @@ pub fn send_tools(job: u32, fields: &[(&str, JsValue)]) -> Result<(), String> {
     })
 }
 
+/// Stops what the tools module is doing (a structure search the user
+/// stopped); the next ask starts it again.
+pub fn stop_tools() {
+    if let Some(w) = TOOLS.with(|t| t.borrow_mut().take()) {
+        w.terminate();
+    }
+}
+
 /// Starts the tools module. Its answers go where the decoder's go; if it
 /// fails, the open file's decoder goes on (the next ask starts a new one).
 fn start_tools() -> Result<web_sys::Worker, String> {
@@ -209,6 +220,10 @@ fn start_tools() -> Result<web_sys::Worker, String> {
         let d = e.data();
         match get(&d, "type").as_string().as_deref() {
             Some("panic") => stopped(get(&d, "message").as_string().unwrap_or_default()),
+            Some("progress") => emit(Event::ToolsProgress {
+                job: num(&d, "job") as u32,
+                done: num(&d, "done"),
+            }),
             _ => on_message(e),
         }
     });

@@ -165,6 +165,9 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
             }
             decoder::Event::Failed { job, message } => Action::DecodeFailed { load: job, message },
             decoder::Event::Crashed { message } => Action::Crashed(message),
+            decoder::Event::ToolsProgress { job, done } => {
+                Action::SearchProgress { load: job, done }
+            }
         };
         dispatch.dispatch(a);
     }));

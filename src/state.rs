@@ -178,6 +178,14 @@ pub enum Action {
     SearchMove(i64),
     /// Show match number `i` (a click in the results list).
     SearchShow(usize),
+    /// A search done in one step (a structure search) has read `done` bytes
+    /// of the file.
+    SearchProgress {
+        /// Which load.
+        load: u32,
+        /// Bytes read.
+        done: u64,
+    },
     /// Stop searching (the matches found stay).
     SearchStop,
 }
@@ -306,6 +314,8 @@ pub struct Search {
     pub paths: Rc<Vec<String>>,
     /// Every match starting before this byte is in `hits`.
     pub reached: u64,
+    /// A search done in one step (a structure search): how far it has read.
+    pub progress: u64,
     /// Still searching (false: done, stopped, or stopped at [`MAX_HITS`]).
     pub running: bool,
     /// Why the query cannot be searched.
@@ -803,6 +813,7 @@ impl State {
                     hits: Rc::new(Vec::new()),
                     paths: Rc::new(Vec::new()),
                     reached: 0,
+                    progress: 0,
                     error: None,
                     current: None,
                 }));
@@ -829,6 +840,18 @@ impl State {
                 self.show_hit(i)
             }
             Action::SearchShow(i) => self.show_hit(i),
+            Action::SearchProgress { load, done } => {
+                let x = self.search.as_ref().filter(|x| x.running)?;
+                if self.load() != Some(load) || done <= x.progress {
+                    return None;
+                }
+                let mut s = self.clone();
+                s.search = Some(Rc::new(Search {
+                    progress: done,
+                    ..(**x).clone()
+                }));
+                Some(s)
+            }
             Action::SearchStop => {
                 let x = self.search.as_ref().filter(|x| x.running)?;
                 let mut s = self.clone();

@@ -170,11 +170,17 @@ fn status(x: &Search, size: u64) -> String {
         (n, None) => format!("{n} found"),
     };
     let more = if n >= MAX_HITS { "+" } else { "" };
+    // A structure search walks the tree in one step: how far it has read.
+    let at = if x.query.mode == Mode::Structure {
+        x.progress.max(x.reached)
+    } else {
+        x.reached
+    };
     if x.running {
-        let pct = x.reached.saturating_mul(100) / size.max(1);
+        let pct = at.saturating_mul(100) / size.max(1);
         format!("{count}{more}, searching… {pct} %")
     } else if x.reached < size {
-        format!("{count}{more} (stopped at 0x{:X} of 0x{size:X})", x.reached)
+        format!("{count}{more} (stopped at 0x{at:X} of 0x{size:X})")
     } else {
         format!("{count}{more}")
     }
@@ -206,6 +212,21 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
             Box::new(|_| {
                 if let Some(f) = el::<web_sys::Element>("search-bar") {
                     let _ = f.set_attribute("data-mode", &select_value("search-mode"));
+                }
+            }),
+        );
+        // Stopping a structure search stops the tools module doing it.
+        on(
+            "search-stop",
+            "click",
+            Box::new(|_| {
+                let structure = SHOWN.with(|s| {
+                    s.borrow()
+                        .as_ref()
+                        .is_some_and(|x| x.running && x.query.mode == Mode::Structure)
+                });
+                if structure {
+                    crate::decoder::stop_tools();
                 }
             }),
         );

@@ -129,10 +129,12 @@ fn scan_in_chunks(src: &dyn ByteSource, chunk: usize) -> Scan {
     // Nothing starts before `free`: the end of the last container found.
     let mut free = 0u64;
     let mut at = 0u64;
-    let mut buf = vec![0u8; chunk + OVERLAP];
+    // No bigger than the file: a small file costs little memory.
+    let cap = (chunk + OVERLAP).min(usize::try_from(len).unwrap_or(usize::MAX));
+    let mut buf = vec![0u8; cap];
     let mut hits: Vec<(u64, usize)> = Vec::new();
     while at < len {
-        let want = (chunk + OVERLAP).min((len - at) as usize);
+        let want = cap.min(usize::try_from(len - at).unwrap_or(usize::MAX));
         let got = src.read_at(at, &mut buf[..want]);
         if got == 0 {
             break;
