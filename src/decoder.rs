@@ -220,10 +220,13 @@ fn start_tools() -> Result<web_sys::Worker, String> {
         let d = e.data();
         match get(&d, "type").as_string().as_deref() {
             Some("panic") => stopped(get(&d, "message").as_string().unwrap_or_default()),
-            Some("progress") => emit(Event::ToolsProgress {
+            // How far a structure search's walk is; the bytes the tools read
+            // say nothing of it (a container's digest reads the whole file first).
+            Some("walked") => emit(Event::ToolsProgress {
                 job: num(&d, "job") as u32,
                 done: num(&d, "done"),
             }),
+            Some("progress") => {}
             _ => on_message(e),
         }
     });

@@ -1343,6 +1343,7 @@ mod tests {
                                 &query.text,
                                 *max,
                                 false,
+                                &mut |_| {},
                             )
                         }
                         q => self.w.answer(q),

@@ -254,7 +254,8 @@ fn a_structure_search_for_a_function_name_finds_its_block() {
         .find(|(_, d)| shown_name(d).as_deref() == Some("alpha_second"))
         .expect("a block named alpha_second");
     let path = eager.tree.path(block);
-    let hits = hexlens_core::search::find_nodes(&bytes.as_slice(), "alpha_second", 50, false);
+    let hits =
+        hexlens_core::search::find_nodes(&bytes.as_slice(), "alpha_second", 50, false, &mut |_| {});
     assert!(
         hits.iter().any(|h| h.path == path),
         "no hit at {path}: {:?}",

@@ -1182,6 +1182,27 @@ test('structure search finds nodes by path pattern and by value, each match sele
   fs.rmSync(file);
 });
 
+test('a structure search over a dense file shows how far its walk is, and Stop stops it', async () => {
+  await open();
+  await loadViaInput('dense-200k.dxbc', denseContainer(200000));
+  await page.keyboard.press('Control+f');
+  await page.selectOption('#search-mode', 'structure');
+  await page.fill('#search-input', 'no such name anywhere');
+  await page.press('#search-input', 'Enter');
+  // The walk reports where it is: the percentage grows past 0 while it runs.
+  await page.waitForFunction(() => /searching… ([1-9]\d*) %/.test(document.querySelector('#search-status').textContent), null, { timeout: 60000 });
+  const seen = await page.locator('#search-status').textContent();
+  await page.locator('#search-stop').click();
+  await page.waitForFunction(() => /stopped at 0x[0-9A-F]+ of 0x[0-9A-F]+/.test(document.querySelector('#search-status').textContent));
+  const stopped = await page.locator('#search-status').textContent();
+  assert.match(stopped, /^no matches \(stopped/, `${seen} → ${stopped}`);
+  // Nothing arrives after the stop; a new structure search runs in a fresh tools module.
+  await page.waitForTimeout(1500);
+  assert.equal(await page.locator('#search-status').textContent(), stopped);
+  assert.equal(await searchFor('structure', 'Parts/[7]/Name'), '1 of 1');
+  await page.keyboard.press('Escape');
+});
+
 test('containers inside other files: an effect-like file shows each shader where it lies, and any file can be scanned on request', async () => {
   await open();
   const dir = path.join(SAMPLES, '../../tests/fixtures/embedded');

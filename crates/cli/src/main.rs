@@ -193,7 +193,7 @@ fn find(args: &[String]) -> Result<ExitCode, String> {
         return Err(format!("'find' needs a FILE and a QUERY\n{USAGE}"));
     };
     let src = FileSource::open(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
-    let hits = hexlens_core::search::find_nodes(&src, query, max as usize, scan);
+    let hits = hexlens_core::search::find_nodes(&src, query, max as usize, scan, &mut |_| {});
     if let Some(e) = src.error.borrow().as_ref() {
         return Err(format!("cannot read '{file}': {e}"));
     }

@@ -653,13 +653,23 @@ impl NodeQuery {
 /// [`crate::stream::walk`]), so memory does not grow with the file. At most
 /// `max` hits, in tree order; pages are looked through. With `scan`, the file
 /// is scanned for containers whatever it is ([`crate::Options::scan`]).
-pub fn find_nodes(src: &dyn ByteSource, query: &str, max: usize, scan: bool) -> Vec<NodeHit> {
-    struct V {
+/// `progress` hears, now and then, where in the file the walk is (the first
+/// byte of the node it has reached).
+pub fn find_nodes(
+    src: &dyn ByteSource,
+    query: &str,
+    max: usize,
+    scan: bool,
+    progress: &mut dyn FnMut(u64),
+) -> Vec<NodeHit> {
+    struct V<'p> {
         q: NodeQuery,
         hits: Vec<NodeHit>,
         max: usize,
+        seen: u32,
+        progress: &'p mut dyn FnMut(u64),
     }
-    impl crate::stream::Visitor for V {
+    impl crate::stream::Visitor for V<'_> {
         fn enter(
             &mut self,
             tree: &crate::Tree,
@@ -667,6 +677,10 @@ pub fn find_nodes(src: &dyn ByteSource, query: &str, max: usize, scan: bool) -> 
             depth: usize,
             _hidden: usize,
         ) -> std::io::Result<()> {
+            self.seen = self.seen.wrapping_add(1);
+            if self.seen.is_multiple_of(4096) {
+                (self.progress)(tree.span(id).start_byte());
+            }
             if let Some((what, path)) = self.q.test(tree, id, depth) {
                 let span = tree.span(id);
                 self.hits.push(NodeHit {
@@ -694,6 +708,8 @@ pub fn find_nodes(src: &dyn ByteSource, query: &str, max: usize, scan: bool) -> 
         q: NodeQuery::new(query),
         hits: Vec::new(),
         max: max.max(1),
+        seen: 0,
+        progress,
     };
     let root = d.tree.root();
     // A path pattern names nodes at one depth: nothing below it is decoded.
@@ -981,7 +997,7 @@ mod tests {
         ] {
             let data = sample(file);
             for q in queries {
-                let got = find_nodes(&data.as_slice(), q, usize::MAX, false);
+                let got = find_nodes(&data.as_slice(), q, usize::MAX, false, &mut |_| {});
                 let want = eager_hits(&data, q);
                 assert!(!want.is_empty(), "{file}: '{q}' finds nothing to compare");
                 assert_eq!(got, want, "{file}: '{q}'");
@@ -992,12 +1008,12 @@ mod tests {
     #[test]
     fn structure_search_stops_at_its_limit() {
         let data = sample("hs_mismatch_2_code_dxil.dxil.dxbc");
-        let all = find_nodes(&data.as_slice(), "a", usize::MAX, false);
+        let all = find_nodes(&data.as_slice(), "a", usize::MAX, false, &mut |_| {});
         assert!(all.len() > 10);
         assert_eq!(
-            find_nodes(&data.as_slice(), "a", 10, false),
+            find_nodes(&data.as_slice(), "a", 10, false, &mut |_| {}),
             all[..10].to_vec()
         );
-        assert!(find_nodes(&data.as_slice(), "", 10, false).is_empty());
+        assert!(find_nodes(&data.as_slice(), "", 10, false, &mut |_| {}).is_empty());
     }
 }

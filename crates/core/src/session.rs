@@ -258,8 +258,9 @@ pub fn structure_search(
     text: &str,
     max: u32,
     scan: bool,
+    progress: &mut dyn FnMut(u64),
 ) -> Answer {
-    let (hits, paths) = crate::search::find_nodes(src, text, max as usize, scan)
+    let (hits, paths) = crate::search::find_nodes(src, text, max as usize, scan, progress)
         .into_iter()
         .map(|n| {
             let len = u32::try_from(n.end - n.start).unwrap_or(u32::MAX);

@@ -734,7 +734,8 @@ mod tests {
         );
         assert!(matches!(&bad, Answer::Found { error: Some(_), .. }));
         answers.push(bad);
-        let structure = crate::session::structure_search(&data, 3, "Parts/*/Name", 1000, false);
+        let structure =
+            crate::session::structure_search(&data, 3, "Parts/*/Name", 1000, false, &mut |_| {});
         assert!(
             matches!(&structure, Answer::Found { paths, found, .. } if !paths.is_empty() && paths.len() == found.hits.len()),
             "{structure:?}"

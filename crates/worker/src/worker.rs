@@ -47,7 +47,9 @@
 //! memory), answered `{type: "exported", job, ticket, blob}`. Either fails as
 //! `{type: "copied", job, ticket, error}`.
 //!
-//! Messages out: `{type: "progress", job, done, total}`, `{type: "answer",
+//! Messages out: `{type: "progress", job, done, total}` (bytes read), `{type:
+//! "walked", job, done, total}` (the tools module: where in the file a
+//! structure search's walk is), `{type: "answer",
 //! job, data}` (`data`: a [`hexlens_core::wire`] answer), `{type: "failed",
 //! job, message}`, `{type: "panic", message}`. Every message carries
 //! `wasmBytes`, the worker's wasm memory.
@@ -505,8 +507,31 @@ mod worker {
             if kind == "structure" {
                 let max = uint(m, "max").unwrap_or(1).min(u64::from(u32::MAX)) as u32;
                 let gen = uint(m, "gen").unwrap_or(0) as u32;
-                let a =
-                    hexlens_core::session::structure_search(&src, gen, &text("text"), max, scan);
+                // Where the walk is, every so often (as a decode's progress).
+                let total = src.len() as f64;
+                let mut last = now();
+                let mut progress = |at: u64| {
+                    let t = now();
+                    if t - last >= PROGRESS_EVERY_MS {
+                        last = t;
+                        post(&msg(
+                            "walked",
+                            &[
+                                ("job", job.into()),
+                                ("done", (at as f64).into()),
+                                ("total", total.into()),
+                            ],
+                        ));
+                    }
+                };
+                let a = hexlens_core::session::structure_search(
+                    &src,
+                    gen,
+                    &text("text"),
+                    max,
+                    scan,
+                    &mut progress,
+                );
                 return answer(job, &a);
             }
             let path = text("path");
