@@ -116,6 +116,18 @@ const USAGE: &str = "usage:
       --json                   print the hits as a JSON array of {path, start, end, match}
       --max N                  stop after N hits (default 1000)
       --scan                   search the containers a scan finds (as dump --scan)
+  hexlens diff A B [--json] [--max N]
+                               compare two files by their structure: each node of A
+                               matched with B's by what it is (a part by its FourCC, a
+                               symbol by its name, a block by its kind and function),
+                               so an insertion is one addition; prints changed fields
+                               (~ PATH: A -> B), values that changed only because what
+                               they point at moved (>), nodes only in A (-) or only in
+                               B (+), and a summary
+      --json                   print {a, b, equal, changed_bytes, truncated,
+                               differences: [{path, path_b, change, shown, a, b,
+                               a_span, b_span}]}
+      --max N                  list at most N differences (default 100000)
   hexlens formats              list the formats hexlens decodes
   hexlens --help               show this help
 
@@ -123,7 +135,8 @@ The tree is written as it is decoded: parts of the file are decoded when the dum
 reaches them and dropped after, so memory does not grow with the file.
 
 exit status: dump: 0 decoded cleanly, 1 decoded with errors (tree still printed);
-find: 0 something found, 1 nothing found; both: 2 usage or I/O error";
+find: 0 something found, 1 nothing found; diff: 0 the structures are equal, 1 they
+differ; all: 2 usage or I/O error";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -161,6 +174,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         }
         "dump" => dump(&args[1..]),
         "find" => find(&args[1..]),
+        "diff" => diff(&args[1..]),
         other => Err(format!("unknown command '{other}'\n{USAGE}")),
     }
 }
@@ -172,6 +186,155 @@ fn number(flag: &str, what: &str, v: Option<&String>) -> Result<u64, String> {
     };
     v.parse::<u64>()
         .map_err(|_| format!("'{flag}' needs a number of {what}, not '{v}'\n{USAGE}"))
+}
+
+fn diff(args: &[String]) -> Result<ExitCode, String> {
+    use hexlens_core::diff::Change;
+    let mut json = false;
+    let mut max = hexlens_core::diff::MAX_DIFFERENCES as u64;
+    let mut files: Vec<&String> = Vec::new();
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--max" => max = number(a, "differences", rest.next())?.max(1),
+            s if s.starts_with("--") => return Err(format!("unknown option '{s}'\n{USAGE}")),
+            _ => files.push(a),
+        }
+    }
+    let [fa, fb] = files[..] else {
+        return Err(format!("'diff' needs two FILEs\n{USAGE}"));
+    };
+    let a = FileSource::open(fa).map_err(|e| format!("cannot read '{fa}': {e}"))?;
+    let b = FileSource::open(fb).map_err(|e| format!("cannot read '{fb}': {e}"))?;
+    let d = hexlens_core::diff::diff(&a, &b, usize::try_from(max).unwrap_or(usize::MAX));
+    for (src, f) in [(&a, fa), (&b, fb)] {
+        if let Some(e) = src.error.borrow().as_ref() {
+            return Err(format!("cannot read '{f}': {e}"));
+        }
+    }
+    let mut out: Vec<u8> = Vec::new();
+    let span = |out: &mut Vec<u8>, s: Option<(u64, u64)>| match s {
+        Some((x, y)) => {
+            let _ = write!(out, "[{x},{y}]");
+        }
+        None => out.extend_from_slice(b"null"),
+    };
+    if json {
+        let side = |out: &mut Vec<u8>, name: &str, format: &str, size: u64| {
+            out.extend_from_slice(b"{\"file\":");
+            hexlens_core::output::json_str(out, name);
+            out.extend_from_slice(b",\"format\":");
+            hexlens_core::output::json_str(out, format);
+            let _ = write!(out, ",\"size\":{size}}}");
+        };
+        out.extend_from_slice(b"{\"a\":");
+        side(&mut out, fa, d.formats.0, d.sizes.0);
+        out.extend_from_slice(b",\"b\":");
+        side(&mut out, fb, d.formats.1, d.sizes.1);
+        let _ = write!(
+            out,
+            ",\"equal\":{},\"changed_bytes\":{},\"truncated\":{},\"differences\":[",
+            d.is_equal(),
+            d.changed_bytes,
+            d.truncated
+        );
+        for (i, x) in d.differences.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"{\"path\":");
+            hexlens_core::output::json_str(&mut out, &x.path);
+            if let Some(pb) = &x.path_b {
+                out.extend_from_slice(b",\"path_b\":");
+                hexlens_core::output::json_str(&mut out, pb);
+            }
+            let (kind, va, vb) = match &x.change {
+                Change::Changed { a, b } => ("changed", Some(a), Some(b)),
+                Change::Moved { a, b } => ("moved", Some(a), Some(b)),
+                Change::Removed => ("removed", None, None),
+                Change::Added => ("added", None, None),
+            };
+            let _ = write!(out, ",\"change\":\"{kind}\"");
+            if !x.shown.is_empty() {
+                out.extend_from_slice(b",\"shown\":");
+                hexlens_core::output::json_str(&mut out, &x.shown);
+            }
+            for (k, v) in [("a", va), ("b", vb)] {
+                if let Some(v) = v {
+                    let _ = write!(out, ",\"{k}\":");
+                    hexlens_core::output::json_str(&mut out, v);
+                }
+            }
+            out.extend_from_slice(b",\"a_span\":");
+            span(&mut out, x.a);
+            out.extend_from_slice(b",\"b_span\":");
+            span(&mut out, x.b);
+            out.push(b'}');
+        }
+        out.extend_from_slice(b"]}\n");
+    } else {
+        let at = |s: Option<(u64, u64)>| s.map_or(String::new(), |(x, y)| format!("{x:X}-{y:X}"));
+        let shown = |s: &str| {
+            if s.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", hexlens_core::output::one_line(s, 120))
+            }
+        };
+        for x in &d.differences {
+            let one = |s: &str| hexlens_core::output::one_line(s, 200);
+            let path = match &x.path_b {
+                Some(pb) => format!("{} (B: {pb})", x.path),
+                None => x.path.clone(),
+            };
+            let _ = match &x.change {
+                Change::Changed { a, b } => writeln!(out, "~ {path}: {} -> {}", one(a), one(b)),
+                Change::Moved { a, b } => writeln!(
+                    out,
+                    "> {path}: {} -> {} (what it points at moved)",
+                    one(a),
+                    one(b)
+                ),
+                Change::Removed => writeln!(
+                    out,
+                    "- {}{}  (only in A, {})",
+                    x.path,
+                    shown(&x.shown),
+                    at(x.a)
+                ),
+                Change::Added => writeln!(
+                    out,
+                    "+ {}{}  (only in B, {})",
+                    x.path,
+                    shown(&x.shown),
+                    at(x.b)
+                ),
+            };
+        }
+        let (c, m, r, ad) = d.counts();
+        let _ = writeln!(
+            out,
+            "{} ({}, {} bytes) vs {} ({}, {} bytes): {}; {c} changed, {m} moved, {r} only in A, {ad} only in B, {} bytes differ{}",
+            fa,
+            d.formats.0,
+            d.sizes.0,
+            fb,
+            d.formats.1,
+            d.sizes.1,
+            if d.is_equal() { "equal structures" } else { "the structures differ" },
+            d.changed_bytes,
+            if d.truncated { " (list cut at --max)" } else { "" }
+        );
+    }
+    stdout()
+        .write_all(&out)
+        .map_err(|e| format!("cannot write the differences: {e}"))?;
+    Ok(if d.is_equal() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn find(args: &[String]) -> Result<ExitCode, String> {

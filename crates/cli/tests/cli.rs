@@ -275,3 +275,46 @@ fn find_prints_the_nodes_a_path_pattern_or_text_finds_and_exits_1_when_none() {
     let out = hexlens(&["find", &fixture(CLEAN)]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn diff_exits_0_for_equal_structures_1_for_different_ones_2_on_errors() {
+    let a = fixture("dxcontainer/curated/embedded_rs_gs_space1_code_dxbc.dxbc");
+    let b = fixture("dxcontainer/curated/embedded_rs_gs_space1_naked_code_dxbc.dxbc");
+    let same = hexlens(&["diff", &a, &a]);
+    assert_eq!(same.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&same.stdout).contains("equal structures"));
+    // The naked shader lacks the root signature part: one part only in A;
+    // the part offsets kept changed only because the parts moved.
+    let out = hexlens(&["diff", &a, &b]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("\n- Parts/[4] (RTS0"), "{text}");
+    assert!(
+        text.contains("\n> Header/PartOffsets/[0]: 52 -> 48"),
+        "{text}"
+    );
+    assert!(text.contains("~ Header/PartCount: 5 -> 4"), "{text}");
+    // The JSON says the same.
+    let out = hexlens(&["diff", &a, &b, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["equal"], false);
+    assert_eq!(v["a"]["format"], "dxcontainer");
+    let diffs = v["differences"].as_array().unwrap();
+    assert!(diffs
+        .iter()
+        .any(|d| d["path"] == "Parts/[4]" && d["change"] == "removed" && d["a_span"][0] == 0x114));
+    assert!(diffs
+        .iter()
+        .any(|d| d["path"] == "Header/PartCount" && d["a"] == "5" && d["b"] == "4"));
+    // Usage and I/O errors.
+    for args in [
+        &["diff", a.as_str()][..],
+        &["diff", &a, "/nonexistent/x"],
+        &["diff", &a, &b, "--bogus"],
+    ] {
+        let out = hexlens(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}

@@ -16,6 +16,7 @@ pub mod bitstream;
 pub mod builder;
 pub mod clip;
 pub mod copy;
+pub mod diff;
 pub mod formats;
 pub mod output;
 pub mod pages;

@@ -114,9 +114,9 @@ fn decode(b: &mut Builder) -> DResult<()> {
             if offsets.len() as u64 == part_count {
                 let list = fixed_pages(HEADER_SIZE, 4, part_count, n);
                 return b.array("PartOffsets", |b| {
-                    pages(b, &list, |b, first, next| {
+                    pages(b, &list, move |b, first, next| {
                         for i in first..next {
-                            b.u32(Name::Index(i as u32))?;
+                            part_offset(b, i, file_len)?;
                         }
                         Ok(())
                     })
@@ -126,7 +126,7 @@ fn decode(b: &mut Builder) -> DResult<()> {
         }
         b.array("PartOffsets", |b| {
             for i in 0..part_count {
-                offsets.push(b.u32(Name::Index(i as u32))? as u64);
+                offsets.push(part_offset(b, i, file_len)?);
             }
             Ok(())
         })
@@ -168,6 +168,16 @@ fn decode(b: &mut Builder) -> DResult<()> {
         }
         Ok(())
     })
+}
+
+/// Entry `i` of the part table: an offset that refers to the part's header
+/// (its FourCC and size) when that is inside the file.
+fn part_offset(b: &mut Builder, i: u64, file_len: u64) -> DResult<u64> {
+    let off = u64::from(b.u32(Name::Index(i as u32))?);
+    if let (Some(id), true) = (b.last(), off.saturating_add(8) <= file_len) {
+        b.set_reference(id, crate::tree::BitSpan::bytes(off, off + 8));
+    }
+    Ok(off)
 }
 
 /// Where the last part ends, if the parts lie one after the other after the

@@ -1,0 +1,483 @@
+//! Comparing two files by their structure: the two trees are walked together
+//! and each node of one is matched with a node of the other, by what it is
+//! rather than where it lies, so that an inserted part or symbol is one
+//! addition, not a change of everything after it.
+//!
+//! - **Matching.** Children are matched by a key: a named field by its name;
+//!   an entry of a list (`[3]`) by what names it: its `Name` child's value
+//!   (a DXContainer part's FourCC, a signature element's semantic name, with
+//!   its `SemanticIndex` or `Index`), else the label its row leads with (a
+//!   bitcode block's kind and function name, a .dyno symbol's or a cDAC
+//!   type's name, an object section's name). Entries without either (numbers
+//!   in a table) are matched by position. Keys that repeat are matched in
+//!   order of appearance.
+//! - **Cost.** Two matched nodes whose bytes are identical are the same: they
+//!   are neither opened nor walked further. Nodes at the same offsets are
+//!   checked against one pass over both files that found where they differ
+//!   (so comparing two 1 GiB files that differ in a few places reads each
+//!   once); nodes that moved are compared by reading their bytes.
+//! - **What is reported.** A field whose value differs is `changed`, with
+//!   both values; one whose value differs only because what it points at
+//!   moved (both refer to identical bytes) is `moved`; a node of one file
+//!   with no match in the other is `removed` (only in A) or `added` (only in
+//!   B). Runs of bytes no decoder claimed are compared as bytes.
+
+use crate::source::ByteSource;
+use crate::tree::{Kind, NameRef, NodeId, Tree, Value};
+use crate::{expand, Decoded, Options};
+use std::collections::HashMap;
+
+/// What differs at one path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Both files have the node; its value (or bytes) differ: A's and B's text.
+    Changed { a: String, b: String },
+    /// Both have it; the values differ only because what they point at moved.
+    Moved { a: String, b: String },
+    /// Only A has it.
+    Removed,
+    /// Only B has it.
+    Added,
+}
+
+/// One difference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// The node's path (in A, or in B for an addition).
+    pub path: String,
+    /// Its path in B, where the node is in both and the paths differ (an
+    /// entry matched by its name at another position).
+    pub path_b: Option<String>,
+    /// What differs.
+    pub change: Change,
+    /// What the node shows (its value and display) in the file that has
+    /// it: for an addition or a removal, what was added or removed.
+    pub shown: String,
+    /// The node's bytes in A, `[start, end)`.
+    pub a: Option<(u64, u64)>,
+    /// The node's bytes in B.
+    pub b: Option<(u64, u64)>,
+}
+
+/// The comparison of two files.
+#[derive(Debug, Clone, Default)]
+pub struct Diff {
+    /// The decoders that read A and B.
+    pub formats: (&'static str, &'static str),
+    /// The sizes of A and B.
+    pub sizes: (u64, u64),
+    /// The differences, in A's tree order (additions where B has them).
+    pub differences: Vec<Difference>,
+    /// True if the list stopped at the limit asked for.
+    pub truncated: bool,
+    /// Nodes found identical by their bytes (not walked further).
+    pub same: u64,
+    /// Bytes that differ at the same offsets, in the part both files have,
+    /// plus the bytes one file has past the other's end.
+    pub changed_bytes: u64,
+}
+
+impl Diff {
+    /// True if the structures are equal (nothing changed, added or removed).
+    pub fn is_equal(&self) -> bool {
+        self.differences
+            .iter()
+            .all(|d| matches!(d.change, Change::Moved { .. }))
+    }
+
+    /// How many differences of each kind: changed, moved, removed, added.
+    pub fn counts(&self) -> (usize, usize, usize, usize) {
+        let mut c = (0, 0, 0, 0);
+        for d in &self.differences {
+            match d.change {
+                Change::Changed { .. } => c.0 += 1,
+                Change::Moved { .. } => c.1 += 1,
+                Change::Removed => c.2 += 1,
+                Change::Added => c.3 += 1,
+            }
+        }
+        c
+    }
+}
+
+/// Most differences listed.
+pub const MAX_DIFFERENCES: usize = 100_000;
+
+/// Most runs of differing bytes kept from the pass over both files; past it,
+/// nodes at the same offsets are compared by reading them.
+const MAX_RUNS: usize = 1 << 16;
+
+/// Bytes read at once.
+const CHUNK: usize = 1 << 20;
+
+/// Compares `a` and `b` by their structure (see the module's description),
+/// listing at most `max` differences.
+pub fn diff(a: &dyn ByteSource, b: &dyn ByteSource, max: usize) -> Diff {
+    let opts = Options {
+        lazy_threshold: Some(0),
+        page_size: Some(crate::stream::STREAM_PAGE),
+        exact_totals: false,
+        scan: false,
+    };
+    let mut da = crate::decode_with(a, &opts);
+    let mut db = crate::decode_with(b, &opts);
+    let (runs, changed_bytes) = differing_runs(a, b);
+    let mut w = Walk {
+        a,
+        b,
+        runs,
+        out: Diff {
+            formats: (da.format, db.format),
+            sizes: (a.len(), b.len()),
+            changed_bytes,
+            ..Diff::default()
+        },
+        max: max.max(1),
+    };
+    let (ra, rb) = (da.tree.root(), db.tree.root());
+    w.pair(&mut da, &mut db, ra, rb, String::new(), String::new());
+    w.out
+}
+
+/// Where `a` and `b` differ at the same offsets: merged runs `[start, end)`
+/// (`None` if there were more than [`MAX_RUNS`]), and how many bytes differ
+/// (with those past the shorter file's end).
+fn differing_runs(a: &dyn ByteSource, b: &dyn ByteSource) -> (Option<Vec<(u64, u64)>>, u64) {
+    let common = a.len().min(b.len());
+    let mut runs: Vec<(u64, u64)> = Vec::new();
+    let mut over = false;
+    let mut count = a.len().max(b.len()) - common;
+    let (mut x, mut y) = (vec![0u8; CHUNK], vec![0u8; CHUNK]);
+    let mut at = 0u64;
+    while at < common {
+        let n = CHUNK.min((common - at) as usize);
+        let (ga, gb) = (a.read_at(at, &mut x[..n]), b.read_at(at, &mut y[..n]));
+        if ga < n || gb < n {
+            // A read failed: what is left counts as differing.
+            count += common - at;
+            push_run(&mut runs, &mut over, at, common);
+            break;
+        }
+        if x[..n] != y[..n] {
+            for i in 0..n {
+                if x[i] != y[i] {
+                    count += 1;
+                    push_run(&mut runs, &mut over, at + i as u64, at + i as u64 + 1);
+                }
+            }
+        }
+        at += n as u64;
+    }
+    if a.len() != b.len() {
+        push_run(&mut runs, &mut over, common, a.len().max(b.len()));
+    }
+    ((!over).then_some(runs), count)
+}
+
+fn push_run(runs: &mut Vec<(u64, u64)>, over: &mut bool, start: u64, end: u64) {
+    let full = runs.len() >= MAX_RUNS;
+    match runs.last_mut() {
+        Some(last) if last.1 >= start => last.1 = last.1.max(end),
+        _ if full => *over = true,
+        _ => runs.push((start, end)),
+    }
+}
+
+struct Walk<'s> {
+    a: &'s dyn ByteSource,
+    b: &'s dyn ByteSource,
+    runs: Option<Vec<(u64, u64)>>,
+    out: Diff,
+    max: usize,
+}
+
+/// A node's byte span `[start, end)`.
+fn bytes(t: &Tree, id: NodeId) -> (u64, u64) {
+    let s = t.span(id);
+    (s.start_byte(), s.end_byte())
+}
+
+impl Walk<'_> {
+    fn push(&mut self, d: Difference) {
+        if self.out.differences.len() >= self.max {
+            self.out.truncated = true;
+        } else {
+            self.out.differences.push(d);
+        }
+    }
+
+    /// True if the bytes of `ia` in A and `ib` in B are identical.
+    fn same_bytes(&self, (a0, a1): (u64, u64), (b0, b1): (u64, u64)) -> bool {
+        if a1 - a0 != b1 - b0 {
+            return false;
+        }
+        if a0 == b0 {
+            if let Some(runs) = &self.runs {
+                // Runs are sorted and disjoint: the first ending after a0.
+                let i = runs.partition_point(|r| r.1 <= a0);
+                return runs.get(i).is_none_or(|r| r.0 >= a1);
+            }
+        }
+        let (mut x, mut y) = (vec![0u8; CHUNK], vec![0u8; CHUNK]);
+        let mut at = 0u64;
+        while at < a1 - a0 {
+            let n = CHUNK.min((a1 - a0 - at) as usize);
+            let ga = self.a.read_at(a0 + at, &mut x[..n]);
+            let gb = self.b.read_at(b0 + at, &mut y[..n]);
+            if ga != n || gb != n || x[..n] != y[..n] {
+                return false;
+            }
+            at += n as u64;
+        }
+        true
+    }
+
+    /// Compares node `ia` of A (at `path`) with node `ib` of B (at `path_b`).
+    fn pair(
+        &mut self,
+        da: &mut Decoded,
+        db: &mut Decoded,
+        ia: NodeId,
+        ib: NodeId,
+        path: String,
+        path_b: String,
+    ) {
+        if self.out.truncated {
+            return;
+        }
+        let (sa, sb) = (bytes(&da.tree, ia), bytes(&db.tree, ib));
+        let (ta, tb) = (&da.tree, &db.tree);
+        let whole_file = path.is_empty();
+        if !(whole_file && da.format != db.format)
+            && ta.kind(ia) == tb.kind(ib)
+            && self.same_bytes(sa, sb)
+        {
+            self.out.same += 1;
+            return;
+        }
+        let unknown = ta.kind(ia) == Kind::Unknown || tb.kind(ib) == Kind::Unknown;
+        let (va, vb) = (ta.value(ia), tb.value(ib));
+        let leaf = !ta.is_lazy(ia)
+            && !tb.is_lazy(ib)
+            && ta.children(ia).is_empty()
+            && tb.children(ib).is_empty();
+        if unknown || leaf || va != vb {
+            let (xa, xb) = (text(ta, ia), text(tb, ib));
+            // A field with a value is compared by it (bit fields share their
+            // bytes with their neighbours); raw bytes by their bytes.
+            let differs = unknown || xa != xb || (leaf && va.is_none());
+            if differs {
+                let moved = match (ta.reference(ia), tb.reference(ib)) {
+                    (Some(ra), Some(rb)) if va.is_some() => self.same_bytes(
+                        (ra.start_byte(), ra.end_byte()),
+                        (rb.start_byte(), rb.end_byte()),
+                    ),
+                    _ => false,
+                };
+                let (a, b) = if unknown || (xa == xb && leaf) {
+                    (
+                        format!("{} bytes", sa.1 - sa.0),
+                        format!("{} bytes, differing", sb.1 - sb.0),
+                    )
+                } else {
+                    (xa, xb)
+                };
+                let change = if moved {
+                    Change::Moved { a, b }
+                } else {
+                    Change::Changed { a, b }
+                };
+                self.push(Difference {
+                    path: path.clone(),
+                    path_b: (path_b != path).then(|| path_b.clone()),
+                    shown: String::new(),
+                    change,
+                    a: Some(sa),
+                    b: Some(sb),
+                });
+            }
+            if unknown || leaf {
+                return;
+            }
+        }
+        // A group's own value (a flag word) is reported only when none of
+        // its children says what changed.
+        let own = self
+            .out
+            .differences
+            .last()
+            .filter(|d| d.path == path && !path.is_empty())
+            .map(|_| self.out.differences.len() - 1);
+        let ka = children(self.a, da, ia);
+        let kb = children(self.b, db, ib);
+        let keys_b = keyed(&db.tree, &kb);
+        let mut index_b: HashMap<(String, u32), usize> = HashMap::new();
+        for (i, k) in keys_b.iter().enumerate() {
+            index_b.insert(k.clone(), i);
+        }
+        let mut used = vec![false; kb.len()];
+        let keys_a = keyed(&da.tree, &ka);
+        for (i, k) in keys_a.iter().enumerate() {
+            let ca = ka[i];
+            let p = child_path(&path, &da.tree, ca);
+            match index_b.get(k) {
+                Some(&j) => {
+                    used[j] = true;
+                    let pb = child_path(&path_b, &db.tree, kb[j]);
+                    self.pair(da, db, ca, kb[j], p, pb);
+                }
+                None => {
+                    let s = bytes(&da.tree, ca);
+                    self.push(Difference {
+                        path: p,
+                        path_b: None,
+                        shown: text(&da.tree, ca),
+                        change: Change::Removed,
+                        a: Some(s),
+                        b: None,
+                    });
+                }
+            }
+        }
+        for (j, &cb) in kb.iter().enumerate() {
+            if !used[j] {
+                let p = child_path(&path_b, &db.tree, cb);
+                let s = bytes(&db.tree, cb);
+                self.push(Difference {
+                    path: p,
+                    path_b: None,
+                    shown: text(&db.tree, cb),
+                    change: Change::Added,
+                    a: None,
+                    b: Some(s),
+                });
+            }
+        }
+        if let Some(i) = own.filter(|&i| self.out.differences.len() > i + 1) {
+            self.out.differences.remove(i);
+        }
+    }
+}
+
+/// The path of child `c` below `parent` (a path as [`Tree::path`] writes it).
+fn child_path(parent: &str, t: &Tree, c: NodeId) -> String {
+    if parent.is_empty() {
+        t.name(c).to_string()
+    } else {
+        format!("{parent}/{}", t.name(c))
+    }
+}
+
+/// A node's value and display as one text (`3 (Float32)`).
+fn text(t: &Tree, id: NodeId) -> String {
+    let v = t.value(id).map(|v| match v {
+        Value::U(n) => n.to_string(),
+        Value::I(n) => n.to_string(),
+        Value::F(x) => x.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Str(s) => format!("{s:?}"),
+    });
+    match (v, t.display(id)) {
+        (Some(v), Some(d)) => format!("{v} ({d})"),
+        (Some(v), None) => v,
+        (None, Some(d)) => d.into_owned(),
+        (None, None) => String::new(),
+    }
+}
+
+/// The children of `id` as the file's structure has them (pages looked
+/// through), decoding `id` and its pages first if they wait to be opened.
+fn children(src: &dyn ByteSource, d: &mut Decoded, id: NodeId) -> Vec<NodeId> {
+    if d.tree.is_lazy(id) {
+        let _ = expand(src, &mut d.tree, id);
+    }
+    let mut out = Vec::new();
+    let mut stack: Vec<NodeId> = d.tree.children(id).iter().rev().copied().collect();
+    while let Some(c) = stack.pop() {
+        if d.tree.is_page(c) {
+            if d.tree.is_lazy(c) {
+                let _ = expand(src, &mut d.tree, c);
+            }
+            stack.extend(d.tree.children(c).iter().rev());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Each child's key and how many earlier children have the same key.
+fn keyed(t: &Tree, kids: &[NodeId]) -> Vec<(String, u32)> {
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    kids.iter()
+        .map(|&c| {
+            let k = key(t, c);
+            let n = seen.entry(k.clone()).or_insert(0);
+            let out = (k, *n);
+            *n += 1;
+            out
+        })
+        .collect()
+}
+
+/// What a child is matched by (see the module's description).
+fn key(t: &Tree, c: NodeId) -> String {
+    let i = match t.name(c) {
+        NameRef::Index(i) => i,
+        other => return other.to_string(),
+    };
+    if t.kind(c) == Kind::Unknown {
+        return "unknown".into();
+    }
+    let named = |n: &str| {
+        t.children(c)
+            .iter()
+            .find(|&&k| t.name(k).is(n))
+            .and_then(|&k| t.value(k))
+    };
+    if let Some(name) = named("Name") {
+        let index = named("SemanticIndex").or_else(|| named("Index"));
+        return match index {
+            Some(ix) => format!("{name:?}#{ix:?}"),
+            None => format!("{name:?}"),
+        };
+    }
+    let group = t.is_lazy(c) || !t.children(c).is_empty();
+    // An entry of a string table: by its text.
+    if let (false, Some(Value::Str(s))) = (group, t.value(c)) {
+        return format!("{s:?}");
+    }
+    if let (true, Some(d)) = (group, t.display(c)) {
+        let label = label(&d);
+        if !label.is_empty() {
+            return label;
+        }
+    }
+    format!("[{i}]")
+}
+
+/// The label a row's display leads with: a quoted name, else the text before
+/// the first `, `, `: `, `;` or ` (`, with a quoted name after it kept
+/// (`FUNCTION_BLOCK (12) "main"`).
+fn label(d: &str) -> String {
+    if let Some(rest) = d.strip_prefix('"') {
+        return match rest.find('"') {
+            Some(e) => format!("\"{}\"", &rest[..e]),
+            None => String::new(),
+        };
+    }
+    let end = [", ", ": ", ";"]
+        .iter()
+        .filter_map(|s| d.find(s))
+        .min()
+        .unwrap_or(d.len());
+    let head = &d[..end];
+    // A block kind keeps its number and name; anything else stops at " (".
+    if head.contains("_BLOCK (") {
+        return head.to_string();
+    }
+    head.split(" (").next().unwrap_or("").to_string()
+}
+
+#[cfg(test)]
+mod tests;

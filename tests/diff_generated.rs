@@ -1,0 +1,285 @@
+//! Comparing two files by their structure (`hexlens_core::diff`): pairs of
+//! generated DirectX Containers with known edits (a changed value, a part
+//! inserted and removed, a reordered part table, a signature element inserted
+//! so the others' strings move, a damaged second file), pairs of real
+//! bitcode modules assembled by `llvm-as-19` (a function inserted), and real
+//! unrelated containers. Each edit is reported once, at its path, and nothing
+//! else is.
+
+#[path = "generators/dxcontainer.rs"]
+mod gen;
+
+use hexlens_core::diff::{diff, Change, Diff, Difference};
+use hexlens_core::{decode_bytes, Tree};
+
+/// An input or output signature part's data: `(semantic name, index, register)`
+/// per element (24 bytes each after the 8-byte header: name offset, index,
+/// system value, component type, register, mask, read-write mask, padding),
+/// then the names.
+fn sig(elems: &[(&str, u32, u32)]) -> Vec<u8> {
+    let mut v = Vec::new();
+    v.extend_from_slice(&(elems.len() as u32).to_le_bytes());
+    v.extend_from_slice(&8u32.to_le_bytes());
+    let mut names = Vec::new();
+    let strings_at = 8 + 24 * elems.len();
+    for &(name, index, register) in elems {
+        let at = strings_at + names.len();
+        names.extend_from_slice(name.as_bytes());
+        names.push(0);
+        for w in [at as u32, index, 0, 3, register] {
+            v.extend_from_slice(&w.to_le_bytes());
+        }
+        v.extend_from_slice(&[0xF, 0xF, 0, 0]);
+    }
+    v.extend_from_slice(&names);
+    while v.len() % 4 != 0 {
+        v.push(0);
+    }
+    v
+}
+
+fn container(parts: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
+    let parts: Vec<gen::Part> = parts.iter().map(|(n, d)| gen::part(n, d.clone())).collect();
+    let mut c = gen::container(&parts);
+    gen::sign(&mut c);
+    c
+}
+
+fn compare(a: &[u8], b: &[u8]) -> Diff {
+    diff(&a, &b, 10_000)
+}
+
+/// The differences under `prefix`.
+fn under<'d>(d: &'d Diff, prefix: &str) -> Vec<&'d Difference> {
+    d.differences
+        .iter()
+        .filter(|x| x.path == prefix || x.path.starts_with(&format!("{prefix}/")))
+        .collect()
+}
+
+/// Every difference's path names a node of A (or of B for an addition).
+fn paths_exist(d: &Diff, a: &[u8], b: &[u8]) {
+    let (ta, tb): (Tree, Tree) = (decode_bytes(a).tree, decode_bytes(b).tree);
+    for x in &d.differences {
+        let t = if x.change == Change::Added { &tb } else { &ta };
+        assert!(t.find(&x.path).is_some(), "{} is not in its tree", x.path);
+        if let Some(pb) = &x.path_b {
+            assert!(tb.find(pb).is_some(), "{pb} is not in B's tree");
+        }
+    }
+}
+
+fn input() -> Vec<u8> {
+    sig(&[("POSITION", 0, 0), ("NORMAL", 0, 1)])
+}
+
+fn output() -> Vec<u8> {
+    sig(&[("SV_Target", 0, 0)])
+}
+
+#[test]
+fn an_inserted_part_is_one_addition_and_a_removed_one_one_removal() {
+    let a = container(&[(b"ISGN", input()), (b"OSGN", output())]);
+    let b = container(&[
+        (b"ISGN", input()),
+        (b"SFI0", vec![1, 0, 0, 0, 0, 0, 0, 0]),
+        (b"OSGN", output()),
+    ]);
+    let d = compare(&a, &b);
+    assert!(!d.is_equal());
+    paths_exist(&d, &a, &b);
+    let parts = under(&d, "Parts");
+    assert_eq!(parts.len(), 1, "{parts:?}");
+    assert_eq!(parts[0].path, "Parts/[1]");
+    assert_eq!(parts[0].change, Change::Added);
+    let tb = decode_bytes(&b).tree;
+    let sfi0 = tb.find("Parts/[1]/Name").unwrap();
+    assert_eq!(
+        tb.value(sfi0),
+        Some(hexlens_core::Value::Str("SFI0".into()))
+    );
+    // The header says so too: one more part.
+    assert!(d.differences.iter().any(|x| x.path == "Header/PartCount"
+        && x.change
+            == Change::Changed {
+                a: "2".into(),
+                b: "3".into()
+            }));
+    // The other way round: one removal.
+    let back = compare(&b, &a);
+    let parts = under(&back, "Parts");
+    assert_eq!(parts.len(), 1, "{parts:?}");
+    assert_eq!(
+        (parts[0].path.as_str(), &parts[0].change),
+        ("Parts/[1]", &Change::Removed)
+    );
+}
+
+#[test]
+fn a_reordered_part_table_changes_no_part() {
+    let a = container(&[(b"ISGN", input()), (b"OSGN", output())]);
+    let b = container(&[(b"OSGN", output()), (b"ISGN", input())]);
+    let d = compare(&a, &b);
+    assert!(under(&d, "Parts").is_empty(), "{:?}", d.differences);
+    // Only where the parts lie changed: the offsets table.
+    assert!(
+        d.differences.iter().all(|x| x.path.starts_with("Header/")),
+        "{:?}",
+        d.differences
+    );
+}
+
+#[test]
+fn a_changed_value_is_one_change_with_both_values() {
+    let a = container(&[(b"ISGN", input()), (b"OSGN", output())]);
+    let b = container(&[
+        (b"ISGN", sig(&[("POSITION", 0, 0), ("NORMAL", 0, 5)])),
+        (b"OSGN", output()),
+    ]);
+    let d = compare(&a, &b);
+    paths_exist(&d, &a, &b);
+    let changed: Vec<_> = d
+        .differences
+        .iter()
+        .filter(|x| x.path != "Header/Hash")
+        .collect();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert_eq!(
+        changed[0].path,
+        "Parts/[0]/Signature/Parameters/[1]/Register"
+    );
+    assert_eq!(
+        changed[0].change,
+        Change::Changed {
+            a: "1".into(),
+            b: "5".into()
+        }
+    );
+}
+
+#[test]
+fn an_inserted_element_is_one_addition_and_the_strings_that_moved_are_moves() {
+    let a = container(&[(b"ISGN", input())]);
+    let b = container(&[(
+        b"ISGN",
+        sig(&[("POSITION", 0, 0), ("TEXCOORD", 0, 2), ("NORMAL", 0, 1)]),
+    )]);
+    let d = compare(&a, &b);
+    paths_exist(&d, &a, &b);
+    let params = under(&d, "Parts/[0]/Signature/Parameters");
+    let added: Vec<_> = params
+        .iter()
+        .filter(|x| x.change == Change::Added)
+        .collect();
+    assert_eq!(added.len(), 1, "{params:?}");
+    assert_eq!(added[0].path, "Parts/[0]/Signature/Parameters/[1]");
+    // The name offsets of the elements kept changed only because the names moved.
+    let changed: Vec<_> = params
+        .iter()
+        .filter(|x| matches!(x.change, Change::Changed { .. }))
+        .collect();
+    assert!(changed.is_empty(), "{changed:?}");
+    assert!(
+        params
+            .iter()
+            .any(|x| matches!(x.change, Change::Moved { .. })),
+        "{params:?}"
+    );
+    assert!(params.iter().all(|x| x.change != Change::Removed));
+}
+
+#[test]
+fn a_damaged_second_file_is_compared_as_far_as_it_decodes() {
+    let a = container(&[(b"ISGN", input()), (b"OSGN", output())]);
+    for cut in [0, 10, 40, a.len() / 2, a.len() - 3] {
+        let d = compare(&a, &a[..cut]);
+        assert!(!d.is_equal(), "cut at {cut}");
+        assert_eq!(d.changed_bytes, (a.len() - cut) as u64);
+        paths_exist(&d, &a, &a[..cut]);
+    }
+}
+
+#[test]
+fn real_containers_compare_with_paths_in_their_trees() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/static/samples");
+    let names = [
+        "basic_code_dxil.dxil.dxbc",
+        "hs_mismatch_2_code_dxil.dxil.dxbc",
+        "d3d12_shaders_L2434_ps_dmax_code.dxbc",
+    ];
+    for x in names {
+        for y in names {
+            let a = std::fs::read(format!("{dir}/{x}")).unwrap();
+            let b = std::fs::read(format!("{dir}/{y}")).unwrap();
+            let d = compare(&a, &b);
+            assert_eq!(d.is_equal(), x == y, "{x} vs {y}");
+            paths_exist(&d, &a, &b);
+        }
+    }
+}
+
+/// Bitcode `llvm-as-19` assembles from `ir`.
+fn assemble(ir: &str) -> Vec<u8> {
+    let dir = std::env::temp_dir().join(format!("hexlens-diff-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join(format!("m{}.ll", ir.len()));
+    std::fs::write(&src, ir).unwrap();
+    let out = src.with_extension("bc");
+    let st = std::process::Command::new("llvm-as-19")
+        .arg(&src)
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .expect("llvm-as-19 (Debian's llvm-19; scripts/setup-native.sh installs it)");
+    assert!(st.success());
+    std::fs::read(out).unwrap()
+}
+
+fn module(functions: &[&str]) -> String {
+    let mut ir = String::new();
+    for f in functions {
+        ir.push_str(&format!(
+            "define i32 @{f}(i32 %x) {{\n  %y = mul i32 %x, {}\n  ret i32 %y\n}}\n",
+            f.len()
+        ));
+    }
+    ir
+}
+
+#[test]
+fn a_function_inserted_in_a_bitcode_module_is_one_added_function_block() {
+    let a = assemble(&module(&["first", "third"]));
+    let b = assemble(&module(&["first", "second", "third"]));
+    let d = compare(&a, &b);
+    assert_eq!(d.formats, ("bitcode", "bitcode"));
+    paths_exist(&d, &a, &b);
+    let tb = decode_bytes(&b).tree;
+    let blocks: Vec<String> = d
+        .differences
+        .iter()
+        .filter(|x| x.change == Change::Added)
+        .filter_map(|x| {
+            tb.find(&x.path)
+                .and_then(|id| tb.display(id))
+                .map(|s| s.into_owned())
+        })
+        .filter(|s| s.starts_with("FUNCTION_BLOCK"))
+        .collect();
+    assert_eq!(blocks.len(), 1, "{:?}", d.differences);
+    assert!(blocks[0].contains("\"second\""), "{}", blocks[0]);
+    // The two functions both have are not reported as changed blocks.
+    let ta = decode_bytes(&a).tree;
+    for x in &d.differences {
+        if x.change == Change::Removed {
+            let shown = ta
+                .find(&x.path)
+                .and_then(|id| ta.display(id))
+                .unwrap_or_default();
+            assert!(
+                !shown.starts_with("FUNCTION_BLOCK"),
+                "{} removed: {shown}",
+                x.path
+            );
+        }
+    }
+}
