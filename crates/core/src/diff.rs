@@ -206,6 +206,25 @@ impl Walk<'_> {
         }
     }
 
+    /// Node `id` of one file's tree `t`, at `path`, has no match in the other
+    /// (`change`: removed from A, or added in B).
+    fn only(&mut self, t: &Tree, id: NodeId, path: String, change: Change) {
+        let span = Some(bytes(t, id));
+        let (a, b) = if change == Change::Added {
+            (None, span)
+        } else {
+            (span, None)
+        };
+        self.push(Difference {
+            path,
+            path_b: None,
+            shown: text(t, id),
+            change,
+            a,
+            b,
+        });
+    }
+
     /// True if the bytes of `ia` in A and `ib` in B are identical.
     fn same_bytes(&self, (a0, a1): (u64, u64), (b0, b1): (u64, u64)) -> bool {
         if a1 - a0 != b1 - b0 {
@@ -326,31 +345,13 @@ impl Walk<'_> {
                     let pb = child_path(&path_b, &db.tree, kb[j]);
                     self.pair(da, db, ca, kb[j], p, pb);
                 }
-                None => {
-                    let s = bytes(&da.tree, ca);
-                    self.push(Difference {
-                        path: p,
-                        path_b: None,
-                        shown: text(&da.tree, ca),
-                        change: Change::Removed,
-                        a: Some(s),
-                        b: None,
-                    });
-                }
+                None => self.only(&da.tree, ca, p, Change::Removed),
             }
         }
         for (j, &cb) in kb.iter().enumerate() {
             if !used[j] {
                 let p = child_path(&path_b, &db.tree, cb);
-                let s = bytes(&db.tree, cb);
-                self.push(Difference {
-                    path: p,
-                    path_b: None,
-                    shown: text(&db.tree, cb),
-                    change: Change::Added,
-                    a: None,
-                    b: Some(s),
-                });
+                self.only(&db.tree, cb, p, Change::Added);
             }
         }
         if let Some(i) = own.filter(|&i| self.out.differences.len() > i + 1) {

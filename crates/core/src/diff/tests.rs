@@ -1,12 +1,5 @@
 use super::*;
-
-fn sample(name: &str) -> Vec<u8> {
-    std::fs::read(format!(
-        "{}/../../static/samples/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
-}
+use crate::session::tests::sample;
 
 #[test]
 fn a_file_and_its_copy_are_equal_without_walking_the_tree() {
