@@ -177,6 +177,8 @@ async function runSearch(page, mode, text) {
   await page.locator('#search-input').waitFor();
   await page.selectOption('#search-mode', mode);
   await page.fill('#search-input', text);
+  // The last search's count must not read as this one's.
+  await page.evaluate(() => { document.querySelector('#search-status').textContent = 'searching'; });
   const t0 = Date.now();
   await page.press('#search-input', 'Enter');
   await page.waitForFunction(() => {

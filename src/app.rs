@@ -92,6 +92,7 @@ pub fn App() -> Html {
     use_search_bar(&state);
     crate::components::copy_bar::use_copy_bar(&state);
     crate::components::bookmarks::use_bookmarks(&state);
+    crate::components::compare::use_compare(&state);
     crate::hooks::use_permalink::use_permalink(&state);
     crate::hooks::use_hotkey::use_history_keys();
     {

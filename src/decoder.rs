@@ -159,6 +159,7 @@ fn on_message(e: web_sys::MessageEvent) {
             message: get(&d, "message").as_string().unwrap_or_default(),
         },
         "copied" | "exported" => return crate::components::copy_bar::received(&d),
+        "compared" => return crate::components::compare::received(&d),
         "panic" => {
             stop();
             Event::Crashed {

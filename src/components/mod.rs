@@ -1,6 +1,7 @@
 //! The app's components, one per file.
 
 pub mod bookmarks;
+pub mod compare;
 pub mod copy_bar;
 pub mod details;
 pub mod drop_overlay;
@@ -80,4 +81,73 @@ impl std::ops::Deref for Store {
     fn deref(&self) -> &Self::Target {
         &self.0
     }
+}
+
+/// Height of a row of a list of matches or differences, in CSS pixels (the
+/// style sheet's `.sr`).
+const LIST_ROW: i32 = 20;
+
+/// Fills the list element `id` (a list of matches or differences: `n` rows,
+/// `current` marked) with the rows of its scrolled window, under a spacer as
+/// tall as every row; with `reveal`, first scrolls the current row into view.
+/// `fill(i, row)` sets row `i`'s text (as text) and anything else it shows.
+pub fn list_window(
+    id: &str,
+    n: usize,
+    current: Option<usize>,
+    reveal: bool,
+    fill: &dyn Fn(usize, &web_sys::Element),
+) {
+    let Some(list) = by_id::<web_sys::HtmlElement>(id) else {
+        return;
+    };
+    list.set_text_content(None);
+    let doc = gloo_utils::document();
+    let Ok(space) = doc.create_element("div") else {
+        return;
+    };
+    space.set_class_name("sr-space");
+    let height = i32::try_from(n)
+        .unwrap_or(i32::MAX)
+        .saturating_mul(LIST_ROW);
+    let _ = space.set_attribute("style", &format!("height: {height}px"));
+    let _ = list.append_child(&space);
+    let view = match list.client_height() {
+        0 => 8 * LIST_ROW,
+        h => h,
+    };
+    if let Some(c) = current.filter(|_| reveal) {
+        let at = c as i32 * LIST_ROW;
+        if at < list.scroll_top() || at + LIST_ROW > list.scroll_top() + view {
+            list.set_scroll_top(at - view / 2);
+        }
+    }
+    let first = (list.scroll_top() / LIST_ROW).max(0) as usize;
+    let last = (first + (view / LIST_ROW) as usize + 2).min(n);
+    for i in first..last {
+        let Ok(r) = doc.create_element("div") else {
+            return;
+        };
+        let cur = current == Some(i);
+        r.set_class_name(if cur { "sr cur" } else { "sr" });
+        let _ = r.set_attribute("role", "option");
+        let _ = r.set_attribute("aria-selected", if cur { "true" } else { "false" });
+        let _ = r.set_attribute("data-i", &i.to_string());
+        let _ = r.set_attribute("style", &format!("top: {}px", i as i32 * LIST_ROW));
+        fill(i, &r);
+        let _ = list.append_child(&r);
+    }
+}
+
+/// The number of the list row an event (a click) happened in.
+pub fn list_row(e: &web_sys::Event) -> Option<usize> {
+    use wasm_bindgen::JsCast;
+    e.target()?
+        .dyn_into::<web_sys::Element>()
+        .ok()?
+        .closest(".sr")
+        .ok()??
+        .get_attribute("data-i")?
+        .parse()
+        .ok()
 }

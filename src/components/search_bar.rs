@@ -69,9 +69,6 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// Height of a row of the results list, in CSS pixels (the style sheet's `.sr`).
-const RESULT_ROW: i32 = 20;
-
 /// The text of match `i`'s row: its offset, then the node's path (a
 /// structure search) or the length and what was searched for.
 fn result_text(x: &Search, i: usize) -> String {
@@ -87,64 +84,20 @@ fn result_text(x: &Search, i: usize) -> String {
     }
 }
 
-/// Fills the results list with the rows of its scrolled window (under a
-/// spacer as tall as every row); with `reveal`, first scrolls the current
-/// match into view.
+/// Fills the results list with the rows of its scrolled window; with
+/// `reveal`, first scrolls the current match into view.
 fn render_results(reveal: bool) {
-    let Some(list) = el::<web_sys::HtmlElement>("search-results") else {
-        return;
-    };
     let x = SHOWN.with(|s| s.borrow().clone());
     let n = x.as_ref().map_or(0, |x| x.hits.len());
-    list.set_hidden(n == 0);
-    list.set_text_content(None);
-    let Some(x) = x.filter(|_| n > 0) else {
-        return;
-    };
-    let doc = gloo_utils::document();
-    let div = |class: &str| {
-        let d = doc.create_element("div").ok()?;
-        d.set_class_name(class);
-        Some(d)
-    };
-    let Some(space) = div("sr-space") else {
-        return;
-    };
-    let height = i32::try_from(n)
-        .unwrap_or(i32::MAX)
-        .saturating_mul(RESULT_ROW);
-    let _ = space.set_attribute("style", &format!("height: {height}px"));
-    let _ = list.append_child(&space);
-    let view = match list.client_height() {
-        0 => 8 * RESULT_ROW,
-        h => h,
-    };
-    if let Some(c) = x.current.filter(|_| reveal) {
-        let at = c as i32 * RESULT_ROW;
-        if at < list.scroll_top() || at + RESULT_ROW > list.scroll_top() + view {
-            list.set_scroll_top(at - view / 2);
+    if let Some(list) = el::<web_sys::HtmlElement>("search-results") {
+        list.set_hidden(n == 0);
+    }
+    let current = x.as_ref().and_then(|x| x.current);
+    super::list_window("search-results", n, current, reveal, &|i, r| {
+        if let Some(x) = &x {
+            r.set_text_content(Some(&result_text(x, i)));
         }
-    }
-    let first = (list.scroll_top() / RESULT_ROW).max(0) as usize;
-    let last = (first + (view / RESULT_ROW) as usize + 2).min(n);
-    for i in first..last {
-        let Some(r) = div(if x.current == Some(i) { "sr cur" } else { "sr" }) else {
-            return;
-        };
-        let _ = r.set_attribute("role", "option");
-        let _ = r.set_attribute(
-            "aria-selected",
-            if x.current == Some(i) {
-                "true"
-            } else {
-                "false"
-            },
-        );
-        let _ = r.set_attribute("data-i", &i.to_string());
-        let _ = r.set_attribute("style", &format!("top: {}px", i as i32 * RESULT_ROW));
-        r.set_text_content(Some(&result_text(&x, i)));
-        let _ = list.append_child(&r);
-    }
+    });
 }
 
 /// Shows the bar and puts the cursor in its field.
@@ -249,13 +202,7 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
             "search-results",
             "click",
             Box::new(move |e| {
-                let i = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .and_then(|t| t.closest(".sr").ok().flatten())
-                    .and_then(|r| r.get_attribute("data-i"))
-                    .and_then(|i| i.parse().ok());
-                if let Some(i) = i {
+                if let Some(i) = super::list_row(e) {
                     dd.dispatch(Action::SearchShow(i));
                 }
             }),

@@ -1271,6 +1271,46 @@ test('containers inside other files: an effect-like file shows each shader where
   assert.ok(got.equals(cli(['dump', every, '--json', '--scan'])), 'the export is hexlens dump --scan --json');
 });
 
+test('compare with another file: the differences hexlens diff finds, next and previous difference, each selecting its node', async () => {
+  const dir = path.join(SAMPLES, '../../tests/fixtures/dxcontainer/curated');
+  const a = path.join(dir, 'embedded_rs_gs_space1_code_dxbc.dxbc');
+  const b = path.join(dir, 'embedded_rs_gs_space1_naked_code_dxbc.dxbc');
+  const want = JSON.parse(cli(['diff', a, b, '--json']));
+  assert.equal(want.equal, false);
+  await open();
+  await loadViaInput('a.dxbc', fs.readFileSync(a));
+  await page.setInputFiles('#cmp-file', { name: 'b.dxbc', mimeType: 'application/octet-stream', buffer: fs.readFileSync(b) });
+  await page.waitForFunction(() => /structures differ/.test(document.querySelector('#cmp-summary')?.textContent || ''));
+  const summary = await page.locator('#cmp-summary').textContent();
+  const counts = (k) => want.differences.filter((d) => d.change === k).length;
+  assert.match(summary, new RegExp(`${counts('changed')} changed, ${counts('moved')} moved, ${counts('removed')} only in A, ${counts('added')} only in B`));
+  // A row a difference, in hexlens diff's order, with its path.
+  const rows = await page.locator('#cmp-list .sr').evaluateAll((rs) => rs.map((r) => r.dataset.path));
+  assert.deepEqual(rows, want.differences.map((d) => d.path).slice(0, rows.length));
+  assert.ok(rows.length >= Math.min(want.differences.length, 8));
+  // Next difference walks them, selecting each node of A in the tree.
+  for (let i = 0; i < want.differences.length; i++) {
+    await page.locator('#cmp-next').click();
+    const d = want.differences[i];
+    await page.waitForFunction((i) => document.querySelector('#cmp-list .sr.cur')?.dataset.i === String(i), i);
+    if (d.change !== 'added') {
+      await page.waitForFunction((p) => document.querySelector('#details-path')?.textContent === p, d.path);
+      assert.equal(await page.locator('#tree .trow[aria-selected="true"]').getAttribute('data-path'), d.path);
+    }
+  }
+  // Previous wraps around to the last.
+  await page.locator('#cmp-next').click();
+  await page.locator('#cmp-prev').click();
+  await page.waitForFunction((i) => document.querySelector('#cmp-list .sr.cur')?.dataset.i === String(i), want.differences.length - 1);
+  // A click on a row selects it.
+  const pc = want.differences.findIndex((d) => d.path === 'Header/PartCount');
+  await page.locator(`#cmp-list .sr[data-i="${pc}"]`).click();
+  await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'Header/PartCount');
+  assert.match(await page.locator(`#cmp-list .sr[data-i="${pc}"]`).textContent(), /^~ Header\/PartCount: 5 -> 4$/);
+  await shot('35-compare');
+  await page.locator('#cmp-close').click();
+});
+
 test('no request left for a non-local address, and no errors were logged', async () => {
   assert.ok(requests.length > 5);
   const foreign = requests.filter((u) => {

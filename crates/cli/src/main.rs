@@ -274,58 +274,10 @@ fn diff(args: &[String]) -> Result<ExitCode, String> {
         }
         out.extend_from_slice(b"]}\n");
     } else {
-        let at = |s: Option<(u64, u64)>| s.map_or(String::new(), |(x, y)| format!("{x:X}-{y:X}"));
-        let shown = |s: &str| {
-            if s.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", hexlens_core::output::one_line(s, 120))
-            }
-        };
         for x in &d.differences {
-            let one = |s: &str| hexlens_core::output::one_line(s, 200);
-            let path = match &x.path_b {
-                Some(pb) => format!("{} (B: {pb})", x.path),
-                None => x.path.clone(),
-            };
-            let _ = match &x.change {
-                Change::Changed { a, b } => writeln!(out, "~ {path}: {} -> {}", one(a), one(b)),
-                Change::Moved { a, b } => writeln!(
-                    out,
-                    "> {path}: {} -> {} (what it points at moved)",
-                    one(a),
-                    one(b)
-                ),
-                Change::Removed => writeln!(
-                    out,
-                    "- {}{}  (only in A, {})",
-                    x.path,
-                    shown(&x.shown),
-                    at(x.a)
-                ),
-                Change::Added => writeln!(
-                    out,
-                    "+ {}{}  (only in B, {})",
-                    x.path,
-                    shown(&x.shown),
-                    at(x.b)
-                ),
-            };
+            let _ = writeln!(out, "{}", x.line());
         }
-        let (c, m, r, ad) = d.counts();
-        let _ = writeln!(
-            out,
-            "{} ({}, {} bytes) vs {} ({}, {} bytes): {}; {c} changed, {m} moved, {r} only in A, {ad} only in B, {} bytes differ{}",
-            fa,
-            d.formats.0,
-            d.sizes.0,
-            fb,
-            d.formats.1,
-            d.sizes.1,
-            if d.is_equal() { "equal structures" } else { "the structures differ" },
-            d.changed_bytes,
-            if d.truncated { " (list cut at --max)" } else { "" }
-        );
+        let _ = writeln!(out, "{}", d.summary(fa, fb));
     }
     stdout()
         .write_all(&out)

@@ -77,7 +77,62 @@ pub struct Diff {
     pub changed_bytes: u64,
 }
 
+impl Difference {
+    /// The line `hexlens diff` prints for it: `~ PATH: A -> B` (changed),
+    /// `> PATH: A -> B (what it points at moved)`, `- PATH (shown)  (only in A,
+    /// START-END)`, `+ PATH (shown)  (only in B, START-END)`; the other path
+    /// follows a changed node's as `(B: PATH)` where it differs.
+    pub fn line(&self) -> String {
+        let one = |s: &str| crate::output::one_line(s, 200);
+        let path = match &self.path_b {
+            Some(pb) => format!("{} (B: {pb})", self.path),
+            None => self.path.clone(),
+        };
+        let at = |s: Option<(u64, u64)>| s.map_or(String::new(), |(x, y)| format!("{x:X}-{y:X}"));
+        let shown = if self.shown.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", crate::output::one_line(&self.shown, 120))
+        };
+        match &self.change {
+            Change::Changed { a, b } => format!("~ {path}: {} -> {}", one(a), one(b)),
+            Change::Moved { a, b } => {
+                format!(
+                    "> {path}: {} -> {} (what it points at moved)",
+                    one(a),
+                    one(b)
+                )
+            }
+            Change::Removed => format!("- {path}{shown}  (only in A, {})", at(self.a)),
+            Change::Added => format!("+ {path}{shown}  (only in B, {})", at(self.b)),
+        }
+    }
+}
+
 impl Diff {
+    /// The summary line `hexlens diff` ends with, for files named `a` and `b`.
+    pub fn summary(&self, a: &str, b: &str) -> String {
+        let (c, m, r, ad) = self.counts();
+        format!(
+            "{a} ({}, {} bytes) vs {b} ({}, {} bytes): {}; {c} changed, {m} moved, {r} only in A, {ad} only in B, {} bytes differ{}",
+            self.formats.0,
+            self.sizes.0,
+            self.formats.1,
+            self.sizes.1,
+            if self.is_equal() {
+                "equal structures"
+            } else {
+                "the structures differ"
+            },
+            self.changed_bytes,
+            if self.truncated {
+                " (the list stops at its limit)"
+            } else {
+                ""
+            }
+        )
+    }
+
     /// True if the structures are equal (nothing changed, added or removed).
     pub fn is_equal(&self) -> bool {
         self.differences

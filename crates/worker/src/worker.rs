@@ -241,7 +241,7 @@ mod worker {
             | "resolve" => ask(&kind, &m, job),
             "copy" if get(&m, "what").as_string().as_deref() != Some("json") => copy_out(&m, job),
             #[cfg(feature = "tools")]
-            "copy" | "export" | "structure" => tools::handle(&kind, &m, job),
+            "copy" | "export" | "structure" | "diff" => tools::handle(&kind, &m, job),
             _ => {}
         }
     }
@@ -489,6 +489,48 @@ mod worker {
             }
         }
 
+        /// Most differences sent to the page.
+        const MAX_DIFFERENCES: usize = 100_000;
+
+        /// `{type: "diff", job, blob, other}`: the open file (A) compared
+        /// with `other` (B) by their structure, answered `{type: "compared",
+        /// job, summary, rows}` (`rows`: `[change, path, line]` a
+        /// difference, as `hexlens diff` prints them), or `{type: "compared",
+        /// job, error}`.
+        fn compare(m: &JsValue, job: u32, a: &BlobSource) {
+            let reply = |fields: &[(&str, JsValue)]| {
+                let mut f = vec![("job", JsValue::from(job))];
+                f.extend_from_slice(fields);
+                post(&msg("compared", &f));
+            };
+            let Ok(other) = get(m, "other").dyn_into::<web_sys::Blob>() else {
+                return reply(&[("error", "no second file was given".into())]);
+            };
+            let b = match BlobSource::new(other, job) {
+                Ok(b) => b,
+                Err(e) => return reply(&[("error", e.into())]),
+            };
+            let d = hexlens_core::diff::diff(a, &b, MAX_DIFFERENCES);
+            let rows = js_sys::Array::new();
+            for x in &d.differences {
+                let change = match x.change {
+                    hexlens_core::diff::Change::Changed { .. } => "changed",
+                    hexlens_core::diff::Change::Moved { .. } => "moved",
+                    hexlens_core::diff::Change::Removed => "removed",
+                    hexlens_core::diff::Change::Added => "added",
+                };
+                let r = js_sys::Array::new();
+                r.push(&change.into());
+                r.push(&x.path.as_str().into());
+                r.push(&x.line().into());
+                rows.push(&r);
+            }
+            reply(&[
+                ("summary", d.summary("A", "B").into()),
+                ("rows", rows.into()),
+            ]);
+        }
+
         /// `{type: "structure", job, blob, gen, text, max}`: a structure
         /// search; `{type: "export", …}` and `{type: "copy", what: "json",
         /// …}` (see the module's notes), each with the file as `blob`.
@@ -504,6 +546,9 @@ mod worker {
             // The file as the session decoded it: scanned for containers when
             // the page asked for that.
             let scan = get(m, "scan").is_truthy();
+            if kind == "diff" {
+                return compare(m, job, &src);
+            }
             if kind == "structure" {
                 let max = uint(m, "max").unwrap_or(1).min(u64::from(u32::MAX)) as u32;
                 let gen = uint(m, "gen").unwrap_or(0) as u32;
