@@ -558,7 +558,7 @@ if (shareRows.length) {
   }
 }
 lines.push('');
-lines.push(`App transfer size (gzip -9): ${transfer.toLocaleString('en')} bytes for a visit that opens a file of the biggest decoder module: the page's critical path ${critical.toLocaleString('en')}, and the decode worker with one module: ${perModule.map(([m, n]) => `${m} ${n.toLocaleString('en')}`).join(', ')}; the tools module, fetched for an export or a structure search only, ${tools.toLocaleString('en')}. Everything deployed: ${deployed.toLocaleString('en')} (${assets.join(', ')}).`);
+lines.push(`App transfer size (gzip -9): ${transfer.toLocaleString('en')} bytes for a visit that opens a file of the biggest decoder module: the page's critical path ${critical.toLocaleString('en')}, and the decode worker with one module: ${perModule.map(([m, n]) => `${m} ${n.toLocaleString('en')}`).join(', ')}; the tools module, fetched only for an export, a structure search, a comparison or a file no other module decodes, ${tools.toLocaleString('en')}. Everything deployed: ${deployed.toLocaleString('en')} (${assets.join(', ')}).`);
 const table = lines.join('\n');
 console.log('\n' + table);
 const errs = [...fileRows.flatMap((r) => r.errors), ...denseRows.flatMap((r) => r.errors), ...(big ? big.errors : [])];

@@ -218,6 +218,31 @@ fn real_containers_compare_with_paths_in_their_trees() {
     }
 }
 
+#[test]
+fn the_signatures_fxc_and_dxc_write_for_one_shader_are_compared_with_each_other() {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/dxcontainer/curated"
+    );
+    let a = std::fs::read(format!("{dir}/hs_topology_line_code_dxbc.dxbc")).unwrap();
+    let b = std::fs::read(format!("{dir}/hs_topology_line_code_dxil.dxil.dxbc")).unwrap();
+    let d = compare(&a, &b);
+    paths_exist(&d, &a, &b);
+    // ISGN, OSGN and PCSG (FXC) are matched with ISG1, OSG1 and PSG1 (DXC):
+    // none of them is only in one file; SHEX has no DXIL counterpart.
+    let only: Vec<&str> = d
+        .differences
+        .iter()
+        .filter(|x| matches!(x.change, Change::Removed | Change::Added))
+        .filter(|x| x.path.starts_with("Parts/[") && x.path.matches('/').count() == 1)
+        .map(|x| x.shown.split(':').next().unwrap_or(""))
+        .collect();
+    for sig in ["ISGN", "OSGN", "PCSG", "ISG1", "OSG1", "PSG1"] {
+        assert!(!only.contains(&sig), "{sig} unmatched: {only:?}");
+    }
+    assert!(only.contains(&"SHEX") && only.contains(&"DXIL"), "{only:?}");
+}
+
 /// Bitcode `llvm-as-19` assembles from `ir`.
 fn assemble(ir: &str) -> Vec<u8> {
     let dir = std::env::temp_dir().join(format!("hexlens-diff-{}", std::process::id()));

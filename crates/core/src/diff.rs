@@ -5,8 +5,10 @@
 //!
 //! - **Matching.** Children are matched by a key: a named field by its name;
 //!   an entry of a list (`[3]`) by what names it: its `Name` child's value
-//!   (a DXContainer part's FourCC, a signature element's semantic name, with
-//!   its `SemanticIndex` or `Index`), else the label its row leads with (a
+//!   (a DXContainer part's FourCC, the signature parts of FXC and DXC
+//!   matched with each other; a signature element's semantic name, ASCII
+//!   case ignored as HLSL does, with its `SemanticIndex` or `Index`; a
+//!   string-table entry's text), else the label its row leads with (a
 //!   bitcode block's kind and function name, a .dyno symbol's or a cDAC
 //!   type's name, an object section's name). Entries without either (numbers
 //!   in a table) are matched by position. Keys that repeat are matched in
@@ -492,6 +494,12 @@ fn key(t: &Tree, c: NodeId) -> String {
             .and_then(|&k| t.value(k))
     };
     if let Some(name) = named("Name") {
+        // Semantic names are matched ignoring ASCII case, as HLSL reads them
+        // (FXC writes SV_POSITION where DXC keeps SV_Position).
+        let name = match name {
+            Value::Str(s) => Value::Str(same_part(&s).to_ascii_lowercase()),
+            v => v,
+        };
         let index = named("SemanticIndex").or_else(|| named("Index"));
         return match index {
             Some(ix) => format!("{name:?}#{ix:?}"),
@@ -499,9 +507,10 @@ fn key(t: &Tree, c: NodeId) -> String {
         };
     }
     let group = t.is_lazy(c) || !t.children(c).is_empty();
-    // An entry of a string table: by its text.
+    // An entry of a string table: by its text (ASCII case ignored, as for
+    // names).
     if let (false, Some(Value::Str(s))) = (group, t.value(c)) {
-        return format!("{s:?}");
+        return format!("{:?}", s.to_ascii_lowercase());
     }
     if let (true, Some(d)) = (group, t.display(c)) {
         let label = label(&d);
@@ -510,6 +519,19 @@ fn key(t: &Tree, c: NodeId) -> String {
         }
     }
     format!("[{i}]")
+}
+
+/// DirectX Container parts that say the same in the forms of two shader
+/// model generations (FXC's and DXC's signatures, SM4 and SM5 bytecode) are
+/// matched with each other, so their contents are compared.
+fn same_part(fourcc: &str) -> &str {
+    match fourcc {
+        "ISG1" => "ISGN",
+        "OSG1" | "OSG5" => "OSGN",
+        "PSG1" => "PCSG",
+        "SHDR" => "SHEX",
+        other => other,
+    }
 }
 
 /// The label a row's display leads with: a quoted name, else the text before
