@@ -55,6 +55,10 @@ pub fn App() -> Html {
                 match io::load_manifest().await {
                     Ok(list) => {
                         if let Some(want) = io::sample_param() {
+                            // `?sample=A&compare=B`: B is compared with A once A is decoded.
+                            if let Some(other) = io::query_param("compare") {
+                                crate::components::compare::compare_later(other);
+                            }
                             match list.iter().find(|s| s.file == want) {
                                 Some(s) => io::open_sample(s, dispatch.clone()),
                                 None => dispatch.dispatch(Action::LoadFailed(format!(

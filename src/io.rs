@@ -192,19 +192,9 @@ pub fn open_sample(sample: &Sample, dispatch: UseReducerDispatcher<State>) {
     let name = sample.file.clone();
     dispatch.dispatch(Action::Loading(name.clone()));
     set_sample_param(Some(&name));
-    let url = asset_url(&format!("static/samples/{name}"));
     spawn_local(async move {
-        match fetch_bytes(&url).await {
-            Ok(data) => {
-                let arr = Uint8Array::from(&data[..]);
-                let parts = js_sys::Array::of1(&arr);
-                match web_sys::Blob::new_with_u8_array_sequence(&parts) {
-                    Ok(blob) => open_blob(name, blob, dispatch),
-                    Err(_) => {
-                        dispatch.dispatch(Action::LoadFailed(format!("could not open {name}")))
-                    }
-                }
-            }
+        match sample_blob(&name).await {
+            Ok(blob) => open_blob(name, blob, dispatch),
             Err(e) => dispatch.dispatch(Action::LoadFailed(e)),
         }
     });
@@ -212,10 +202,22 @@ pub fn open_sample(sample: &Sample, dispatch: UseReducerDispatcher<State>) {
 
 /// The `?sample=` parameter of the page URL.
 pub fn sample_param() -> Option<String> {
+    query_param("sample")
+}
+
+/// The address's query parameter `name` (`?compare=`).
+pub fn query_param(name: &str) -> Option<String> {
     let search = gloo_utils::window().location().search().ok()?;
     web_sys::UrlSearchParams::new_with_str(&search)
         .ok()?
-        .get("sample")
+        .get(name)
+}
+
+/// A bundled sample's bytes as a `Blob`.
+pub async fn sample_blob(name: &str) -> Result<web_sys::Blob, String> {
+    let data = fetch_bytes(&asset_url(&format!("static/samples/{name}"))).await?;
+    let parts = js_sys::Array::of1(&Uint8Array::from(&data[..]));
+    web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(|_| format!("could not open {name}"))
 }
 
 /// Keeps `?sample=` in the address bar in step with what is open, so a reload or

@@ -2,12 +2,19 @@
 //! generated DirectX Containers with known edits (a changed value, a part
 //! inserted and removed, a reordered part table, a signature element inserted
 //! so the others' strings move, a damaged second file), pairs of real
-//! bitcode modules assembled by `llvm-as-19` (a function inserted), and real
-//! unrelated containers. Each edit is reported once, at its path, and nothing
-//! else is.
+//! bitcode modules assembled by `llvm-as-19` (a function inserted), .dyno
+//! files with a module added, cDAC files with a blob added, a name changed by
+//! one letter in a file of every format, and real unrelated containers. Each
+//! edit is reported once, at its path, and nothing else is.
 
+#[path = "generators/cdac.rs"]
+mod cdac_gen;
+#[path = "generators/dyno.rs"]
+mod dyno_gen;
 #[path = "generators/dxcontainer.rs"]
 mod gen;
+#[path = "generators/llvm1.rs"]
+mod llvm1_gen;
 
 use hexlens_core::diff::{diff, Change, Diff, Difference};
 use hexlens_core::{decode_bytes, Tree};
@@ -303,6 +310,117 @@ fn a_function_inserted_in_a_bitcode_module_is_one_added_function_block() {
             assert!(
                 !shown.starts_with("FUNCTION_BLOCK"),
                 "{} removed: {shown}",
+                x.path
+            );
+        }
+    }
+}
+
+#[test]
+fn a_module_added_to_a_dyno_file_is_one_added_module() {
+    use dyno_gen::{file, shapes_module, util_module, Layout};
+    let (a, _) = file(
+        &[(shapes_module(false), "shapes.chpl")],
+        Layout::Writer,
+        false,
+    );
+    let (b, _) = file(
+        &[
+            (shapes_module(false), "shapes.chpl"),
+            (util_module(), "util.chpl"),
+        ],
+        Layout::Writer,
+        false,
+    );
+    let d = compare(&a, &b);
+    assert_eq!(d.formats, ("chapel-dyno", "chapel-dyno"));
+    paths_exist(&d, &a, &b);
+    let modules = under(&d, "Modules");
+    assert_eq!(modules.len(), 1, "{modules:?}");
+    assert_eq!(
+        (modules[0].path.as_str(), &modules[0].change),
+        ("Modules/[1]", &Change::Added)
+    );
+}
+
+#[test]
+fn a_blob_added_to_a_cdac_file_is_one_added_blob() {
+    let a = cdac_gen::good_blob();
+    let b = cdac_gen::two_blobs();
+    let d = compare(&a, &b);
+    assert_eq!(d.formats, ("cdac", "cdac"));
+    paths_exist(&d, &a, &b);
+    // The blob, and the 16 bytes before it that no decoder claims.
+    let blobs: Vec<(&str, &Change)> = under(&d, "Blobs")
+        .iter()
+        .map(|x| (x.path.as_str(), &x.change))
+        .collect();
+    assert_eq!(
+        blobs,
+        [
+            ("Blobs/unknown", &Change::Added),
+            ("Blobs/[1]", &Change::Added)
+        ]
+    );
+}
+
+/// The first field whose value is a name of at least 3 letters written as
+/// they are at the end of its bytes (after a length, if it has one; before a
+/// NUL, if it ends with one), and where its last letter is.
+fn a_name(t: &Tree, file: &[u8]) -> Option<(hexlens_core::NodeId, usize)> {
+    (0..t.len() as u32).find_map(|id| {
+        let s = t.span(id);
+        let Some(hexlens_core::Value::Str(v)) = t.value(id) else {
+            return None;
+        };
+        // Not a magic number or a part's FourCC: a name.
+        let fourcc = t.kind(id) == hexlens_core::Kind::FourCC;
+        if fourcc
+            || v.len() < 3
+            || !v.bytes().all(|c| c.is_ascii_alphabetic())
+            || !s.end.is_multiple_of(8)
+        {
+            return None;
+        }
+        let end = s.end_byte() as usize;
+        let end = if file.get(end - 1) == Some(&0) {
+            end - 1
+        } else {
+            end
+        };
+        let start = end.checked_sub(v.len())?;
+        (start as u64 >= s.start_byte() && file.get(start..end) == Some(v.as_bytes()))
+            .then_some((id, end - 1))
+    })
+}
+
+#[test]
+fn a_name_changed_by_one_letter_is_reported_inside_the_entry_that_holds_it() {
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        ("dyno", dyno_gen::shapes(dyno_gen::Layout::Writer, false).0),
+        ("cdac", cdac_gen::good_blob()),
+        ("llvm1", llvm1_gen::rev5_llvm14()),
+        (
+            "dxcontainer",
+            container(&[(b"ISGN", input()), (b"OSGN", output())]),
+        ),
+    ];
+    for (what, a) in files {
+        let t = decode_bytes(&a).tree;
+        let (id, at) = a_name(&t, &a).unwrap_or_else(|| panic!("{what}: no name"));
+        let path = t.path(id);
+        let holder = t.path(t.parent(id).unwrap());
+        let mut b = a.clone();
+        b[at] = if b[at] == b'q' { b'z' } else { b'q' };
+        let d = compare(&a, &b);
+        assert!(!d.is_equal(), "{what}: {path}");
+        paths_exist(&d, &a, &b);
+        for x in &d.differences {
+            // A whole-file digest (a .dyno header's, a container's) changes too.
+            let digest = x.path.starts_with("Header/");
+            assert!(
+                digest || x.path.starts_with(&holder) || holder.starts_with(&x.path),
+                "{what}: {path} changed, but {} differs",
                 x.path
             );
         }

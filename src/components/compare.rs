@@ -36,6 +36,15 @@ thread_local! {
     /// The store as of the last render (a click selects in it).
     static LATEST: std::cell::RefCell<Option<UseReducerHandle<State>>> =
         const { std::cell::RefCell::new(None) };
+    /// A bundled sample to compare the file with once it is decoded
+    /// (`?sample=A&compare=B`).
+    static LATER: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Compares the file about to open with bundled sample `name` once it is
+/// decoded.
+pub fn compare_later(name: String) {
+    LATER.with(|l| *l.borrow_mut() = Some(name));
 }
 
 fn say(text: &str) {
@@ -50,8 +59,8 @@ fn show_panel(open: bool) {
     }
 }
 
-/// Asks the tools module to compare the open file with `other`.
-fn compare_with(other: web_sys::File) {
+/// Asks the tools module to compare the open file with `other`, called `name`.
+fn compare_with(other: web_sys::Blob, name: &str) {
     let Some(st) = LATEST.with(|l| l.borrow().clone()) else {
         return;
     };
@@ -59,7 +68,7 @@ fn compare_with(other: web_sys::File) {
         return crate::components::copy_bar::say("Open and decode a file first");
     };
     show_panel(true);
-    say(&format!("Comparing with {}…", other.name()));
+    say(&format!("Comparing with {name}…"));
     ROWS.with(|r| *r.borrow_mut() = (Vec::new(), None));
     render(false);
     let sent = crate::decoder::send_tools(
@@ -161,6 +170,17 @@ fn render(reveal: bool) {
 #[hook]
 pub fn use_compare(state: &UseReducerHandle<State>) {
     LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
+    // A comparison the address asked for, once the file is decoded.
+    if state.doc.as_ref().is_some_and(|d| d.is_decoded()) {
+        if let Some(name) = LATER.with(|l| l.borrow_mut().take()) {
+            wasm_bindgen_futures::spawn_local(async move {
+                match crate::io::sample_blob(&name).await {
+                    Ok(blob) => compare_with(blob, &name),
+                    Err(e) => crate::components::copy_bar::say(&e),
+                }
+            });
+        }
+    }
     use_effect_with((), |_| {
         let mut held: Vec<EventListener> = Vec::new();
         let mut on = |id: &str, event: &'static str, f: Box<dyn FnMut(&web_sys::Event)>| {
@@ -179,7 +199,8 @@ pub fn use_compare(state: &UseReducerHandle<State>) {
                 let file = input.files().and_then(|f| f.get(0));
                 input.set_value("");
                 if let Some(f) = file {
-                    compare_with(f);
+                    let name = f.name();
+                    compare_with(f.into(), &name);
                 }
             }),
         );

@@ -1309,6 +1309,14 @@ test('compare with another file: the differences hexlens diff finds, next and pr
   assert.match(await page.locator(`#cmp-list .sr[data-i="${pc}"]`).textContent(), /^~ Header\/PartCount: 5 -> 4$/);
   await shot('35-compare');
   await page.locator('#cmp-close').click();
+  // ?sample=A&compare=B opens A and compares it with B.
+  const [x, y] = ['basic_code_dxil.dxil.dxbc', 'hs_mismatch_2_code_dxil.dxil.dxbc'];
+  const linked = JSON.parse(cli(['diff', path.join(SAMPLES, x), path.join(SAMPLES, y), '--json']));
+  await open(`?sample=${x}&compare=${y}`);
+  await page.waitForFunction(() => /structures differ/.test(document.querySelector('#cmp-summary')?.textContent || ''));
+  const n = (k) => linked.differences.filter((d) => d.change === k).length;
+  assert.match(await page.locator('#cmp-summary').textContent(), new RegExp(`${n('changed')} changed, ${n('moved')} moved, ${n('removed')} only in A, ${n('added')} only in B`));
+  assert.equal(await page.locator('#cmp-list .sr').first().getAttribute('data-path'), linked.differences[0].path);
 });
 
 test('no request left for a non-local address, and no errors were logged', async () => {

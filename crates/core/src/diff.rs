@@ -550,11 +550,29 @@ fn label(d: &str) -> String {
         .min()
         .unwrap_or(d.len());
     let head = &d[..end];
-    // A block kind keeps its number and name; anything else stops at " (".
-    if head.contains("_BLOCK (") {
-        return head.to_string();
+    // A block kind keeps its name; anything else stops at " (".
+    let head = if head.contains("_BLOCK (") {
+        head
+    } else {
+        head.split(" (").next().unwrap_or("")
+    };
+    // Numbers say where and how big, not what: a group not decoded yet
+    // (`module of 3120 bytes at 0x50`) is matched by the words around them.
+    // A quoted name keeps its digits.
+    let mut out = String::new();
+    let mut quoted = false;
+    for word in head.split(' ') {
+        if word.starts_with('"') {
+            quoted = true;
+        }
+        if quoted || !word.bytes().any(|c| c.is_ascii_digit()) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
     }
-    head.split(" (").next().unwrap_or("").to_string()
+    out
 }
 
 #[cfg(test)]

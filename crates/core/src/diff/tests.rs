@@ -44,10 +44,14 @@ fn a_changed_field_is_reported_at_its_path_with_both_values() {
 #[test]
 fn labels_keep_a_blocks_kind_and_name_and_drop_its_counts() {
     assert_eq!(
-        label("FUNCTION_BLOCK (12) \"main\", 395 words, abbrev width 3"),
-        "FUNCTION_BLOCK (12) \"main\""
+        label("FUNCTION_BLOCK (12) \"main2\", 395 words, abbrev width 3"),
+        "FUNCTION_BLOCK \"main2\""
     );
-    assert_eq!(label("MODULE_BLOCK (8), 395 words"), "MODULE_BLOCK (8)");
+    assert_eq!(label("MODULE_BLOCK (8), 395 words"), "MODULE_BLOCK");
+    assert_eq!(
+        label("module of 3120 bytes at 0x50, not decoded yet"),
+        "module of bytes at"
+    );
     assert_eq!(label("\"Color\""), "\"Color\"");
     assert_eq!(label("GlobalTypePlane, 262 bytes"), "GlobalTypePlane");
     assert_eq!(label(".text (no bytes in the file)"), ".text");
