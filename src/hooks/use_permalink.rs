@@ -17,10 +17,14 @@ use gloo_events::EventListener;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// The fragment (without `#`) for a place, with the tree's open nodes.
+/// The fragment (without `#`) for a place, with the tree's open nodes and,
+/// for a file scanned for containers on request, `scan=1`.
 pub fn fragment(sha: &str, node: Option<&str>, at: u64, open: &[String]) -> String {
     let p = web_sys::UrlSearchParams::new().expect("URLSearchParams");
     p.append("sha", sha);
+    if crate::decoder::scanned() {
+        p.append("scan", "1");
+    }
     if let Some(n) = node {
         p.append("node", n);
     }
@@ -52,6 +56,14 @@ pub fn parse(fragment: &str, sha: Option<&str>, any_file: bool) -> Option<Action
         at,
         open,
     })
+}
+
+/// True if a fragment says its place is in the file scanned for containers.
+fn wants_scan(fragment: &str) -> bool {
+    web_sys::UrlSearchParams::new_with_str(fragment.trim_start_matches('#'))
+        .ok()
+        .and_then(|p| p.get("scan"))
+        .is_some_and(|v| v == "1")
 }
 
 fn location_hash() -> String {
@@ -100,11 +112,25 @@ pub fn use_permalink(state: &UseReducerHandle<State>) {
             return;
         };
         if m.restored.as_ref() != Some(&sha) {
+            let sample = crate::io::sample_param().is_some();
+            let here = location_hash();
+            let place = parse(&here, Some(&sha), sample);
+            // A place in the file as scanned for containers: open it so
+            // first (the place is restored once that view is decoded).
+            if place.is_some() && wants_scan(&here) && !crate::decoder::scanned() {
+                if let Some((doc, blob)) = st
+                    .doc
+                    .as_ref()
+                    .and_then(|d| d.bytes.blob().map(|b| (d.clone(), b.clone())))
+                {
+                    crate::io::open_blob_as(doc.bytes.name().to_string(), blob, true, d);
+                    return;
+                }
+            }
             m.restored = Some(sha.clone());
             crate::io::mark("hexlens:hashed"); // for the benchmark
             m.key = (None, u64::MAX, u32::MAX, u32::MAX);
-            let sample = crate::io::sample_param().is_some();
-            if let Some(a) = parse(&location_hash(), Some(&sha), sample) {
+            if let Some(a) = place {
                 d.dispatch(a);
                 return;
             }

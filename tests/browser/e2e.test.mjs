@@ -1057,6 +1057,31 @@ test('the URL fragment keeps the place (hash, node, cursor, what is open): a rel
   assert.equal(await cursorAt(), 0);
 });
 
+test('a link into a file scanned for containers opens it scanned, at its place', async () => {
+  await open('?sample=basic_code_dxil.dxil.dxbc');
+  await page.waitForSelector('#tree[data-decoded=true]');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('sha'));
+  await page.locator('#scan-btn').click();
+  await page.locator(row('DXContainer@0x0/Header')).waitFor();
+  await page.locator(row('DXContainer@0x0/Header')).click();
+  await page.waitForFunction(() => {
+    const p = new URLSearchParams(location.hash.slice(1));
+    return p.get('scan') === '1' && p.get('node') === 'DXContainer@0x0/Header';
+  });
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'DXContainer@0x0/Header');
+  assert.equal(await page.locator('#file-info .badge').textContent(), 'embedded');
+  assert.equal(await page.locator('#scan-btn').textContent(), 'Decode as its format');
+  // Decoded as its format again, the link says so.
+  await page.locator('#scan-btn').click();
+  await page.locator('#file-info .badge:text-is("dxcontainer")').waitFor();
+  await page.locator(row('Header')).click();
+  await page.waitForFunction(() => {
+    const p = new URLSearchParams(location.hash.slice(1));
+    return p.get('scan') === null && p.get('node') === 'Header';
+  });
+});
+
 test('history: Back and Forward (Alt+Left / Alt+Right) walk through the places visited', async () => {
   await open();
   await loadViaInput(SAMPLE, sample);
