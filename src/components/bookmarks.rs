@@ -265,12 +265,7 @@ fn listen(mem: Rc<std::cell::RefCell<Mem>>) -> Vec<EventListener> {
             else {
                 return;
             };
-            let i = t
-                .closest("[data-i]")
-                .ok()
-                .flatten()
-                .and_then(|li| li.get_attribute("data-i"))
-                .and_then(|i| i.parse::<usize>().ok());
+            let i = super::list_row(e);
             let Some(b) = i.and_then(|i| s.bookmarks.get(i)) else {
                 return;
             };
@@ -311,15 +306,7 @@ fn listen(mem: Rc<std::cell::RefCell<Mem>>) -> Vec<EventListener> {
         "bm-import",
         "change",
         Box::new(move |e| {
-            let Some(input) = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            else {
-                return;
-            };
-            let file = input.files().and_then(|l| l.get(0));
-            input.set_value("");
-            let (Some(f), Some(s)) = (file, state()) else {
+            let (Some(f), Some(s)) = (super::picked_file(e), state()) else {
                 return;
             };
             let size = s.doc.as_ref().map_or(0, |d| d.bytes.len());

@@ -190,15 +190,7 @@ pub fn use_compare(state: &UseReducerHandle<State>) {
             "cmp-file",
             "change",
             Box::new(|e| {
-                let Some(input) = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-                else {
-                    return;
-                };
-                let file = input.files().and_then(|f| f.get(0));
-                input.set_value("");
-                if let Some(f) = file {
+                if let Some(f) = super::picked_file(e) {
                     let name = f.name();
                     compare_with(f.into(), &name);
                 }

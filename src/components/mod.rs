@@ -139,15 +139,25 @@ pub fn list_window(
     }
 }
 
-/// The number of the list row an event (a click) happened in.
+/// The number (`data-i`) of the list row an event (a click) happened in.
 pub fn list_row(e: &web_sys::Event) -> Option<usize> {
     use wasm_bindgen::JsCast;
     e.target()?
         .dyn_into::<web_sys::Element>()
         .ok()?
-        .closest(".sr")
+        .closest("[data-i]")
         .ok()??
         .get_attribute("data-i")?
         .parse()
         .ok()
+}
+
+/// The file a file input's `change` event picked; the input is cleared, so
+/// picking the same file again is a change too.
+pub fn picked_file(e: &web_sys::Event) -> Option<web_sys::File> {
+    use wasm_bindgen::JsCast;
+    let input = e.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
+    let file = input.files().and_then(|l| l.get(0));
+    input.set_value("");
+    file
 }

@@ -58,11 +58,9 @@ pub fn file_picker(p: &PickerProps) -> Html {
     let onchange = {
         let cb = p.on_file.clone();
         Callback::from(move |e: Event| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            if let Some(f) = input.files().and_then(|l| l.get(0)) {
+            if let Some(f) = super::picked_file(&e) {
                 cb.emit(f);
             }
-            input.set_value("");
         })
     };
     html! {

@@ -26,7 +26,7 @@
 
 use crate::source::ByteSource;
 use crate::tree::{Kind, NameRef, NodeId, Tree, Value};
-use crate::{expand, Decoded, Options};
+use crate::{expand, Decoded};
 use std::collections::HashMap;
 
 /// What differs at one path.
@@ -170,12 +170,8 @@ const CHUNK: usize = 1 << 20;
 /// Compares `a` and `b` by their structure (see the module's description),
 /// listing at most `max` differences.
 pub fn diff(a: &dyn ByteSource, b: &dyn ByteSource, max: usize) -> Diff {
-    let opts = Options {
-        lazy_threshold: Some(0),
-        page_size: Some(crate::stream::STREAM_PAGE),
-        exact_totals: false,
-        scan: false,
-    };
+    // As a viewer decodes: groups are decoded when the walk opens them.
+    let opts = crate::view::viewer_options();
     let mut da = crate::decode_with(a, &opts);
     let mut db = crate::decode_with(b, &opts);
     let (runs, changed_bytes) = differing_runs(a, b);
@@ -294,7 +290,9 @@ impl Walk<'_> {
                 return runs.get(i).is_none_or(|r| r.0 >= a1);
             }
         }
-        let (mut x, mut y) = (vec![0u8; CHUNK], vec![0u8; CHUNK]);
+        // Most nodes compared are small: buffers no bigger than the node.
+        let len = usize::try_from(a1 - a0).map_or(CHUNK, |l| l.min(CHUNK));
+        let (mut x, mut y) = (vec![0u8; len], vec![0u8; len]);
         let mut at = 0u64;
         while at < a1 - a0 {
             let n = CHUNK.min((a1 - a0 - at) as usize);

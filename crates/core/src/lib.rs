@@ -116,19 +116,7 @@ pub fn decode_with(src: &dyn ByteSource, opts: &Options) -> Decoded {
             let mut b = Builder::new(src, "raw");
             let head = b.peek_bytes(0, 8);
             let root = b.current();
-            let error = if scan.is_some() {
-                formats::embedded::nothing_found(&head)
-            } else {
-                format!(
-                    "no decoder recognises this file (it starts with {}); shown as plain bytes",
-                    if head.is_empty() {
-                        "nothing: it is empty".to_string()
-                    } else {
-                        builder::hex_preview(&head)
-                    }
-                )
-            };
-            b.set_error(root, error);
+            b.set_error(root, unrecognised(&head, scan.is_some()));
             Decoded {
                 format: "raw",
                 file_size: src.len(),
@@ -136,6 +124,24 @@ pub fn decode_with(src: &dyn ByteSource, opts: &Options) -> Decoded {
             }
         }
     }
+}
+
+/// The error of a file no decoder recognises, which starts with `head`;
+/// `scanned`: no container of a known format was found inside it either.
+pub(crate) fn unrecognised(head: &[u8], scanned: bool) -> String {
+    format!(
+        "no decoder recognises this file (it starts with {}){}; shown as plain bytes",
+        if head.is_empty() {
+            "nothing: it is empty".to_string()
+        } else {
+            builder::hex_preview(head)
+        },
+        if scanned {
+            ", and no container of a known format was found inside it"
+        } else {
+            ""
+        }
+    )
 }
 
 /// Decodes an in-memory file (see [`decode`]).

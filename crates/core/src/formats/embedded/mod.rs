@@ -356,7 +356,7 @@ fn decode(b: &mut Builder) -> DResult<()> {
     b.set_value(root, Value::U(s.found.len() as u64));
     if s.found.is_empty() {
         let head = b.peek_bytes(0, 8);
-        b.set_error(root, nothing_found(&head));
+        b.set_error(root, crate::unrecognised(&head, true));
         return Ok(());
     }
     b.set_display(
@@ -385,18 +385,6 @@ fn decode(b: &mut Builder) -> DResult<()> {
         });
     }
     Ok(())
-}
-
-/// The root's error when nothing was found (`head`: the file's first bytes).
-pub(crate) fn nothing_found(head: &[u8]) -> String {
-    format!(
-        "no decoder recognises this file (it starts with {}), and no container of a known format was found inside it; shown as plain bytes",
-        if head.is_empty() {
-            "nothing: it is empty".to_string()
-        } else {
-            crate::builder::hex_preview(head)
-        }
-    )
 }
 
 #[cfg(test)]
