@@ -133,11 +133,19 @@ pub fn App() -> Html {
     let s = &*state;
     let body = match &s.doc {
         Some(doc) => {
-            let cols = format!(
-                "grid-template-columns: {} 6px minmax(0, 1fr) 6px {}",
-                px(widths.0),
-                px(widths.1)
-            );
+            // In a comparison the hex pane shows both files' bytes: it takes
+            // the details pane's place (the differences' panel floats over
+            // the structure pane's foot).
+            let comparing = s.other.is_some();
+            let cols = if comparing {
+                format!("grid-template-columns: {} 6px minmax(0, 1fr)", px(widths.0))
+            } else {
+                format!(
+                    "grid-template-columns: {} 6px minmax(0, 1fr) 6px {}",
+                    px(widths.0),
+                    px(widths.1)
+                )
+            };
             html! {
                 <>
                 { notices(&NoticesProps { doc: Some(doc.clone()), status: s.status.clone(), dispatch: dispatch.clone() }) }
@@ -145,8 +153,10 @@ pub fn App() -> Html {
                     <TreeView state={Store::new(state.clone())} />
                     { splitter(&SplitterProps { label: "Resize the structure pane".into(), value: widths.0, on_resize: resize_tree }) }
                     <HexView state={Store::new(state.clone())} />
-                    { splitter(&SplitterProps { label: "Resize the details pane".into(), value: widths.1, on_resize: resize_details }) }
-                    { details(&DetailsProps { doc: doc.clone(), selected: s.selected, details: s.details.clone(), cursor: s.cursor, bytes_epoch: s.bytes_epoch, dispatch: dispatch.clone() }) }
+                    if !comparing {
+                        { splitter(&SplitterProps { label: "Resize the details pane".into(), value: widths.1, on_resize: resize_details }) }
+                        { details(&DetailsProps { doc: doc.clone(), selected: s.selected, details: s.details.clone(), cursor: s.cursor, bytes_epoch: s.bytes_epoch, dispatch: dispatch.clone() }) }
+                    }
                 </main>
                 { status_bar(&StatusProps { doc: doc.clone(), hover: s.hover_info.clone(), selected: s.details.clone().filter(|d| Some(d.id) == s.selected), cursor: s.cursor, range: s.byte_range(), dispatch: dispatch.clone() }) }
                 </>

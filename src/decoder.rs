@@ -160,6 +160,7 @@ fn on_message(e: web_sys::MessageEvent) {
         },
         "copied" | "exported" => return crate::components::copy_bar::received(&d),
         "compared" => return crate::components::compare::received(&d),
+        "bytediff" => return crate::components::compare::byte_found(&d),
         "panic" => {
             stop();
             Event::Crashed {

@@ -188,6 +188,39 @@ pub enum Action {
     },
     /// Stop searching (the matches found stay).
     SearchStop,
+    /// Show another file's bytes beside the open file's (a comparison), or
+    /// stop (`None`).
+    Compare(Option<Rc<crate::bytes::FileBytes>>),
+    /// Line the compared file's bytes up with the open file's: B's offset
+    /// minus A's for the bytes shown side by side.
+    Align(i64),
+}
+
+/// The file the open one is compared with: its bytes stand beside the open
+/// file's in the hex pane, B's byte at A's offset plus `delta`.
+#[derive(Debug, Clone)]
+pub struct Other {
+    /// B's bytes.
+    pub bytes: Rc<crate::bytes::FileBytes>,
+    /// B's offset minus A's, for the bytes side by side.
+    pub delta: i64,
+}
+
+impl Other {
+    /// The offset in B standing beside A's offset `o`, if B has it.
+    pub fn beside(&self, o: u64) -> Option<u64> {
+        let b = o as i128 + self.delta as i128;
+        (0..self.bytes.len() as i128)
+            .contains(&b)
+            .then_some(b as u64)
+    }
+
+    /// Rows of 16 the hex pane needs for A (`a_len` bytes) and B side by
+    /// side: to the end of whichever goes further.
+    pub fn rows(&self, a_len: u64) -> u64 {
+        let b_end = (self.bytes.len() as i128 - self.delta as i128).max(0) as u64;
+        a_len.max(b_end).div_ceil(16)
+    }
 }
 
 /// A named place in the open file: a node or a byte range, with a colour and
@@ -343,6 +376,8 @@ pub struct State {
     pub selecting: Option<Origin>,
     /// Nodes open in the tree pane.
     pub open: Rc<OpenSet>,
+    /// The file compared with the open one, its bytes beside the open file's.
+    pub other: Option<Rc<Other>>,
     /// Grows with every change of `open`.
     pub gen: u32,
     /// How far the worker's tree is decoded (from its latest answer).
@@ -860,6 +895,26 @@ impl State {
                     ..(**x).clone()
                 }));
                 Some(s)
+            }
+            Action::Compare(bytes) => {
+                self.doc.as_ref()?;
+                if bytes.is_none() && self.other.is_none() {
+                    return None;
+                }
+                Some(State {
+                    other: bytes.map(|bytes| Rc::new(Other { bytes, delta: 0 })),
+                    ..self.clone()
+                })
+            }
+            Action::Align(delta) => {
+                let o = self.other.as_ref().filter(|o| o.delta != delta)?;
+                Some(State {
+                    other: Some(Rc::new(Other {
+                        bytes: o.bytes.clone(),
+                        delta,
+                    })),
+                    ..self.clone()
+                })
             }
         }
     }
@@ -1857,5 +1912,42 @@ mod tests {
         let before = r.s.search.as_ref().unwrap().current;
         assert!(r.s.apply(Action::SearchShow(want.len())).is_none());
         assert_eq!(r.s.search.as_ref().unwrap().current, before);
+    }
+
+    #[test]
+    fn a_compared_file_stands_beside_the_open_one_until_another_opens() {
+        let data = sample("basic_code_dxil.dxil.dxbc");
+        let mut r = Rig::new(data.clone(), None);
+        assert!(r.s.other.is_none());
+        assert!(!r.act(Action::Align(4)), "nothing to line up");
+        let b = Rc::new(FileBytes::new("b", data[..100].to_vec()));
+        assert!(r.act(Action::Compare(Some(b))));
+        let o = r.s.other.clone().unwrap();
+        assert_eq!((o.delta, o.beside(99), o.beside(100)), (0, Some(99), None));
+        assert_eq!(o.rows(data.len() as u64), (data.len() as u64).div_ceil(16));
+        // Lined up by a node's starts: B's byte 0 beside A's byte 40.
+        assert!(r.act(Action::Align(-40)));
+        let o = r.s.other.clone().unwrap();
+        assert_eq!(
+            (o.beside(39), o.beside(40), o.beside(139)),
+            (None, Some(0), Some(99))
+        );
+        assert!(!r.act(Action::Align(-40)), "already lined up so");
+        // B past A's end: the rows go on to B's end.
+        let long = Rc::new(FileBytes::new("b", vec![0; data.len() + 40]));
+        r.act(Action::Compare(Some(long)));
+        let o = r.s.other.clone().unwrap();
+        assert_eq!(
+            o.rows(data.len() as u64),
+            (data.len() as u64 + 40).div_ceil(16)
+        );
+        assert!(r.act(Action::Compare(None)));
+        assert!(r.s.other.is_none());
+        assert!(!r.act(Action::Compare(None)));
+        // Opening a file ends the comparison.
+        r.act(Action::Compare(Some(Rc::new(FileBytes::new("b", vec![1])))));
+        let doc = Rc::new(Doc::pending(Rc::new(FileBytes::new("g", data)), 8));
+        r.act(Action::Open(doc));
+        assert!(r.s.other.is_none());
     }
 }

@@ -16,7 +16,7 @@ mod gen;
 #[path = "generators/llvm1.rs"]
 mod llvm1_gen;
 
-use hexlens_core::diff::{diff, Change, Diff, Difference};
+use hexlens_core::diff::{diff, Change, Diff, Difference, Mark};
 use hexlens_core::{decode_bytes, Tree};
 
 /// An input or output signature part's data: `(semantic name, index, register)`
@@ -53,7 +53,21 @@ fn container(parts: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
 }
 
 fn compare(a: &[u8], b: &[u8]) -> Diff {
-    diff(&a, &b, 10_000)
+    let d = diff(&a, &b, 10_000);
+    // The merged tree shows every difference once, on a row marked as it.
+    let mut shown: Vec<usize> = d.rows.iter().filter_map(|r| r.difference).collect();
+    shown.sort_unstable();
+    assert_eq!(shown, (0..d.differences.len()).collect::<Vec<_>>());
+    for r in &d.rows {
+        let (x, y) = (
+            r.a.map(|(s, e)| &a[s as usize..e as usize]),
+            r.b.map(|(s, e)| &b[s as usize..e as usize]),
+        );
+        if r.mark == Mark::Same && r.count == 1 {
+            assert_eq!(x, y, "{r:?}");
+        }
+    }
+    d
 }
 
 /// The differences under `prefix`.
@@ -425,4 +439,43 @@ fn a_name_changed_by_one_letter_is_reported_inside_the_entry_that_holds_it() {
             );
         }
     }
+}
+
+#[test]
+fn a_symbol_inserted_in_an_llvm1_symbol_table_is_one_added_entry() {
+    let a = llvm1_gen::with_symbols(&[(0, "main"), (1, "helper"), (2, "tail")]);
+    let b = llvm1_gen::with_symbols(&[(0, "main"), (5, "inserted"), (1, "helper"), (2, "tail")]);
+    let d = compare(&a, &b);
+    assert_eq!(d.formats, ("llvm1-bytecode", "llvm1-bytecode"));
+    paths_exist(&d, &a, &b);
+    let (ta, tb) = (decode_bytes(&a).tree, decode_bytes(&b).tree);
+    let added: Vec<&Difference> = d
+        .differences
+        .iter()
+        .filter(|x| x.change == Change::Added)
+        .collect();
+    assert_eq!(added.len(), 1, "{:#?}", d.differences);
+    let inserted = tb.find(&added[0].path).unwrap();
+    assert!(
+        tb.display(inserted).is_some_and(|s| s.contains("inserted"))
+            || tb
+                .value(inserted)
+                .is_some_and(|v| format!("{v:?}").contains("inserted")),
+        "{}",
+        added[0].path
+    );
+    assert!(!d.differences.iter().any(|x| x.change == Change::Removed));
+    // The entries after it are matched by their names: none of them changed
+    // (only the list's count and the blocks' sizes do).
+    for x in d.differences.iter().filter(|x| x.change != Change::Added) {
+        if let Some(id) = ta.find(&x.path) {
+            let name = ta.display(id).map(|s| s.to_string()).unwrap_or_default();
+            assert!(
+                !name.contains("helper") && !name.contains("tail"),
+                "{}: {name}",
+                x.path
+            );
+        }
+    }
+    assert_eq!(d.differences.len(), 4, "two sizes, the count and the entry");
 }

@@ -1,44 +1,129 @@
 //! Compare with another file: "Compare with…" by the status bar picks a
 //! second file (B); the tools module compares the open file (A) with it by
-//! their structure (`hexlens_core::diff`, what `hexlens diff` prints) and the
-//! panel lists the differences: a summary, then one row a difference (`~` a
-//! value changed, `>` it changed only because what it points at moved, `-`
-//! only in A, `+` only in B) with both values. A click on a row, or the
-//! panel's ◀ ▶ (next and previous difference), selects the node in A and
-//! shows its bytes. Only the rows in the list's window are in the DOM.
+//! their structure (`hexlens_core::diff`, what `hexlens diff --tree` prints)
+//! and the panel shows the merged tree: one row a node the comparison
+//! reached, indented by depth, marked `=` the same in both (a run of
+//! identical siblings is one row), `~` changed (both values), `>` changed
+//! only because what it points at moved, `-` only in A, `+` only in B, `*`
+//! the differences are inside. "Only differences" hides the `=` rows; a
+//! row's twisty folds what is below it.
+//!
+//! B's bytes stand beside A's in the hex pane (the store's
+//! [`crate::state::Other`]); differing bytes are marked in both. A click on a
+//! row, or ◀ ▶ (the previous and next difference), selects the node in A and
+//! lines B's bytes up with it (its start in B beside its start in A); the
+//! byte ◀ ▶ go to the previous and next run of bytes that differ from those
+//! beside them. Only the rows in the list's window are in the DOM.
 //!
 //! The panel is plain markup in `www/index.html`, wired here; every text in
 //! it is set as text.
 
 use crate::state::{Action, State};
 use gloo_events::EventListener;
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::by_id as el;
 
-/// One difference as the panel shows it.
+/// One row of the merged tree as the panel shows it.
 #[derive(Clone, Debug)]
 struct Row {
-    /// `changed`, `moved`, `removed` or `added`.
-    change: String,
+    depth: u32,
+    /// `same`, `changed`, `moved`, `removed`, `added` or `inside`.
+    mark: String,
+    /// The row's text (`hexlens diff --tree`'s line without its indent).
+    text: String,
     /// The node's path (in B for an addition).
     path: String,
-    /// The row's text.
-    text: String,
+    /// The difference it shows.
+    difference: Option<usize>,
+    /// The offsets in A and B that stand side by side when it is shown.
+    align: (u64, u64),
+}
+
+impl Row {
+    fn sign(&self) -> char {
+        match self.mark.as_str() {
+            "same" => '=',
+            "changed" => '~',
+            "moved" => '>',
+            "removed" => '-',
+            "added" => '+',
+            _ => '*',
+        }
+    }
+}
+
+/// What the panel shows.
+#[derive(Default)]
+struct Panel {
+    rows: Vec<Row>,
+    /// The rows shown (indices into `rows`), as the filter and folds leave them.
+    shown: Vec<usize>,
+    /// The row selected (an index into `rows`).
+    current: Option<usize>,
+    /// Rows folded (their descendants hidden).
+    folded: Vec<bool>,
+    /// Hide the rows of nodes that are the same.
+    only: bool,
+    /// The second file.
+    other: Option<web_sys::Blob>,
+    /// The last run of differing bytes shown, in A.
+    run: Option<(u64, u64)>,
+}
+
+impl Panel {
+    /// Works out which rows show.
+    fn refilter(&mut self) {
+        self.shown.clear();
+        // Depth below which rows are hidden by a fold.
+        let mut hide_below: Option<u32> = None;
+        for (i, r) in self.rows.iter().enumerate() {
+            if let Some(d) = hide_below {
+                if r.depth > d {
+                    continue;
+                }
+                hide_below = None;
+            }
+            if self.only && r.mark == "same" {
+                continue;
+            }
+            self.shown.push(i);
+            if self.folded[i] {
+                hide_below = Some(r.depth);
+            }
+        }
+    }
+
+    /// True if row `i` has rows below it.
+    fn has_children(&self, i: usize) -> bool {
+        self.rows
+            .get(i + 1)
+            .is_some_and(|n| n.depth > self.rows[i].depth)
+    }
+
+    /// Unfolds the rows above row `i`, so it shows.
+    fn unfold_to(&mut self, i: usize) {
+        let mut depth = self.rows[i].depth;
+        for j in (0..i).rev() {
+            if self.rows[j].depth < depth {
+                self.folded[j] = false;
+                depth = self.rows[j].depth;
+            }
+        }
+    }
 }
 
 thread_local! {
-    /// The differences shown, and the one selected.
-    static ROWS: std::cell::RefCell<(Vec<Row>, Option<usize>)> =
-        const { std::cell::RefCell::new((Vec::new(), None)) };
+    static PANEL: RefCell<Panel> = RefCell::new(Panel { only: true, ..Panel::default() });
     /// The store as of the last render (a click selects in it).
-    static LATEST: std::cell::RefCell<Option<UseReducerHandle<State>>> =
-        const { std::cell::RefCell::new(None) };
+    static LATEST: RefCell<Option<UseReducerHandle<State>>> = const { RefCell::new(None) };
     /// A bundled sample to compare the file with once it is decoded
     /// (`?sample=A&compare=B`).
-    static LATER: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    static LATER: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// Compares the file about to open with bundled sample `name` once it is
@@ -47,8 +132,8 @@ pub fn compare_later(name: String) {
     LATER.with(|l| *l.borrow_mut() = Some(name));
 }
 
-fn say(text: &str) {
-    if let Some(s) = el::<web_sys::Element>("cmp-summary") {
+fn say(id: &str, text: &str) {
+    if let Some(s) = el::<web_sys::Element>(id) {
         s.set_text_content(Some(text));
     }
 }
@@ -59,18 +144,39 @@ fn show_panel(open: bool) {
     }
 }
 
-/// Asks the tools module to compare the open file with `other`, called `name`.
+fn store() -> Option<UseReducerHandle<State>> {
+    LATEST.with(|l| l.borrow().clone())
+}
+
+/// Asks the tools module to compare the open file with `other`, called `name`,
+/// and shows B's bytes beside A's.
 fn compare_with(other: web_sys::Blob, name: &str) {
-    let Some(st) = LATEST.with(|l| l.borrow().clone()) else {
+    let Some(st) = store() else {
         return;
     };
     let Some(doc) = st.doc.clone().filter(|d| d.is_decoded()) else {
         return crate::components::copy_bar::say("Open and decode a file first");
     };
     show_panel(true);
-    say(&format!("Comparing with {name}…"));
-    ROWS.with(|r| *r.borrow_mut() = (Vec::new(), None));
+    say("cmp-summary", &format!("Comparing with {name}…"));
+    say("cmp-where", "");
+    PANEL.with(|p| {
+        let mut p = p.borrow_mut();
+        let only = p.only;
+        *p = Panel {
+            only,
+            other: Some(other.clone()),
+            ..Panel::default()
+        };
+    });
     render(false);
+    let arrived = st.dispatcher();
+    let bytes = crate::bytes::FileBytes::from_blob(
+        name,
+        other.clone(),
+        Rc::new(move || arrived.dispatch(Action::BytesArrived)),
+    );
+    st.dispatch(Action::Compare(Some(Rc::new(bytes))));
     let sent = crate::decoder::send_tools(
         doc.load,
         &[
@@ -80,90 +186,227 @@ fn compare_with(other: web_sys::Blob, name: &str) {
         ],
     );
     if let Err(e) = sent {
-        say(&e);
+        say("cmp-summary", &e);
     }
 }
 
 /// The tools module's answer: `{type: "compared", summary, rows}` (`rows`:
-/// `[change, path, text]` each), or `{error}`.
+/// the merged tree's, see the tools module), or `{error}`.
 pub fn received(m: &JsValue) {
     let get = |k: &str| js_sys::Reflect::get(m, &k.into()).unwrap_or(JsValue::UNDEFINED);
     if let Some(e) = get("error").as_string() {
-        return say(&format!("Could not compare: {e}"));
+        return say("cmp-summary", &format!("Could not compare: {e}"));
     }
+    let num = |r: &js_sys::Array, i: u32| r.get(i).as_f64().unwrap_or(-1.0);
     let rows: Vec<Row> = get("rows")
         .dyn_into::<js_sys::Array>()
         .map(|a| {
             a.iter()
                 .filter_map(|r| {
                     let r: js_sys::Array = r.dyn_into().ok()?;
-                    Some(Row {
-                        change: r.get(0).as_string()?,
-                        path: r.get(1).as_string()?,
-                        text: r.get(2).as_string()?,
-                    })
+                    let name = r.get(2).as_string()?;
+                    let text = r.get(3).as_string()?;
+                    let mut row = Row {
+                        depth: num(&r, 0) as u32,
+                        mark: r.get(1).as_string()?,
+                        text: String::new(),
+                        path: r.get(4).as_string()?,
+                        difference: (num(&r, 5) >= 0.0).then(|| num(&r, 5) as usize),
+                        align: (num(&r, 10) as u64, num(&r, 11) as u64),
+                    };
+                    let name = if name.is_empty() { "(file)" } else { &name };
+                    row.text = if text.is_empty() {
+                        format!("{} {name}", row.sign())
+                    } else {
+                        format!("{} {name}: {text}", row.sign())
+                    };
+                    Some(row)
                 })
                 .collect()
         })
         .unwrap_or_default();
-    say(&get("summary").as_string().unwrap_or_default());
-    ROWS.with(|r| *r.borrow_mut() = (rows, None));
+    say(
+        "cmp-summary",
+        &get("summary").as_string().unwrap_or_default(),
+    );
+    PANEL.with(|p| {
+        let mut p = p.borrow_mut();
+        p.folded = vec![false; rows.len()];
+        p.rows = rows;
+        p.current = None;
+        p.refilter();
+    });
     render(false);
 }
 
-/// Selects difference `i`: the node in A (a row only in B has none there).
+/// Selects row `i`: its node in A (a row only in B has none there: A's
+/// bytes beside where B has it show), with B's bytes lined up with it.
 fn pick(i: usize) {
-    let row = ROWS.with(|r| {
-        let mut r = r.borrow_mut();
-        let row = r.0.get(i).cloned();
-        if row.is_some() {
-            r.1 = Some(i);
-        }
-        row
+    let row = PANEL.with(|p| {
+        let mut p = p.borrow_mut();
+        let row = p.rows.get(i).cloned()?;
+        p.current = Some(i);
+        p.unfold_to(i);
+        p.refilter();
+        Some(row)
     });
     let Some(row) = row else {
         return;
     };
     render(true);
-    if row.change == "added" {
-        return crate::components::copy_bar::say(&format!("Only in B: {}", row.path));
+    let Some(st) = store() else {
+        return;
+    };
+    st.dispatch(Action::Align(row.align.1 as i64 - row.align.0 as i64));
+    if row.mark == "added" {
+        say("cmp-where", &format!("Only in B: {}", row.path));
+        return st.dispatch(Action::Goto(row.align.0));
     }
-    if let Some(st) = LATEST.with(|l| l.borrow().clone()) {
-        st.dispatch(Action::Restore {
-            sha: String::new(),
-            path: Some(row.path),
-            at: None,
-            open: Vec::new(),
-        });
-    }
+    say("cmp-where", "");
+    st.dispatch(Action::Restore {
+        sha: String::new(),
+        path: Some(row.path),
+        at: None,
+        open: Vec::new(),
+    });
 }
 
 /// Moves to the next (+1) or previous (-1) difference, wrapping around.
 fn step(by: i64) {
-    let (n, cur) = ROWS.with(|r| (r.borrow().0.len(), r.borrow().1));
-    if n == 0 {
-        return;
+    let next = PANEL.with(|p| {
+        let p = p.borrow();
+        let diffs: Vec<usize> = (0..p.rows.len())
+            .filter(|&i| p.rows[i].difference.is_some())
+            .collect();
+        if diffs.is_empty() {
+            return None;
+        }
+        let at = p.current.map(|c| diffs.partition_point(|&d| d < c));
+        let n = diffs.len() as i64;
+        let k = match (at, p.current) {
+            // On a difference: the one beside it.
+            (Some(k), Some(c)) if diffs.get(k) == Some(&c) => (k as i64 + by).rem_euclid(n),
+            // Between differences: the next one is at `k`, the previous one before it.
+            (Some(k), _) if by > 0 => (k as i64).rem_euclid(n),
+            (Some(k), _) => (k as i64 - 1).rem_euclid(n),
+            (None, _) if by > 0 => 0,
+            (None, _) => n - 1,
+        };
+        Some(diffs[k as usize])
+    });
+    if let Some(i) = next {
+        pick(i);
     }
-    let i = match cur {
-        Some(c) => (c as i64 + by).rem_euclid(n as i64) as usize,
-        None if by >= 0 => 0,
-        None => n - 1,
+}
+
+/// Asks for the next (`back`: previous) run of bytes that differ from those
+/// beside them.
+fn byte_step(back: bool) {
+    let Some(st) = store() else {
+        return;
     };
-    pick(i);
+    let (Some(doc), Some(o)) = (st.doc.clone(), st.other.clone()) else {
+        return;
+    };
+    let (blob, run) = PANEL.with(|p| (p.borrow().other.clone(), p.borrow().run));
+    let Some(blob) = blob else {
+        return;
+    };
+    // From the run shown, if the cursor is still in it.
+    let from = match run.filter(|r| r.0 <= st.cursor && st.cursor < r.1.max(r.0 + 1)) {
+        Some((s, _)) if back => s,
+        Some((_, e)) => e.saturating_sub(1),
+        None => st.cursor,
+    };
+    let sent = crate::decoder::send_tools(
+        doc.load,
+        &[
+            ("type", "bytediff".into()),
+            ("other", blob.into()),
+            ("from", (from as f64).into()),
+            ("delta", (o.delta as f64).into()),
+            ("back", back.into()),
+        ],
+    );
+    if let Err(e) = sent {
+        say("cmp-where", &e);
+    }
+}
+
+/// The tools module's answer to [`byte_step`]: `{type: "bytediff", start,
+/// end}`, no `start` if there is no such run, or `{error}`.
+pub fn byte_found(m: &JsValue) {
+    let get = |k: &str| js_sys::Reflect::get(m, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    if let Some(e) = get("error").as_string() {
+        return say("cmp-where", &format!("Could not compare the bytes: {e}"));
+    }
+    let (Some(s), Some(e)) = (get("start").as_f64(), get("end").as_f64()) else {
+        return say("cmp-where", "No more bytes differ that way");
+    };
+    let (s, e) = (s as u64, e as u64);
+    PANEL.with(|p| p.borrow_mut().run = Some((s, e)));
+    say(
+        "cmp-where",
+        &format!("Bytes 0x{s:X}–0x{:X} differ ({} bytes)", e - 1, e - s),
+    );
+    if let Some(st) = store() {
+        st.dispatch(Action::Goto(s));
+        st.dispatch(Action::SelectBytes(s, e - 1));
+    }
 }
 
 /// Fills the list with the rows of its scrolled window; with `reveal`, first
 /// scrolls the selected row into view.
 fn render(reveal: bool) {
-    ROWS.with(|r| {
-        let (rows, cur) = &*r.borrow();
-        super::list_window("cmp-list", rows.len(), *cur, reveal, &|i, d| {
-            let row = &rows[i];
-            d.set_class_name(&format!("{} cmp-{}", d.class_name(), row.change));
+    PANEL.with(|p| {
+        let p = p.borrow();
+        let cur = p.current.and_then(|c| p.shown.iter().position(|&i| i == c));
+        super::list_window("cmp-list", p.shown.len(), cur, reveal, &|k, d| {
+            let i = p.shown[k];
+            let row = &p.rows[i];
+            d.set_class_name(&format!("{} cmp-{}", d.class_name(), row.mark));
             let _ = d.set_attribute("data-path", &row.path);
-            d.set_text_content(Some(&row.text));
+            let _ = d.set_attribute("data-row", &i.to_string());
+            let _ = d.set_attribute("role", "treeitem");
+            let _ = d.set_attribute("aria-level", &(row.depth + 1).to_string());
+            let _ = d.set_attribute(
+                "style",
+                &format!(
+                    "{}; padding-left: {}px",
+                    d.get_attribute("style").unwrap_or_default(),
+                    6 + 14 * row.depth
+                ),
+            );
+            let doc = gloo_utils::document();
+            if let Ok(t) = doc.create_element("span") {
+                t.set_class_name("cmp-twisty");
+                if p.has_children(i) {
+                    let folded = p.folded[i];
+                    let _ = t.set_attribute("data-fold", &i.to_string());
+                    let _ = d.set_attribute("aria-expanded", if folded { "false" } else { "true" });
+                    t.set_text_content(Some(if folded { "▸" } else { "▾" }));
+                }
+                let _ = d.append_child(&t);
+            }
+            if let Ok(t) = doc.create_element("span") {
+                t.set_class_name("cmp-text");
+                t.set_text_content(Some(&row.text));
+                let _ = d.append_child(&t);
+            }
         });
     });
+}
+
+/// Folds or unfolds row `i`.
+fn fold(i: usize) {
+    PANEL.with(|p| {
+        let mut p = p.borrow_mut();
+        if let Some(f) = p.folded.get_mut(i) {
+            *f = !*f;
+        }
+        p.refilter();
+    });
+    render(false);
 }
 
 /// Wires the panel and the "Compare with…" input.
@@ -198,13 +441,59 @@ pub fn use_compare(state: &UseReducerHandle<State>) {
         );
         on("cmp-next", "click", Box::new(|_| step(1)));
         on("cmp-prev", "click", Box::new(|_| step(-1)));
-        on("cmp-close", "click", Box::new(|_| show_panel(false)));
+        on("cmp-bnext", "click", Box::new(|_| byte_step(false)));
+        on("cmp-bprev", "click", Box::new(|_| byte_step(true)));
+        on(
+            "cmp-only",
+            "change",
+            Box::new(|e| {
+                let on = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                    .is_some_and(|i| i.checked());
+                PANEL.with(|p| {
+                    let mut p = p.borrow_mut();
+                    p.only = on;
+                    p.refilter();
+                });
+                render(true);
+            }),
+        );
+        on(
+            "cmp-close",
+            "click",
+            Box::new(|_| {
+                show_panel(false);
+                PANEL.with(|p| {
+                    let mut p = p.borrow_mut();
+                    p.other = None;
+                    p.run = None;
+                });
+                if let Some(st) = store() {
+                    st.dispatch(Action::Compare(None));
+                }
+            }),
+        );
         on("cmp-list", "scroll", Box::new(|_| render(false)));
         on(
             "cmp-list",
             "click",
             Box::new(|e| {
-                if let Some(i) = super::list_row(e) {
+                let fold_at = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .and_then(|t| t.get_attribute("data-fold"))
+                    .and_then(|f| f.parse::<usize>().ok());
+                if let Some(i) = fold_at {
+                    return fold(i);
+                }
+                let row = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .and_then(|t| t.closest("[data-row]").ok().flatten())
+                    .and_then(|r| r.get_attribute("data-row"))
+                    .and_then(|r| r.parse::<usize>().ok());
+                if let Some(i) = row {
                     pick(i);
                 }
             }),

@@ -10,7 +10,7 @@ use crate::doc::Doc;
 use crate::hexfmt::{self, px};
 use crate::hooks::use_ask::use_ask;
 use crate::hooks::use_virtual_list::{reveal_row, use_virtual_list};
-use crate::state::{Action, BoxCache};
+use crate::state::{Action, BoxCache, Other};
 use hexlens_core::Kind;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -91,6 +91,8 @@ struct RowView {
     epoch: u32,
     /// The open file.
     doc: u32,
+    /// The file compared with it, its bytes drawn beside A's.
+    other: Option<Rc<Other>>,
 }
 
 impl PartialEq for RowView {
@@ -104,12 +106,16 @@ impl PartialEq for RowView {
             && self.hits == o.hits
             && self.epoch == o.epoch
             && self.doc == o.doc
+            && match (&self.other, &o.other) {
+                (Some(x), Some(y)) => Rc::ptr_eq(x, y),
+                (x, y) => x.is_none() && y.is_none(),
+            }
     }
 }
 
 /// The classes of each byte of row `base`: byte class, field tint and box
 /// edges, selection, cursor.
-fn cell_classes(doc: &Doc, base: u64, bytes: &[u8], v: &RowView) -> Vec<String> {
+fn cell_classes(doc: &Doc, base: u64, bytes: &[u8], v: &RowView, diff: &[bool]) -> Vec<String> {
     let (sel, rng, cursor, hits) = (v.sel, v.rng, v.cursor, &v.hits);
     let boxes = &v.boxes.boxes;
     let root = doc.root().map(|r| r.id);
@@ -172,9 +178,46 @@ fn cell_classes(doc: &Doc, base: u64, bytes: &[u8], v: &RowView) -> Vec<String> 
             if i == 7 {
                 c.push_str(" g8");
             }
+            if diff.get(i).copied().unwrap_or(false) {
+                c.push_str(" dif");
+            }
             c
         })
         .collect()
+}
+
+/// One cell of B's side of a row: the byte and its offset in B, if B has
+/// one there.
+type BByte = Option<(u64, u8)>;
+
+/// Which of A's bytes `bytes` (from `base`) differ from the bytes beside
+/// them in B (none is marked while B's are being read); and B's bytes
+/// beside row `base`, each with its offset in B (`None`: B has none there,
+/// or the row is being read).
+fn beside(other: &Other, base: u64, bytes: &[u8]) -> (Vec<bool>, Option<Vec<BByte>>) {
+    let offs: Vec<Option<u64>> = (0..WIDTH).map(|i| other.beside(base + i)).collect();
+    let first = offs.iter().flatten().next().copied();
+    let last = offs.iter().flatten().last().copied();
+    let got = match (first, last) {
+        (Some(f), Some(l)) => other.bytes.window(f, l + 1),
+        _ => Some(Vec::new()),
+    };
+    let Some(got) = got else {
+        return (Vec::new(), None);
+    };
+    let b: Vec<Option<(u64, u8)>> = offs
+        .iter()
+        .map(|o| o.and_then(|o| Some((o, *got.get((o - first?) as usize)?))))
+        .collect();
+    // A byte with nothing beside it differs, and so does a byte of B's
+    // with no byte of A's beside it (past A's end).
+    let n = bytes
+        .len()
+        .max(b.iter().rposition(Option::is_some).map_or(0, |i| i + 1));
+    let diff = (0..n)
+        .map(|i| bytes.get(i).copied() != b.get(i).copied().flatten().map(|x| x.1))
+        .collect();
+    (diff, Some(b.into_iter().take(n).collect()))
 }
 
 /// Makes `col` hold exactly `n` cell elements.
@@ -210,11 +253,18 @@ fn fill_row(el: &web_sys::Element, doc: &Doc, v: &RowView) {
     let (Some(off), Some(hx), Some(asc)) = (kids.item(0), kids.item(1), kids.item(2)) else {
         return;
     };
+    // A's bytes and, in a comparison, B's beside them.
+    let a = doc.bytes.window(base, base + WIDTH);
+    let (diff, b) = match (&v.other, &a) {
+        (Some(o), Some(a)) => beside(o, base, a),
+        _ => (Vec::new(), None),
+    };
+    fill_other(&kids, v.other.is_some(), b.as_deref(), &diff);
     set(el, "data-b", &base.to_string());
     // The hover marks drawn before belong to another row.
     let _ = el.remove_attribute("data-hv");
     off.set_text_content(Some(&hexfmt::offset(base)));
-    let Some(bytes) = doc.bytes.window(base, base + WIDTH) else {
+    let Some(bytes) = a else {
         // Not read yet: the row keeps its place and fills in when the page lands.
         el.set_class_name("hrow pending");
         set(el, "aria-busy", "true");
@@ -229,7 +279,7 @@ fn fill_row(el: &web_sys::Element, doc: &Doc, v: &RowView) {
     };
     el.set_class_name("hrow");
     let _ = el.remove_attribute("aria-busy");
-    let classes = cell_classes(doc, base, &bytes, v);
+    let classes = cell_classes(doc, base, &bytes, v, &diff);
     let hex_cells = cells(&hx, bytes.len());
     let asc_cells = cells(&asc, bytes.len());
     for (i, (&b, class)) in bytes.iter().zip(&classes).enumerate() {
@@ -250,12 +300,82 @@ fn fill_row(el: &web_sys::Element, doc: &Doc, v: &RowView) {
     }
 }
 
+/// Draws B's side of a row (its offset, hex and ASCII columns, the 4th to
+/// 6th children of the row), or empties it outside a comparison. `b`: B's
+/// bytes beside the row with their offsets (`None`: being read); `diff`:
+/// which differ from A's. B's cells carry no `data-o`: hovering or clicking
+/// them does nothing to A.
+fn fill_other(kids: &web_sys::HtmlCollection, on: bool, b: Option<&[BByte]>, diff: &[bool]) {
+    let (Some(off), Some(hx), Some(asc)) = (kids.item(3), kids.item(4), kids.item(5)) else {
+        return;
+    };
+    if !on {
+        off.set_text_content(None);
+        cells(&hx, 0);
+        cells(&asc, 0);
+        return;
+    }
+    let Some(b) = b else {
+        off.set_text_content(Some("··"));
+        cells(&hx, 0);
+        cells(&asc, 0);
+        return;
+    };
+    let first = b.iter().flatten().next();
+    off.set_text_content(Some(&first.map_or_else(String::new, |x| {
+        // The offset of the row's first cell in B (before B's start: blank).
+        let at = x.0 as i128 - b.iter().position(Option::is_some).unwrap_or(0) as i128;
+        if at >= 0 {
+            hexfmt::offset(at as u64)
+        } else {
+            String::new()
+        }
+    })));
+    let n = b.len();
+    let hex_cells = cells(&hx, n);
+    let asc_cells = cells(&asc, n);
+    for i in 0..n {
+        let byte = b[i];
+        let mut class = match byte {
+            Some((_, x)) => format!("c {}", hexfmt::class(x).css()),
+            None => "c".to_string(),
+        };
+        if i == 7 {
+            class.push_str(" g8");
+        }
+        if diff.get(i).copied().unwrap_or(false) {
+            class.push_str(" dif");
+        }
+        for (cell, text) in [
+            (
+                &hex_cells[i],
+                byte.map_or("  ".to_string(), |x| hexfmt::hex(x.1).to_string()),
+            ),
+            (
+                &asc_cells[i],
+                byte.map_or(" ".to_string(), |x| hexfmt::ascii(x.1).to_string()),
+            ),
+        ] {
+            if cell.class_name() != class {
+                cell.set_class_name(&class);
+            }
+            match byte {
+                Some(x) => set(cell, "data-ob", &x.0.to_string()),
+                None => {
+                    let _ = cell.remove_attribute("data-ob");
+                }
+            }
+            cell.set_text_content(Some(&text));
+        }
+    }
+}
+
 /// A new, empty row element.
 fn new_row() -> Option<web_sys::Element> {
     let doc = gloo_utils::document();
     let row = doc.create_element("div").ok()?;
     row.set_class_name("hrow");
-    for class in ["off", "hx", "as"] {
+    for class in ["off", "hx", "as", "off offb", "hx hxb", "as asb"] {
         let c = doc.create_element("span").ok()?;
         c.set_class_name(class);
         row.append_child(&c).ok()?;
@@ -428,7 +548,11 @@ pub fn HexView(p: &Props) -> Html {
     let node = use_node_ref();
     let doc = st.doc.clone().expect("the hex pane shows an open file");
     let size = doc.bytes.len();
-    let total_rows = size.div_ceil(WIDTH);
+    let other = st.other.clone();
+    // In a comparison the rows go on to the end of B's bytes beside A's.
+    let total_rows = other
+        .as_ref()
+        .map_or(size.div_ceil(WIDTH), |o| o.rows(size));
     let vl = use_virtual_list(node.clone(), total_rows, ROW_H);
     let last_hover = use_mut_ref(|| None::<u64>);
     let rows_ref = use_node_ref();
@@ -580,6 +704,7 @@ pub fn HexView(p: &Props) -> Html {
                 hits: hits_in(st.search.as_deref(), a, b),
                 epoch: st.bytes_epoch,
                 doc: doc.id,
+                other: other.clone(),
             }
         })
         .collect();
@@ -596,14 +721,31 @@ pub fn HexView(p: &Props) -> Html {
         });
     }
 
-    let head_cols = (0..WIDTH).map(|i| {
-        html! { <span class={classes!("c", (i == 7).then_some("g8"))}>{format!("{i:02X}")}</span> }
+    let head_cols = || {
+        (0..WIDTH).map(|i| {
+            html! { <span class={classes!("c", (i == 7).then_some("g8"))}>{format!("{i:02X}")}</span> }
+        })
+    };
+    let b_head = other.as_ref().map(|o| {
+        let d = o.delta;
+        let lined = match d {
+            0 => "same offsets".to_string(),
+            d if d > 0 => format!("B at A + 0x{d:X}"),
+            d => format!("B at A − 0x{:X}", d.unsigned_abs()),
+        };
+        (o.bytes.name().to_string(), lined)
     });
     html! {
-        <section class="pane hex-pane" aria-label="Bytes">
+        <section class={classes!("pane", "hex-pane", other.is_some().then_some("cmp"))} aria-label="Bytes"
+            data-delta={other.as_ref().map(|o| o.delta.to_string())}>
             <div class="pane-head">
                 <span class="pane-title">{"Bytes"}</span>
                 <span class="pane-sub">{format!("{} rows of 16", total_rows)}</span>
+                if let Some((name, lined)) = &b_head {
+                    <span class="pane-sub cmp-sides" id="cmp-sides">
+                        {format!("A: {} · B: {} · {lined}", doc.bytes.name(), name)}
+                    </span>
+                }
                 <span class="legend" aria-label="Byte classes">
                     <span class="bz">{"00 zero"}</span>
                     <span class="bp">{"41 printable"}</span>
@@ -612,9 +754,14 @@ pub fn HexView(p: &Props) -> Html {
                 </span>
             </div>
             <div class="hrow hhead" aria-hidden="true">
-                <span class="off">{"Offset"}</span>
-                <span class="hx">{ for head_cols }</span>
+                <span class="off">{if b_head.is_some() { "A offset" } else { "Offset" }}</span>
+                <span class="hx">{ for head_cols() }</span>
                 <span class="as">{"ASCII"}</span>
+                if b_head.is_some() {
+                    <span class="off offb">{"B offset"}</span>
+                    <span class="hx hxb">{ for head_cols() }</span>
+                    <span class="as asb">{"ASCII"}</span>
+                }
             </div>
             <div class="vscroll hex" ref={node} id="hex" tabindex="0" role="region"
                 aria-label={format!("Hex dump, cursor at offset 0x{:X}", st.cursor)}

@@ -1296,44 +1296,130 @@ test('containers inside other files: an effect-like file shows each shader where
   assert.ok(got.equals(cli(['dump', every, '--json', '--scan'])), 'the export is hexlens dump --scan --json');
 });
 
-test('compare with another file: the differences hexlens diff finds, next and previous difference, each selecting its node', async () => {
+/** The hex pane's cells in view: A's (offset, byte text, marked as differing)
+ * and B's (offset in B, byte text, marked), and how B lines up with A. Waits
+ * until no row in view is still being read. */
+async function hexSides() {
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll('#hex .hrow')];
+    return rows.length > 0 && rows.every((r) => !r.classList.contains('pending') && r.querySelector('.offb')?.textContent !== '··');
+  });
+  return page.evaluate(() => {
+    const cell = (c, k) => [Number(c.dataset[k]), c.textContent, c.classList.contains('dif')];
+    return {
+      delta: Number(document.querySelector('.hex-pane').dataset.delta),
+      a: [...document.querySelectorAll('#hex .hx:not(.hxb) .c[data-o]')].map((c) => cell(c, 'o')),
+      b: [...document.querySelectorAll('#hex .hxb .c[data-ob]')].map((c) => cell(c, 'ob')),
+    };
+  });
+}
+
+/** Checks the cells in view mark exactly the bytes that differ from those
+ * beside them (A's byte at o, B's at o + delta; a byte with none beside it
+ * differs), and show the files' bytes. */
+function checkMarks(sides, A, B, what) {
+  const hex = (v) => v.toString(16).toUpperCase().padStart(2, '0');
+  assert.ok(sides.a.length > 0 && sides.b.length > 0, `${what}: both sides show bytes`);
+  for (const [o, text, dif] of sides.a) {
+    assert.equal(text, hex(A[o]), `${what}: A's byte at ${o}`);
+    assert.equal(dif, A[o] !== B[o + sides.delta], `${what}: A's byte at ${o} marked ${dif}`);
+  }
+  for (const [ob, text, dif] of sides.b) {
+    assert.equal(text, hex(B[ob]), `${what}: B's byte at ${ob}`);
+    assert.equal(dif, A[ob - sides.delta] !== B[ob], `${what}: B's byte at ${ob} marked ${dif}`);
+  }
+}
+
+test('compare with another file: the merged tree hexlens diff --tree prints, next and previous difference selecting each node, both hex panes marking the differing bytes, byte-level next difference', async () => {
   const dir = path.join(SAMPLES, '../../tests/fixtures/dxcontainer/curated');
   const a = path.join(dir, 'embedded_rs_gs_space1_code_dxbc.dxbc');
   const b = path.join(dir, 'embedded_rs_gs_space1_naked_code_dxbc.dxbc');
-  const want = JSON.parse(cli(['diff', a, b, '--json']));
+  const [A, B] = [fs.readFileSync(a), fs.readFileSync(b)];
+  const want = JSON.parse(cli(['diff', a, b, '--json', '--tree']));
+  const lines = cli(['diff', a, b, '--tree']).toString().trimEnd().split('\n').slice(0, -1);
   assert.equal(want.equal, false);
+  assert.equal(lines.length, want.rows.length);
   await open();
-  await loadViaInput('a.dxbc', fs.readFileSync(a));
-  await page.setInputFiles('#cmp-file', { name: 'b.dxbc', mimeType: 'application/octet-stream', buffer: fs.readFileSync(b) });
+  await loadViaInput('a.dxbc', A);
+  await page.setInputFiles('#cmp-file', { name: 'b.dxbc', mimeType: 'application/octet-stream', buffer: B });
   await page.waitForFunction(() => /structures differ/.test(document.querySelector('#cmp-summary')?.textContent || ''));
   const summary = await page.locator('#cmp-summary').textContent();
   const counts = (k) => want.differences.filter((d) => d.change === k).length;
   assert.match(summary, new RegExp(`${counts('changed')} changed, ${counts('moved')} moved, ${counts('removed')} only in A, ${counts('added')} only in B`));
-  // A row a difference, in hexlens diff's order, with its path.
-  const rows = await page.locator('#cmp-list .sr').evaluateAll((rs) => rs.map((r) => r.dataset.path));
-  assert.deepEqual(rows, want.differences.map((d) => d.path).slice(0, rows.length));
-  assert.ok(rows.length >= Math.min(want.differences.length, 8));
-  // Next difference walks them, selecting each node of A in the tree.
-  for (let i = 0; i < want.differences.length; i++) {
-    await page.locator('#cmp-next').click();
-    const d = want.differences[i];
-    await page.waitForFunction((i) => document.querySelector('#cmp-list .sr.cur')?.dataset.i === String(i), i);
-    if (d.change !== 'added') {
-      await page.waitForFunction((p) => document.querySelector('#details-path')?.textContent === p, d.path);
-      assert.equal(await page.locator('#tree .trow[aria-selected="true"]').getAttribute('data-path'), d.path);
+  // The merged tree: hexlens diff --tree's lines, only the differences and
+  // the groups holding them at first, every row once the filter is off.
+  const panel = () => page.locator('#cmp-list .sr').evaluateAll((rs) => rs.map((r) => [Number(r.dataset.row), r.dataset.path, r.querySelector('.cmp-text').textContent]));
+  const expect = (keep) => want.rows.map((r, i) => [i, r.path, lines[i].trimStart()]).filter(([i]) => keep(want.rows[i]));
+  const shown = await panel();
+  assert.ok(shown.length >= 8);
+  assert.deepEqual(shown, expect((r) => r.mark !== 'same').slice(0, shown.length));
+  await page.locator('#cmp-only').uncheck();
+  const all = await panel();
+  assert.deepEqual(all, expect(() => true).slice(0, all.length));
+  assert.ok(all.some(([, , t]) => t.startsWith('= ')), 'identical rows show');
+  await page.locator('#cmp-only').check();
+  // B's bytes stand beside A's, at the same offsets to begin with.
+  let sides = await hexSides();
+  assert.equal(sides.delta, 0);
+  checkMarks(sides, A, B, 'at first');
+  // Byte-level next difference: the runs of bytes that differ, in order.
+  const runs = [];
+  for (let o = 0, end = Math.max(A.length, B.length); o < end; o++) {
+    if (A[o] !== B[o]) {
+      if (runs.length && runs[runs.length - 1][1] === o) runs[runs.length - 1][1] = o + 1;
+      else runs.push([o, o + 1]);
     }
+  }
+  const hx = (v) => `0x${v.toString(16).toUpperCase()}`;
+  const walked = runs.filter(([s]) => s > 0).slice(0, 6);
+  for (const [s, e] of walked) {
+    await page.locator('#cmp-bnext').click();
+    await page.waitForFunction((t) => document.querySelector('#cmp-where')?.textContent.startsWith(t), `Bytes ${hx(s)}–${hx(e - 1)} differ`);
+    sides = await hexSides();
+    assert.ok(sides.a.some(([o]) => o === s), `run at ${s} is in view`);
+    checkMarks(sides, A, B, `run at ${s}`);
+  }
+  await page.locator('#cmp-bprev').click();
+  const [ps, pe] = walked[walked.length - 2];
+  await page.waitForFunction((t) => document.querySelector('#cmp-where')?.textContent.startsWith(t), `Bytes ${hx(ps)}–${hx(pe - 1)} differ`);
+  // Next difference walks the differences in the tree's order, selecting
+  // each node of A, lining B's bytes up with it.
+  const diffRows = want.rows.map((r, i) => [r, i]).filter(([r]) => r.difference !== null);
+  assert.equal(diffRows.length, want.differences.length);
+  for (const [r, i] of diffRows) {
+    await page.locator('#cmp-next').click();
+    await page.waitForFunction((i) => document.querySelector('#cmp-list .sr.cur')?.dataset.row === String(i), i);
+    if (r.mark !== 'added') {
+      await page.waitForFunction((p) => document.querySelector('#tree .trow[aria-selected="true"]')?.dataset.path === p, r.path);
+    }
+    sides = await hexSides();
+    assert.equal(sides.delta, r.align[1] - r.align[0], `${r.path} lines B up`);
+    checkMarks(sides, A, B, r.path);
   }
   // Previous wraps around to the last.
   await page.locator('#cmp-next').click();
   await page.locator('#cmp-prev').click();
-  await page.waitForFunction((i) => document.querySelector('#cmp-list .sr.cur')?.dataset.i === String(i), want.differences.length - 1);
-  // A click on a row selects it.
-  const pc = want.differences.findIndex((d) => d.path === 'Header/PartCount');
-  await page.locator(`#cmp-list .sr[data-i="${pc}"]`).click();
-  await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'Header/PartCount');
-  assert.match(await page.locator(`#cmp-list .sr[data-i="${pc}"]`).textContent(), /^~ Header\/PartCount: 5 -> 4$/);
+  await page.waitForFunction((i) => document.querySelector('#cmp-list .sr.cur')?.dataset.row === String(i), diffRows[diffRows.length - 1][1]);
+  // A click on a row selects it; a twisty folds what is below a row.
+  const pc = want.rows.findIndex((r) => r.path === 'Header/PartCount');
+  await page.locator(`#cmp-list .sr[data-row="${pc}"]`).click();
+  await page.waitForFunction(() => document.querySelector('#tree .trow[aria-selected="true"]')?.dataset.path === 'Header/PartCount');
+  assert.equal(await page.locator(`#cmp-list .sr[data-row="${pc}"] .cmp-text`).textContent(), '~ PartCount: 5 -> 4');
+  // Both files' bytes are in view side by side, in a 1400 px window.
+  const fit = await page.evaluate(() => {
+    const hex = document.getElementById('hex');
+    const last = [...document.querySelectorAll('#hex .hxb .c')].pop().getBoundingClientRect();
+    return last.right <= hex.getBoundingClientRect().right;
+  });
+  assert.ok(fit, "B's last column is in view without scrolling");
   await shot('35-compare');
+  const header = want.rows.findIndex((r) => r.path === 'Header');
+  await page.locator(`#cmp-list .sr[data-row="${header}"] .cmp-twisty`).click();
+  assert.equal(await page.locator(`#cmp-list .sr[data-row="${pc}"]`).count(), 0, 'folded away');
+  await page.locator(`#cmp-list .sr[data-row="${header}"] .cmp-twisty`).click();
+  assert.equal(await page.locator(`#cmp-list .sr[data-row="${pc}"]`).count(), 1);
   await page.locator('#cmp-close').click();
+  await page.waitForFunction(() => !document.querySelector('.hex-pane.cmp') && document.querySelector('#details-path'));
   // ?sample=A&compare=B opens A and compares it with B.
   const [x, y] = ['basic_code_dxil.dxil.dxbc', 'hs_mismatch_2_code_dxil.dxil.dxbc'];
   const linked = JSON.parse(cli(['diff', path.join(SAMPLES, x), path.join(SAMPLES, y), '--json']));
@@ -1341,7 +1427,9 @@ test('compare with another file: the differences hexlens diff finds, next and pr
   await page.waitForFunction(() => /structures differ/.test(document.querySelector('#cmp-summary')?.textContent || ''));
   const n = (k) => linked.differences.filter((d) => d.change === k).length;
   assert.match(await page.locator('#cmp-summary').textContent(), new RegExp(`${n('changed')} changed, ${n('moved')} moved, ${n('removed')} only in A, ${n('added')} only in B`));
-  assert.equal(await page.locator('#cmp-list .sr').first().getAttribute('data-path'), linked.differences[0].path);
+  assert.equal(await page.locator('#cmp-list .sr:not(.cmp-inside)').first().getAttribute('data-path'), linked.differences[0].path);
+  checkMarks(await hexSides(), fs.readFileSync(path.join(SAMPLES, x)), fs.readFileSync(path.join(SAMPLES, y)), 'linked');
+  await shot('36-compare-hex');
 });
 
 test('no request left for a non-local address, and no errors were logged', async () => {

@@ -352,6 +352,18 @@ pub fn rev3_llvm13() -> Vec<u8> {
     w.buf
 }
 
+/// A revision 5 module whose symbol table names `values` (value slot,
+/// name) in the plane of type slot 15, after one named type: what two builds
+/// of one program differ by when a global is added.
+pub fn with_symbols(values: &[(u64, &str)]) -> Vec<u8> {
+    let mut w = W::file(5);
+    w.module(0, |w| {
+        w.type_pool(4, &type_defs(5));
+        w.symbol_table(&[(14, "struct.pair")], &[(15, values), (7, &[(2, "x")])]);
+    });
+    w.buf
+}
+
 /// A 200-character name: its length takes a two-byte vbr.
 pub fn long_name() -> String {
     let mut s = String::from("a_name_long_enough_for_a_two_byte_length_");

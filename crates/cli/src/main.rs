@@ -116,7 +116,7 @@ const USAGE: &str = "usage:
       --json                   print the hits as a JSON array of {path, start, end, match}
       --max N                  stop after N hits (default 1000)
       --scan                   search the containers a scan finds (as dump --scan)
-  hexlens diff A B [--json] [--max N]
+  hexlens diff A B [--json] [--tree] [--max N]
                                compare two files by their structure: each node of A
                                matched with B's by what it is (a part by its FourCC, a
                                symbol by its name, a block by its kind and function),
@@ -127,6 +127,12 @@ const USAGE: &str = "usage:
       --json                   print {a, b, equal, changed_bytes, truncated,
                                differences: [{path, path_b, change, shown, a, b,
                                a_span, b_span}]}
+      --tree                   print the merged tree instead: the nodes compared, two
+                               spaces a level, each marked = same (a run of identical
+                               siblings is one row), ~ changed (A -> B), > moved,
+                               - only in A, + only in B, * holds differences; with
+                               --json, \"rows\": [{depth, mark, name, path, text, count,
+                               a_span, b_span, align, difference}] is added
       --max N                  list at most N differences (default 100000)
   hexlens formats              list the formats hexlens decodes
   hexlens --help               show this help
@@ -191,12 +197,14 @@ fn number(flag: &str, what: &str, v: Option<&String>) -> Result<u64, String> {
 fn diff(args: &[String]) -> Result<ExitCode, String> {
     use hexlens_core::diff::Change;
     let mut json = false;
+    let mut tree = false;
     let mut max = hexlens_core::diff::MAX_DIFFERENCES as u64;
     let mut files: Vec<&String> = Vec::new();
     let mut rest = args.iter();
     while let Some(a) = rest.next() {
         match a.as_str() {
             "--json" => json = true,
+            "--tree" => tree = true,
             "--max" => max = number(a, "differences", rest.next())?.max(1),
             s if s.starts_with("--") => return Err(format!("unknown option '{s}'\n{USAGE}")),
             _ => files.push(a),
@@ -272,7 +280,48 @@ fn diff(args: &[String]) -> Result<ExitCode, String> {
             span(&mut out, x.b);
             out.push(b'}');
         }
-        out.extend_from_slice(b"]}\n");
+        out.push(b']');
+        if tree {
+            out.extend_from_slice(b",\"rows\":[");
+            for (i, r) in d.rows.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let _ = write!(
+                    out,
+                    "{{\"depth\":{},\"mark\":\"{}\",\"name\":",
+                    r.depth,
+                    r.mark.name()
+                );
+                hexlens_core::output::json_str(&mut out, &r.name);
+                out.extend_from_slice(b",\"path\":");
+                hexlens_core::output::json_str(&mut out, &r.path);
+                out.extend_from_slice(b",\"text\":");
+                hexlens_core::output::json_str(&mut out, &r.text);
+                let _ = write!(out, ",\"count\":{},\"a_span\":", r.count);
+                span(&mut out, r.a);
+                out.extend_from_slice(b",\"b_span\":");
+                span(&mut out, r.b);
+                let _ = write!(
+                    out,
+                    ",\"align\":[{},{}],\"difference\":",
+                    r.align.0, r.align.1
+                );
+                match r.difference {
+                    Some(n) => {
+                        let _ = write!(out, "{n}}}");
+                    }
+                    None => out.extend_from_slice(b"null}"),
+                }
+            }
+            out.push(b']');
+        }
+        out.extend_from_slice(b"}\n");
+    } else if tree {
+        for r in &d.rows {
+            let _ = writeln!(out, "{}", r.line());
+        }
+        let _ = writeln!(out, "{}", d.summary(fa, fb));
     } else {
         for x in &d.differences {
             let _ = writeln!(out, "{}", x.line());

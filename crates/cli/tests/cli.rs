@@ -307,6 +307,28 @@ fn diff_exits_0_for_equal_structures_1_for_different_ones_2_on_errors() {
     assert!(diffs
         .iter()
         .any(|d| d["path"] == "Header/PartCount" && d["a"] == "5" && d["b"] == "4"));
+    // The merged tree: the part only in A under Parts, the parts both have
+    // one run of identical rows, and the JSON's rows are the text's lines.
+    let out = hexlens(&["diff", &a, &b, "--tree"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("* DXContainer\n  * Header\n"), "{text}");
+    assert!(
+        text.contains("\n  * Parts\n    = [0] … [3]: 4 identical nodes\n    - [4]: RTS0"),
+        "{text}"
+    );
+    let out = hexlens(&["diff", &a, &b, "--tree", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len() + 1, text.lines().count());
+    let removed = rows
+        .iter()
+        .find(|r| r["mark"] == "removed" && r["path"] == "Parts/[4]")
+        .unwrap();
+    assert_eq!(removed["path"], "Parts/[4]");
+    assert_eq!(removed["a_span"][0], 0x114);
+    let i = removed["difference"].as_u64().unwrap() as usize;
+    assert_eq!(v["differences"][i]["path"], "Parts/[4]");
     // Usage and I/O errors.
     for args in [
         &["diff", a.as_str()][..],

@@ -77,6 +77,111 @@ pub struct Diff {
     /// Bytes that differ at the same offsets, in the part both files have,
     /// plus the bytes one file has past the other's end.
     pub changed_bytes: u64,
+    /// The merged tree: the nodes the walk reached, in A's tree order (an
+    /// addition where B has it), each marked (see [`Row`]).
+    pub rows: Vec<Row>,
+}
+
+/// How a row of the merged tree compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// The node's bytes are the same in both files (a row may stand for a run
+    /// of such siblings: [`Row::count`]).
+    Same,
+    /// Its value differs (a [`Change::Changed`] difference).
+    Changed,
+    /// Its value differs only because what it points at moved.
+    Moved,
+    /// Only in A.
+    Removed,
+    /// Only in B.
+    Added,
+    /// Both files have it and the differences are inside it (its rows follow,
+    /// one level deeper).
+    Inside,
+}
+
+impl Mark {
+    /// The mark's one-character sign: `=`, `~`, `>`, `-`, `+`, or `*` for a
+    /// group holding differences.
+    pub fn sign(self) -> char {
+        match self {
+            Mark::Same => '=',
+            Mark::Changed => '~',
+            Mark::Moved => '>',
+            Mark::Removed => '-',
+            Mark::Added => '+',
+            Mark::Inside => '*',
+        }
+    }
+
+    /// The mark's name: `same`, `changed`, `moved`, `removed`, `added`,
+    /// `inside`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mark::Same => "same",
+            Mark::Changed => "changed",
+            Mark::Moved => "moved",
+            Mark::Removed => "removed",
+            Mark::Added => "added",
+            Mark::Inside => "inside",
+        }
+    }
+}
+
+/// One row of the merged tree: a node both files have (or a run of
+/// identical siblings), or one only one of them has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// Depth below the root (the root is 0).
+    pub depth: u32,
+    /// How it compares.
+    pub mark: Mark,
+    /// Its name (the last segment of its path; a run of identical siblings:
+    /// the first's).
+    pub name: String,
+    /// Its path in A (in B for an addition).
+    pub path: String,
+    /// What it shows: its value in A (a change: `A -> B`; a run of
+    /// identical siblings: how many).
+    pub text: String,
+    /// Its bytes in A, `[start, end)` (a run: from the first's start to the
+    /// last's end).
+    pub a: Option<(u64, u64)>,
+    /// Its bytes in B.
+    pub b: Option<(u64, u64)>,
+    /// How many nodes the row stands for (more than one: a run of identical
+    /// siblings).
+    pub count: u32,
+    /// The offsets in A and in B that stand side by side when the row is
+    /// shown: its starts in both files, or for a node only one file has, its
+    /// start in that file and the place its parent's alignment gives in the
+    /// other.
+    pub align: (u64, u64),
+    /// The difference the row shows, an index into [`Diff::differences`].
+    pub difference: Option<usize>,
+}
+
+impl Row {
+    /// The line `hexlens diff --tree` prints for it: two spaces a level, the
+    /// mark's sign, the name, then what it shows.
+    pub fn line(&self) -> String {
+        let indent = "  ".repeat(self.depth as usize);
+        let name = if self.name.is_empty() {
+            "(file)"
+        } else {
+            &self.name
+        };
+        if self.text.is_empty() {
+            format!("{indent}{} {name}", self.mark.sign())
+        } else {
+            format!(
+                "{indent}{} {name}: {}",
+                self.mark.sign(),
+                crate::output::one_line(&self.text, 200)
+            )
+        }
+    }
 }
 
 impl Difference {
@@ -188,8 +293,89 @@ pub fn diff(a: &dyn ByteSource, b: &dyn ByteSource, max: usize) -> Diff {
         max: max.max(1),
     };
     let (ra, rb) = (da.tree.root(), db.tree.root());
-    w.pair(&mut da, &mut db, ra, rb, String::new(), String::new());
+    w.pair(&mut da, &mut db, (ra, rb), String::new(), String::new(), 0);
     w.out
+}
+
+/// The first run `[start, end)` of offsets in A, after `from` (or with
+/// `back`, the last before it), where A's byte differs from B's byte at the
+/// offset plus `delta` (the two panes of a comparison stand side by side
+/// that way). A byte only one file has differs. Offsets run from 0 to the
+/// end of A or of B's bytes moved by `delta`, whichever is further. `None`
+/// if there is no such run. Both files are read in chunks, once at most.
+pub fn next_byte_difference(
+    a: &dyn ByteSource,
+    b: &dyn ByteSource,
+    from: u64,
+    delta: i64,
+    back: bool,
+) -> Option<(u64, u64)> {
+    let end = a.len().max(shifted(b.len(), -delta));
+    // Whether the bytes at A offsets [at, at + n) differ, each.
+    let differs = |at: u64, n: usize| -> Vec<bool> {
+        let mut x = vec![0u8; n];
+        let ga = a.read_at(at, &mut x);
+        let bs = at as i128 + delta as i128;
+        let mut y = vec![0u8; n];
+        // The part of the window inside B.
+        let lo = (-bs).clamp(0, n as i128) as usize;
+        let gb = if lo < n {
+            b.read_at((bs + lo as i128) as u64, &mut y[lo..])
+        } else {
+            0
+        };
+        (0..n)
+            .map(|i| i >= ga || i < lo || i >= lo + gb || x[i] != y[i])
+            .collect()
+    };
+    let chunk = CHUNK as u64;
+    // The first offset at or after `at` (`ahead`), or the last before it,
+    // whose difference is `want`.
+    let seek = |at: u64, want: bool, ahead: bool| -> Option<u64> {
+        let mut at = at.min(end);
+        while (ahead && at < end) || (!ahead && at > 0) {
+            let (lo, hi) = if ahead {
+                (at, at.saturating_add(chunk).min(end))
+            } else {
+                (at.saturating_sub(chunk), at)
+            };
+            let d = differs(lo, (hi - lo) as usize);
+            let i = if ahead {
+                d.iter().position(|&x| x == want)
+            } else {
+                d.iter().rposition(|&x| x == want)
+            };
+            if let Some(i) = i {
+                return Some(lo + i as u64);
+            }
+            at = if ahead { hi } else { lo };
+        }
+        None
+    };
+    let forward = |at, want| seek(at, want, true);
+    let backward = |at, want| seek(at, want, false);
+    if back {
+        // The last run starting before `from`.
+        let last = backward(from, true)?;
+        let start = backward(last, false).map_or(0, |q| q + 1);
+        let stop = forward(last, false).unwrap_or(end);
+        Some((start, stop))
+    } else {
+        // The first run starting after `from`: the rest of a run `from` is
+        // in is passed over.
+        let mut at = from.saturating_add(1);
+        if from < end && differs(from, 1)[0] {
+            at = forward(at, false)?;
+        }
+        let start = forward(at, true)?;
+        let stop = forward(start, false).unwrap_or(end);
+        Some((start, stop))
+    }
+}
+
+/// `x + by`, within `0..=u64::MAX`.
+fn shifted(x: u64, by: i64) -> u64 {
+    (x as i128 + by as i128).clamp(0, u64::MAX as i128) as u64
 }
 
 /// Where `a` and `b` differ at the same offsets: merged runs `[start, end)`
@@ -261,20 +447,80 @@ impl Walk<'_> {
 
     /// Node `id` of one file's tree `t`, at `path`, has no match in the other
     /// (`change`: removed from A, or added in B).
-    fn only(&mut self, t: &Tree, id: NodeId, path: String, change: Change) {
-        let span = Some(bytes(t, id));
-        let (a, b) = if change == Change::Added {
-            (None, span)
+    fn only(&mut self, t: &Tree, id: NodeId, path: String, change: Change, at: Place) {
+        if self.out.truncated {
+            return;
+        }
+        let span = bytes(t, id);
+        let added = change == Change::Added;
+        let (a, b) = if added {
+            (None, Some(span))
         } else {
-            (span, None)
+            (Some(span), None)
+        };
+        let shown = text(t, id);
+        let row = Row {
+            depth: at.depth,
+            mark: if added { Mark::Added } else { Mark::Removed },
+            name: t.name(id).to_string(),
+            path: path.clone(),
+            text: shown.clone(),
+            a,
+            b,
+            count: 1,
+            align: if added {
+                (shifted(span.0, -at.delta), span.0)
+            } else {
+                (span.0, shifted(span.0, at.delta))
+            },
+            difference: Some(self.out.differences.len()),
         };
         self.push(Difference {
             path,
             path_b: None,
-            shown: text(t, id),
+            shown,
             change,
             a,
             b,
+        });
+        if !self.out.truncated {
+            self.out.rows.push(row);
+        }
+    }
+
+    /// A node both files have with identical bytes: a row, or one more in a
+    /// run of identical siblings.
+    fn same_row(
+        &mut self,
+        t: &Tree,
+        id: NodeId,
+        path: &str,
+        sa: (u64, u64),
+        sb: (u64, u64),
+        depth: u32,
+    ) {
+        if let Some(last) = self.out.rows.last_mut() {
+            if last.mark == Mark::Same && last.depth == depth && last.path != path {
+                last.count += 1;
+                last.text = format!("{} identical nodes", last.count);
+                let first = last.name.split(" … ").next().unwrap_or("").to_string();
+                last.name = format!("{first} … {}", t.name(id));
+                last.a = last.a.map(|(s, e)| (s.min(sa.0), e.max(sa.1)));
+                last.b = last.b.map(|(s, e)| (s.min(sb.0), e.max(sb.1)));
+                return;
+            }
+        }
+        self.out.rows.push(Row {
+            depth,
+            mark: Mark::Same,
+            name: t.name(id).to_string(),
+            path: path.to_string(),
+            text: one_line_text(t, id),
+            a: Some(sa),
+            b: Some(sb),
+            count: 1,
+            align: (sa.0, sb.0),
+            difference: None,
         });
     }
 
@@ -311,10 +557,10 @@ impl Walk<'_> {
         &mut self,
         da: &mut Decoded,
         db: &mut Decoded,
-        ia: NodeId,
-        ib: NodeId,
+        (ia, ib): (NodeId, NodeId),
         path: String,
         path_b: String,
+        depth: u32,
     ) {
         if self.out.truncated {
             return;
@@ -327,8 +573,27 @@ impl Walk<'_> {
             && self.same_bytes(sa, sb)
         {
             self.out.same += 1;
+            self.same_row(ta, ia, &path, sa, sb, depth);
             return;
         }
+        // The node's row: marked when what it holds is known.
+        let row = self.out.rows.len();
+        self.out.rows.push(Row {
+            depth,
+            mark: Mark::Inside,
+            name: ta.name(ia).to_string(),
+            path: path.clone(),
+            text: one_line_text(ta, ia),
+            a: Some(sa),
+            b: Some(sb),
+            count: 1,
+            align: (sa.0, sb.0),
+            difference: None,
+        });
+        let place = Place {
+            depth: depth + 1,
+            delta: sb.0 as i64 - sa.0 as i64,
+        };
         let unknown = ta.kind(ia) == Kind::Unknown || tb.kind(ib) == Kind::Unknown;
         let (va, vb) = (ta.value(ia), tb.value(ib));
         let leaf = !ta.is_lazy(ia)
@@ -356,11 +621,33 @@ impl Walk<'_> {
                 } else {
                     (xa, xb)
                 };
-                let change = if moved {
-                    Change::Moved { a, b }
+                let (change, mark) = if moved {
+                    (
+                        Change::Moved {
+                            a: a.clone(),
+                            b: b.clone(),
+                        },
+                        Mark::Moved,
+                    )
                 } else {
-                    Change::Changed { a, b }
+                    (
+                        Change::Changed {
+                            a: a.clone(),
+                            b: b.clone(),
+                        },
+                        Mark::Changed,
+                    )
                 };
+                if self.out.differences.len() < self.max {
+                    let r = &mut self.out.rows[row];
+                    r.mark = mark;
+                    r.text = format!(
+                        "{} -> {}",
+                        crate::output::one_line(&a, 200),
+                        crate::output::one_line(&b, 200)
+                    );
+                    r.difference = Some(self.out.differences.len());
+                }
                 self.push(Difference {
                     path: path.clone(),
                     path_b: (path_b != path).then(|| path_b.clone()),
@@ -384,6 +671,10 @@ impl Walk<'_> {
             .map(|_| self.out.differences.len() - 1);
         let ka = children(self.a, da, ia);
         let kb = children(self.b, db, ib);
+        // A group decoded just now says more than it did unopened.
+        if self.out.rows[row].mark == Mark::Inside {
+            self.out.rows[row].text = one_line_text(&da.tree, ia);
+        }
         let keys_b = keyed(&db.tree, &kb);
         let mut index_b: HashMap<(String, u32), usize> = HashMap::new();
         for (i, k) in keys_b.iter().enumerate() {
@@ -398,21 +689,45 @@ impl Walk<'_> {
                 Some(&j) => {
                     used[j] = true;
                     let pb = child_path(&path_b, &db.tree, kb[j]);
-                    self.pair(da, db, ca, kb[j], p, pb);
+                    self.pair(da, db, (ca, kb[j]), p, pb, depth + 1);
                 }
-                None => self.only(&da.tree, ca, p, Change::Removed),
+                None => self.only(&da.tree, ca, p, Change::Removed, place),
             }
         }
         for (j, &cb) in kb.iter().enumerate() {
             if !used[j] {
                 let p = child_path(&path_b, &db.tree, cb);
-                self.only(&db.tree, cb, p, Change::Added);
+                self.only(&db.tree, cb, p, Change::Added, place);
             }
         }
         if let Some(i) = own.filter(|&i| self.out.differences.len() > i + 1) {
             self.out.differences.remove(i);
+            // The group's row says only that differences are inside it; the
+            // rows after it point one difference earlier.
+            let r = &mut self.out.rows[row];
+            r.mark = Mark::Inside;
+            r.text = one_line_text(&da.tree, ia);
+            r.difference = None;
+            for r in &mut self.out.rows[row + 1..] {
+                if let Some(d) = r.difference.as_mut().filter(|d| **d > i) {
+                    *d -= 1;
+                }
+            }
         }
     }
+}
+
+/// Where the rows of a node's children go: their depth, and how far B's
+/// offsets stand from A's in their parent (B's start minus A's).
+#[derive(Clone, Copy)]
+struct Place {
+    depth: u32,
+    delta: i64,
+}
+
+/// A node's value and display as one line.
+fn one_line_text(t: &Tree, id: NodeId) -> String {
+    crate::output::one_line(&text(t, id), 200)
 }
 
 /// The path of child `c` below `parent` (a path as [`Tree::path`] writes it).

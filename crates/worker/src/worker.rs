@@ -241,7 +241,7 @@ mod worker {
             | "resolve" => ask(&kind, &m, job),
             "copy" if get(&m, "what").as_string().as_deref() != Some("json") => copy_out(&m, job),
             #[cfg(feature = "tools")]
-            "copy" | "export" | "structure" | "diff" => tools::handle(&kind, &m, job),
+            "copy" | "export" | "structure" | "diff" | "bytediff" => tools::handle(&kind, &m, job),
             _ => {}
         }
     }
@@ -492,43 +492,86 @@ mod worker {
         /// Most differences sent to the page.
         const MAX_DIFFERENCES: usize = 100_000;
 
-        /// `{type: "diff", job, blob, other}`: the open file (A) compared
-        /// with `other` (B) by their structure, answered `{type: "compared",
-        /// job, summary, rows}` (`rows`: `[change, path, line]` a
-        /// difference, as `hexlens diff` prints them), or `{type: "compared",
-        /// job, error}`.
-        fn compare(m: &JsValue, job: u32, a: &BlobSource) {
-            let reply = |fields: &[(&str, JsValue)]| {
+        /// A reply of kind `kind` to job `job` with `fields`.
+        fn replier(kind: &'static str, job: u32) -> impl Fn(&[(&str, JsValue)]) {
+            move |fields| {
                 let mut f = vec![("job", JsValue::from(job))];
                 f.extend_from_slice(fields);
-                post(&msg("compared", &f));
-            };
-            let Ok(other) = get(m, "other").dyn_into::<web_sys::Blob>() else {
-                return reply(&[("error", "no second file was given".into())]);
-            };
-            let b = match BlobSource::new(other, job) {
+                post(&msg(kind, &f));
+            }
+        }
+
+        /// The second file of a comparison (`other`).
+        fn other_file(m: &JsValue, job: u32) -> Result<BlobSource, String> {
+            let other = get(m, "other")
+                .dyn_into::<web_sys::Blob>()
+                .map_err(|_| "no second file was given".to_string())?;
+            BlobSource::new(other, job)
+        }
+
+        /// `{type: "diff", job, blob, other}`: the open file (A) compared
+        /// with `other` (B) by their structure, answered `{type: "compared",
+        /// job, summary, rows, lines}` (`rows`: the merged tree's, see
+        /// below; `lines`: a difference each, as `hexlens diff` prints
+        /// them), or `{type: "compared", job, error}`.
+        fn compare(m: &JsValue, job: u32, a: &BlobSource) {
+            let reply = replier("compared", job);
+            let b = match other_file(m, job) {
                 Ok(b) => b,
                 Err(e) => return reply(&[("error", e.into())]),
             };
             let d = hexlens_core::diff::diff(a, &b, MAX_DIFFERENCES);
+            // The merged tree's rows, each `[depth, mark, name, text, path,
+            // difference or -1, a start, a end, b start, b end (-1: not in
+            // that file), align a, align b, count]`.
             let rows = js_sys::Array::new();
+            let num = |x: Option<u64>| JsValue::from(x.map_or(-1.0, |x| x as f64));
+            for r in &d.rows {
+                let row = js_sys::Array::new();
+                row.push(&r.depth.into());
+                row.push(&r.mark.name().into());
+                row.push(&r.name.as_str().into());
+                row.push(&r.text.as_str().into());
+                row.push(&r.path.as_str().into());
+                row.push(&num(r.difference.map(|i| i as u64)));
+                row.push(&num(r.a.map(|s| s.0)));
+                row.push(&num(r.a.map(|s| s.1)));
+                row.push(&num(r.b.map(|s| s.0)));
+                row.push(&num(r.b.map(|s| s.1)));
+                row.push(&num(Some(r.align.0)));
+                row.push(&num(Some(r.align.1)));
+                row.push(&r.count.into());
+                rows.push(&row);
+            }
+            let lines = js_sys::Array::new();
             for x in &d.differences {
-                let change = match x.change {
-                    hexlens_core::diff::Change::Changed { .. } => "changed",
-                    hexlens_core::diff::Change::Moved { .. } => "moved",
-                    hexlens_core::diff::Change::Removed => "removed",
-                    hexlens_core::diff::Change::Added => "added",
-                };
-                let r = js_sys::Array::new();
-                r.push(&change.into());
-                r.push(&x.path.as_str().into());
-                r.push(&x.line().into());
-                rows.push(&r);
+                lines.push(&x.line().into());
             }
             reply(&[
                 ("summary", d.summary("A", "B").into()),
                 ("rows", rows.into()),
+                ("lines", lines.into()),
             ]);
+        }
+
+        /// `{type: "bytediff", job, blob, other, from, delta, back}`: the next
+        /// run of differing bytes after A's offset `from` (or with `back`,
+        /// the last before it), B's bytes standing `delta` further on,
+        /// answered `{type: "bytediff", job, start, end}` (none: no
+        /// `start`), or `{error}`.
+        fn byte_difference(m: &JsValue, job: u32, a: &BlobSource) {
+            let reply = replier("bytediff", job);
+            let b = match other_file(m, job) {
+                Ok(b) => b,
+                Err(e) => return reply(&[("error", e.into())]),
+            };
+            let from = uint(m, "from").unwrap_or(0);
+            let delta = get(m, "delta").as_f64().unwrap_or(0.0) as i64;
+            let back = get(m, "back").is_truthy();
+            match hexlens_core::diff::next_byte_difference(a, &b, from, delta, back) {
+                Some((s, e)) => reply(&[("start", (s as f64).into()), ("end", (e as f64).into())]),
+                None => reply(&[]),
+            }
         }
 
         /// `{type: "structure", job, blob, gen, text, max}`: a structure
@@ -548,6 +591,9 @@ mod worker {
             let scan = get(m, "scan").is_truthy();
             if kind == "diff" {
                 return compare(m, job, &src);
+            }
+            if kind == "bytediff" {
+                return byte_difference(m, job, &src);
             }
             if kind == "structure" {
                 let max = uint(m, "max").unwrap_or(1).min(u64::from(u32::MAX)) as u32;
