@@ -1,7 +1,7 @@
 // Browser benchmark: the scale targets, measured in headless Chromium with the
 // same driver as the browser tests (playwright-core on /usr/bin/chromium).
 //
-//   node bench/browser.mjs [--no-build] [--sizes 1MiB,64MiB,1GiB,4GiB] [--dense DIR] [--no-big] [--write]
+//   node bench/browser.mjs [--no-build] [--sizes 1MiB,64MiB,1GiB,4GiB] [--dense DIR] [--no-big] [--compare-only] [--write]
 //
 // --dense DIR (default target/dense): the dense real files bench/dense.sh makes,
 // where present, are opened too (first paint, tree shown, wasm memory, twelve
@@ -48,6 +48,8 @@ const DENSE = ['sqlite-O2.bc', 'sqlite-O1g.bc', 'dxil-container.dxbc', 'cdac-100
   .map((f) => path.join(DENSE_DIR, f))
   .filter((f) => fs.existsSync(f));
 const skipBig = flag('--no-big');
+// Only the comparison of two 1 GiB files (with --sizes 1GiB --no-big).
+const compareOnly = flag('--compare-only');
 
 if (!flag('--no-build')) {
   const env = {
@@ -70,7 +72,7 @@ writeParts(partsFile, 166667);
 // A 1 GiB file no decoder recognises: random bytes (so every byte is read),
 // an effect-like file's three shaders at each end.
 const scanFile = path.join(tmp, 'random-1g-with-shaders.bin');
-if (sizes.includes('1GiB')) {
+if (sizes.includes('1GiB') && !compareOnly) {
   const fx = fs.readFileSync(path.join(ROOT, 'tests/fixtures/embedded/effect.fxo'));
   const fd = fs.openSync(scanFile, 'w');
   fs.writeSync(fd, fx);
@@ -271,7 +273,7 @@ async function scanBench(page, what, click) {
   scanRows.push({ what, decoded, found, mem });
 }
 
-for (const s of sizes) {
+for (const s of compareOnly ? [] : sizes) {
   const { page, errors } = await freshPage();
   const firstPaint = await openAndTime(page, files[s]);
   const decoded = await waitDecoded(page, 600000);
@@ -341,7 +343,7 @@ for (const s of sizes) {
   await page.close();
 }
 
-if (fs.existsSync(scanFile)) {
+if (fs.existsSync(scanFile) && !compareOnly) {
   const { page } = await freshPage();
   await openAndTime(page, scanFile);
   await scanBench(page, 'random-1g-with-shaders.bin: 1 GiB of random bytes, no format, an effect-like file at each end', false);

@@ -198,3 +198,25 @@ fn byte_differences_are_found_forward_and_back_as_runs() {
     let r = next_byte_difference(&big_a.as_slice(), &big_b.as_slice(), 3 << 20, 0, true);
     assert_eq!(r, Some(((1 << 20) - 5, (2 << 20) + 7)));
 }
+
+#[test]
+fn mismatch_finds_the_first_and_last_differing_place_at_every_length() {
+    for n in 0..40usize {
+        let x: Vec<u8> = (0..n as u8).collect();
+        // No difference, then one at each place, then two.
+        assert_eq!(mismatch(&x, &x, true), None);
+        assert_eq!(mismatch(&x, &x, false), None);
+        for i in 0..n {
+            let mut y = x.clone();
+            y[i] ^= 0x80;
+            assert_eq!(mismatch(&x, &y, true), Some(i), "n {n}, at {i}");
+            assert_eq!(mismatch(&x, &y, false), Some(i), "n {n}, at {i}");
+            for j in i + 1..n {
+                let mut z = y.clone();
+                z[j] ^= 0x01;
+                assert_eq!(mismatch(&x, &z, true), Some(i));
+                assert_eq!(mismatch(&x, &z, false), Some(j));
+            }
+        }
+    }
+}
