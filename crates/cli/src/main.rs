@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use hexlens_core::ByteSource;
+
 /// A file read on demand, so a file of several GiB is never held in memory.
 /// Small reads are served from a cached 64 KiB run of the file.
 struct FileSource {
@@ -37,7 +38,11 @@ struct FileSource {
 
 impl FileSource {
     fn open(path: &Path) -> std::io::Result<Self> {
-        let file = std::fs::File::open(path)?;
+        Self::new(std::fs::File::open(path)?)
+    }
+
+    /// Reads `file` (from its start) on demand.
+    fn new(file: std::fs::File) -> std::io::Result<Self> {
         let len = file.metadata()?.len();
         Ok(FileSource {
             file: RefCell::new(file),
@@ -106,8 +111,9 @@ impl FileSource {
 
 /// Exit statuses, shown at the end of the top-level help.
 const EXIT_STATUS: &str = "\
-A FILE given as '-' is read from standard input (read whole into memory first;
-a file on disk is read as the command needs it, however big).
+A FILE given as '-' is read from standard input, to its end before decoding
+starts: up to 64 MiB in memory, a longer stream in a temporary file (removed at
+once). A file on disk is read as the command needs it, however big.
 
 Exit status: dump: 0 decoded cleanly, 1 decoded with errors (the tree is still
 printed); find: 0 something found, 1 nothing found; diff: 0 the structures are
@@ -157,7 +163,7 @@ enum Command {
 still printed), 2 usage or I/O error."
 )]
 struct DumpArgs {
-    /// The file to decode ('-': standard input, read whole into memory first)
+    /// The file to decode ('-': standard input, read to its end first)
     #[arg(value_name = "FILE")]
     file: PathBuf,
     /// Print the JSON contract instead of indented text
@@ -207,7 +213,7 @@ struct DumpArgs {
 #[derive(Args, Debug)]
 #[command(after_help = "Exit status: 0 something found, 1 nothing found, 2 usage or I/O error.")]
 struct FindArgs {
-    /// The file to search ('-': standard input, read whole into memory first)
+    /// The file to search ('-': standard input, read to its end first)
     #[arg(value_name = "FILE")]
     file: PathBuf,
     /// Text to find, or a path pattern (with '/')
@@ -237,7 +243,7 @@ struct FindArgs {
 error."
 )]
 struct DiffArgs {
-    /// The first file ('-': standard input, read whole into memory first)
+    /// The first file ('-': standard input, read to its end first)
     #[arg(value_name = "A")]
     a: PathBuf,
     /// The second file ('-': standard input; not both)
@@ -377,10 +383,87 @@ fn usage(command: &str, message: &str) -> ExitCode {
 }
 
 /// Where a command's input comes from: a file read on demand, or standard input
-/// read whole.
+/// (held in memory up to [`STDIN_IN_MEMORY`] bytes, beyond that spooled to a
+/// temporary file and read from there on demand).
 enum Input {
     File(FileSource),
     Memory(Vec<u8>),
+    Spooled(Spool),
+}
+
+/// Standard input up to this many bytes is held in memory; a longer stream is
+/// copied to a temporary file, so memory stays flat however long it is.
+const STDIN_IN_MEMORY: usize = 64 << 20;
+
+/// Standard input copied to a temporary file. The file is removed as soon as it
+/// is open (Unix), or else when the spool is dropped.
+struct Spool {
+    src: FileSource,
+    /// The file's path while it still has one.
+    path: Option<PathBuf>,
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        if let Some(p) = &self.path {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// Reads `r` to its end: into memory if it holds at most `keep` bytes, else
+/// into a temporary file in `dir` (what was read first included).
+fn read_stream(mut r: impl Read, keep: usize, dir: &Path) -> std::io::Result<Input> {
+    let mut bytes = Vec::new();
+    // One byte past `keep` tells a stream that fits from one that does not.
+    let limit = u64::try_from(keep).unwrap_or(u64::MAX).saturating_add(1);
+    r.by_ref().take(limit).read_to_end(&mut bytes)?;
+    if bytes.len() <= keep {
+        return Ok(Input::Memory(bytes));
+    }
+    let (mut file, path) = temporary_file(dir)?;
+    let mut spool = Spool {
+        src: FileSource::new(file.try_clone()?)?,
+        path: Some(path),
+    };
+    if let Some(p) = &spool.path {
+        if std::fs::remove_file(p).is_ok() {
+            spool.path = None;
+        }
+    }
+    file.write_all(&bytes)?;
+    drop(bytes);
+    std::io::copy(&mut r, &mut file)?;
+    file.flush()?;
+    spool.src.len = file.metadata()?.len();
+    Ok(Input::Spooled(spool))
+}
+
+/// A new file in `dir`, open for reading and writing, and its path.
+fn temporary_file(dir: &Path) -> std::io::Result<(std::fs::File, PathBuf)> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    for attempt in 0u32..100 {
+        let path = dir.join(format!(
+            "hexlens-stdin-{}-{stamp:x}-{attempt}",
+            std::process::id()
+        ));
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(f) => return Ok((f, path)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other(format!(
+        "no new temporary file could be made in '{}'",
+        dir.display()
+    )))
 }
 
 /// True if `path` stands for standard input.
@@ -401,11 +484,11 @@ impl Input {
     /// Opens the file at `path`, or reads standard input whole for `-`.
     fn open(path: &Path) -> Result<Self, String> {
         let r = if is_stdin(path) {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .map(|_| Input::Memory(bytes))
+            read_stream(
+                std::io::stdin().lock(),
+                STDIN_IN_MEMORY,
+                &std::env::temp_dir(),
+            )
         } else {
             FileSource::open(path).map(Input::File)
         };
@@ -415,10 +498,12 @@ impl Input {
     /// The first read error while decoding, as a message naming `path`.
     fn check(&self, path: &Path) -> Result<(), String> {
         match self {
-            Input::File(f) => match f.error.borrow().as_ref() {
-                Some(e) => Err(format!("cannot read {}: {e}", describe(path))),
-                None => Ok(()),
-            },
+            Input::File(f) | Input::Spooled(Spool { src: f, .. }) => {
+                match f.error.borrow().as_ref() {
+                    Some(e) => Err(format!("cannot read {}: {e}", describe(path))),
+                    None => Ok(()),
+                }
+            }
             Input::Memory(_) => Ok(()),
         }
     }
@@ -427,14 +512,14 @@ impl Input {
 impl ByteSource for Input {
     fn len(&self) -> u64 {
         match self {
-            Input::File(f) => f.len(),
-            Input::Memory(m) => hexlens_core::ByteSource::len(m),
+            Input::File(f) | Input::Spooled(Spool { src: f, .. }) => f.len(),
+            Input::Memory(m) => ByteSource::len(m),
         }
     }
 
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> usize {
         match self {
-            Input::File(f) => f.read_at(offset, buf),
+            Input::File(f) | Input::Spooled(Spool { src: f, .. }) => f.read_at(offset, buf),
             Input::Memory(m) => m.read_at(offset, buf),
         }
     }
@@ -688,8 +773,39 @@ fn write(
 
 #[cfg(test)]
 mod tests {
-    use super::FileSource;
+    use super::{read_stream, FileSource, Input};
     use hexlens_core::ByteSource;
+
+    #[test]
+    fn a_stream_longer_than_memory_keeps_is_spooled_to_a_file_that_is_removed() {
+        let data: Vec<u8> = (0..100_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let dir = std::env::temp_dir().join(format!("hexlens-cli-spool-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for keep in [0, 1, 99_999, 100_000, 1 << 20] {
+            let input = read_stream(&data[..], keep, &dir).unwrap();
+            match (&input, keep >= data.len()) {
+                (Input::Memory(m), true) => assert_eq!(m, &data),
+                (Input::Spooled(_), false) => {}
+                _ => panic!("keep {keep}: held the wrong way"),
+            }
+            assert_eq!(ByteSource::len(&input), data.len() as u64, "keep {keep}");
+            let mut got = vec![0u8; data.len() + 10];
+            assert_eq!(input.read_at(0, &mut got), data.len(), "keep {keep}");
+            assert_eq!(&got[..data.len()], &data[..], "keep {keep}");
+            let mut mid = [0u8; 5];
+            assert_eq!(input.read_at(65_534, &mut mid), 5);
+            assert_eq!(&mid, &data[65_534..65_539]);
+            input.check(std::path::Path::new("-")).unwrap();
+            // The spool file is gone from the directory: unlinked while open
+            // (Unix), or when the input is dropped.
+            if cfg!(unix) {
+                assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "keep {keep}");
+            }
+            drop(input);
+            assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "keep {keep}");
+        }
+        std::fs::remove_dir(&dir).unwrap();
+    }
 
     #[test]
     fn reads_at_or_past_the_end_of_a_file_give_nothing_and_no_error() {
