@@ -735,9 +735,10 @@ fn dump(args: DumpArgs) -> Result<ExitCode, String> {
     })
 }
 
-/// Standard output for the dump. The dump hands over output in big pieces and
-/// ends it with its only newline, so on Unix it goes to a duplicate of the
-/// descriptor: the line-buffered `Stdout` would search every piece for a newline.
+/// Standard output, unbuffered: every command hands over its output in big
+/// pieces (the dump's end with their only newline), so on Unix it goes to a
+/// duplicate of the descriptor: the line-buffered `Stdout` would search every
+/// piece for a newline.
 fn stdout() -> Box<dyn Write> {
     #[cfg(unix)]
     {
