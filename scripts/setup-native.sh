@@ -20,3 +20,11 @@ if ! command -v obj2yaml-19 >/dev/null && [ ! -x /usr/lib/llvm-19/bin/obj2yaml ]
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19 >/dev/null
 fi
+
+# `script` (util-linux, Debian's bsdutils) runs the CLI on a pseudo-terminal in
+# the test of `hexlens dump --color auto`. Essential on Debian, so rarely missing.
+if ! command -v script >/dev/null; then
+    echo "setup: installing bsdutils (script)"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bsdutils >/dev/null
+fi

@@ -413,3 +413,118 @@ fn without_unknown_damage(want: &J, got: &J) -> J {
     }
     out
 }
+
+/// Marks every part of a text line with `<part>` … `</part>`, in characters no
+/// fixture holds.
+fn marking_style() -> output::TextStyle {
+    let mark = |p: &str| output::Paint::new(format!("\u{E000}{p}>"), format!("\u{E000}/{p}>"));
+    output::TextStyle {
+        span: mark("span"),
+        name: mark("name"),
+        unknown: mark("unknown"),
+        value: mark("value"),
+        display: mark("display"),
+        error: mark("error"),
+        note: mark("note"),
+    }
+}
+
+/// `text` with the marks of [`marking_style`] removed.
+fn unmarked(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('\u{E000}') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at..];
+        rest = &after[after.find('>').unwrap() + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn a_styled_text_dump_is_the_plain_dump_with_each_part_marked() {
+    use hexlens_core::stream::DumpForm;
+    let style = marking_style();
+    let (mut unknowns, mut errors, mut hidden) = (0, 0, 0);
+    for f in fixture_files() {
+        let data = std::fs::read(&f).unwrap();
+        let what = f.display();
+        for depth in [None, Some(1)] {
+            let mut plain = Vec::new();
+            let clean =
+                stream::dump(&data, None, DumpForm::Text, depth, false, &mut plain).unwrap();
+            let mut styled = Vec::new();
+            let styled_clean = stream::dump_styled(
+                &data,
+                None,
+                DumpForm::Text,
+                depth,
+                false,
+                &style,
+                &mut styled,
+            )
+            .unwrap();
+            assert_eq!(clean, styled_clean, "{what}");
+            let (plain, styled) = (
+                String::from_utf8(plain).unwrap(),
+                String::from_utf8(styled).unwrap(),
+            );
+            assert!(unmarked(&styled) == plain, "{what} ({depth:?})");
+            let mut error_lines = 0;
+            // The header line is not styled; every node line starts with its span.
+            for line in styled.lines().skip(1) {
+                if line.trim_start().starts_with("\u{E000}error>! ") {
+                    error_lines += 1;
+                    assert!(line.ends_with("\u{E000}/error>"), "{what}: {line}");
+                } else if line.starts_with("\u{E000}error>") {
+                    assert!(line.ends_with(" error(s)\u{E000}/error>"), "{what}: {line}");
+                } else {
+                    assert!(line.starts_with("\u{E000}span>"), "{what}: {line}");
+                    if line.contains("\u{E000}note>[unknown]") {
+                        unknowns += 1;
+                        assert!(
+                            line.contains("\u{E000}unknown>") && !line.contains("\u{E000}name>"),
+                            "{what}: {line}"
+                        );
+                    } else {
+                        assert!(line.contains("\u{E000}name>"), "{what}: {line}");
+                    }
+                    if line.contains(" not shown]") {
+                        hidden += 1;
+                        assert!(
+                            line.ends_with(" not shown]\u{E000}/note>"),
+                            "{what}: {line}"
+                        );
+                    }
+                }
+                // Every part opened is closed on its line.
+                for part in [
+                    "span", "name", "unknown", "value", "display", "error", "note",
+                ] {
+                    let open = format!("\u{E000}{part}>");
+                    let close = format!("\u{E000}/{part}>");
+                    assert_eq!(
+                        line.matches(&open).count(),
+                        line.matches(&close).count(),
+                        "{what}: {line}"
+                    );
+                }
+            }
+            assert_eq!(
+                error_lines,
+                plain
+                    .lines()
+                    .filter(|l| l.trim_start().starts_with("! "))
+                    .count(),
+                "{what}"
+            );
+            errors += error_lines;
+        }
+    }
+    // The fixtures hold every kind of line.
+    assert!(
+        unknowns > 0 && errors > 0 && hidden > 0,
+        "{unknowns} {errors} {hidden}"
+    );
+}

@@ -1,16 +1,29 @@
-//! `hexlens`: dump a file's structure tree as indented text or JSON.
+//! `hexlens`: dump a file's structure tree as indented text or JSON, search
+//! it, compare two files by their structure.
 //!
 //! ```text
-//! hexlens dump FILE [--json] [--lazy-threshold BYTES]
-//!                                print the decoded tree
-//! hexlens formats                list the decoders
+//! hexlens dump FILE [--json] [--max-depth N] [--select PATH] [--scan] [--color WHEN]
+//! hexlens find FILE QUERY [--json] [--max N] [--scan]
+//! hexlens diff A B [--json] [--max N]
+//! hexlens formats
+//! hexlens completions SHELL
 //! ```
-//! Exit status: 0 decoded cleanly, 1 decoded with errors (the tree is still
-//! printed), 2 usage or I/O error (message on stderr).
+//! `hexlens help COMMAND` (or `COMMAND --help`) describes each command. A FILE
+//! given as `-` is read from standard input. Exit status: 0 success, 1 decoded
+//! with errors (dump), nothing found (find) or the files differ (diff), 2 usage
+//! or I/O error (message on standard error, starting `hexlens: `).
+//!
+//! Arguments are parsed by `clap` (derive) and completions written by
+//! `clap_complete`; what that costs in binary size and build time is in
+//! bench/RESULTS.md, "CLI argument parsing".
 
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::cell::RefCell;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{IsTerminal, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use hexlens_core::ByteSource;
 
 /// A file read on demand, so a file of several GiB is never held in memory.
 /// Small reads are served from a cached 64 KiB run of the file.
@@ -24,8 +37,12 @@ struct FileSource {
 }
 
 impl FileSource {
-    fn open(path: &str) -> std::io::Result<Self> {
-        let file = std::fs::File::open(path)?;
+    fn open(path: &Path) -> std::io::Result<Self> {
+        Self::new(std::fs::File::open(path)?)
+    }
+
+    /// Reads `file` (from its start) on demand.
+    fn new(file: std::fs::File) -> std::io::Result<Self> {
         let len = file.metadata()?.len();
         Ok(FileSource {
             file: RefCell::new(file),
@@ -36,7 +53,7 @@ impl FileSource {
     }
 }
 
-impl hexlens_core::ByteSource for FileSource {
+impl ByteSource for FileSource {
     fn len(&self) -> u64 {
         self.len
     }
@@ -92,61 +109,213 @@ impl FileSource {
     }
 }
 
-const USAGE: &str = "usage:
-  hexlens dump FILE [--json] [--max-depth N] [--select PATH] [--scan]
-                               print FILE's structure tree (text, or the JSON contract)
-      --json                   print the JSON contract instead of indented text
-      --scan                   scan FILE for containers of every format (DXBC, bitcode,
-                               cDAC blobs, .dyno, LLVM 1.x, PDB) and decode each in
-                               place, whatever FILE is (a file no decoder recognises
-                               is scanned anyway)
-      --max-depth N            print nodes down to N levels below the root (or below
-                               PATH); a node whose children are left out says how many
-                               ([N children not shown]; \"hidden_children\": N in JSON)
-      --select PATH            print only the subtree at PATH, a path as the JSON
-                               contract writes it (Parts/[3]/PSVInfo, Blocks/[1]/Body/[7])
-      --lazy-threshold BYTES   leave parts whose body holds BYTES or more (LLVM bitcode
-                               blocks below the top level) undecoded: they are shown as
-                               one node marked [not decoded yet] (\"lazy\": true in JSON)
-  hexlens find FILE QUERY [--json] [--max N] [--scan]
-                               print the nodes of FILE's structure QUERY finds: text
-                               in a name, else in a value or its display (ASCII case
-                               ignored), or, when QUERY holds a '/', a path pattern
-                               (Parts/*/PSVInfo: '*' is any one segment)
-      --json                   print the hits as a JSON array of {path, start, end, match}
-      --max N                  stop after N hits (default 1000)
-      --scan                   search the containers a scan finds (as dump --scan)
-  hexlens diff A B [--json] [--tree] [--max N]
-                               compare two files by their structure: each node of A
-                               matched with B's by what it is (a part by its FourCC, a
-                               symbol by its name, a block by its kind and function),
-                               so an insertion is one addition; prints changed fields
-                               (~ PATH: A -> B), values that changed only because what
-                               they point at moved (>), nodes only in A (-) or only in
-                               B (+), and a summary
-      --json                   print {a, b, equal, changed_bytes, truncated,
-                               differences: [{path, path_b, change, shown, a, b,
-                               a_span, b_span}]}
-      --tree                   print the merged tree instead: the nodes compared, two
-                               spaces a level, each marked = same (a run of identical
-                               siblings is one row), ~ changed (A -> B), > moved,
-                               - only in A, + only in B, * holds differences; with
-                               --json, \"rows\": [{depth, mark, name, path, text, count,
-                               a_span, b_span, align, difference}] is added
-      --max N                  list at most N differences (default 100000)
-  hexlens formats              list the formats hexlens decodes
-  hexlens --help               show this help
+/// Exit statuses, shown at the end of the top-level help.
+const EXIT_STATUS: &str = "\
+A FILE given as '-' is read from standard input, to its end before decoding
+starts: up to 64 MiB in memory, a longer stream in a temporary file (removed at
+once). A file on disk is read as the command needs it, however big.
 
-The tree is written as it is decoded: parts of the file are decoded when the dump
-reaches them and dropped after, so memory does not grow with the file.
+Exit status: dump: 0 decoded cleanly, 1 decoded with errors (the tree is still
+printed); find: 0 something found, 1 nothing found; diff: 0 the structures are
+equal, 1 they differ; all: 2 usage or I/O error (message on standard error).";
 
-exit status: dump: 0 decoded cleanly, 1 decoded with errors (tree still printed);
-find: 0 something found, 1 nothing found; diff: 0 the structures are equal, 1 they
-differ; all: 2 usage or I/O error";
+/// The command line of hexlens, a structure-aware hex viewer
+///
+/// Decodes DirectX Containers (DXBC/DXIL), LLVM bitcode, Chapel .dyno
+/// libraries, .NET cDAC blobs, LLVM 1.x bytecode and PDB/MSF files into a tree
+/// of fields, each with the bytes it came from.
+#[derive(Parser, Debug)]
+#[command(name = "hexlens", version, after_help = EXIT_STATUS)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Dump(DumpArgs),
+    Find(FindArgs),
+    Diff(DiffArgs),
+    /// List the formats hexlens decodes
+    Formats,
+    /// Write a shell completion script to standard output
+    ///
+    /// For bash: `hexlens completions bash > ~/.local/share/bash-completion/completions/hexlens`;
+    /// zsh: write `_hexlens` into a directory of your `$fpath`; fish:
+    /// `hexlens completions fish > ~/.config/fish/completions/hexlens.fish`.
+    Completions {
+        /// The shell the script is for
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Print FILE's structure tree (indented text, or the JSON contract)
+///
+/// The tree is written as it is decoded: parts of the file are decoded when the
+/// dump reaches them and dropped after, so memory does not grow with the file.
+/// Text: one node a line, its byte range in hex (`0146.4` is bit 4 of byte
+/// 0x146), name, value and, in parentheses, its meaning; errors follow their
+/// node on a line starting with `!`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Exit status: 0 decoded cleanly, 1 decoded with errors (the tree is \
+still printed), 2 usage or I/O error."
+)]
+struct DumpArgs {
+    /// The file to decode ('-': standard input, read to its end first)
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Print the JSON contract instead of indented text
+    #[arg(long)]
+    json: bool,
+    /// Print nodes down to N levels below the root (or below PATH)
+    ///
+    /// A node whose children are left out says how many: `[N children not
+    /// shown]` in text, `"hidden_children": N` in JSON.
+    #[arg(long, value_name = "N")]
+    max_depth: Option<usize>,
+    /// Print only the subtree at PATH (Parts/[3]/PSVInfo)
+    ///
+    /// PATH is a path as the JSON contract writes it: names joined with '/',
+    /// list elements as [i], the root left out (Blocks/[1]/Body/[7]).
+    #[arg(long, value_name = "PATH")]
+    select: Option<String>,
+    /// Scan FILE for containers of every format and decode each in place
+    ///
+    /// DXBC, bitcode, cDAC blobs, .dyno, LLVM 1.x, PDB: each container whose
+    /// header says where it ends is decoded where it lies, whatever FILE is (a
+    /// file no decoder recognises is scanned anyway).
+    #[arg(long)]
+    scan: bool,
+    /// Leave parts of BYTES or more undecoded, shown as `[not decoded yet]`
+    ///
+    /// Parts whose body holds BYTES or more (LLVM bitcode blocks below the top
+    /// level) are shown as one node marked `[not decoded yet]` (`"lazy": true`
+    /// in JSON).
+    #[arg(long, value_name = "BYTES")]
+    lazy_threshold: Option<u64>,
+    /// Colour the text tree
+    ///
+    /// Names, values, displays, errors and unknown bytes each in their own
+    /// colour, byte ranges and notes dim. `auto` colours when standard output is a terminal and the NO_COLOR
+    /// environment variable is unset or empty. The JSON is never coloured.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    color: ColorWhen,
+}
+
+/// Print the nodes of FILE's structure that QUERY finds
+///
+/// QUERY is text found in a node's name, else in its value or display (ASCII
+/// case ignored), or, when it holds a '/', a path pattern in which '*' is any
+/// one segment (Parts/*/PSVInfo). The whole tree is walked the way the dump
+/// does, each part decoded when reached and dropped after.
+#[derive(Args, Debug)]
+#[command(after_help = "Exit status: 0 something found, 1 nothing found, 2 usage or I/O error.")]
+struct FindArgs {
+    /// The file to search ('-': standard input, read to its end first)
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Text to find, or a path pattern (with '/')
+    #[arg(value_name = "QUERY")]
+    query: String,
+    /// Print the hits as a JSON array of {path, start, end, match}
+    #[arg(long)]
+    json: bool,
+    /// Stop after N hits
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max: u64,
+    /// Search the containers a scan finds (as dump --scan)
+    #[arg(long)]
+    scan: bool,
+}
+
+/// Compare two files by their structure
+///
+/// Each node of A is matched with B's by what it is (a part by its FourCC, a
+/// symbol by its name, a block by its kind and function), so an insertion is
+/// one addition. Prints changed fields (~ PATH: A -> B), values that changed
+/// only because what they point at moved (>), nodes only in A (-) or only in B
+/// (+), and a summary.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Exit status: 0 the structures are equal, 1 they differ, 2 usage or I/O \
+error."
+)]
+struct DiffArgs {
+    /// The first file ('-': standard input, read to its end first)
+    #[arg(value_name = "A")]
+    a: PathBuf,
+    /// The second file ('-': standard input; not both)
+    #[arg(value_name = "B")]
+    b: PathBuf,
+    /// Print {a, b, equal, changed_bytes, truncated, differences: [{path,
+    /// path_b, change, shown, a, b, a_span, b_span}]}
+    #[arg(long)]
+    json: bool,
+    /// Print the merged tree instead: the nodes compared, two spaces a level,
+    /// each marked = the same (a run of identical siblings is one row), ~
+    /// changed (A -> B), > moved, - only in A, + only in B, * the differences
+    /// are inside; with --json, "rows": [{depth, mark, name, path, text,
+    /// count, a_span, b_span, align, difference}] is added
+    #[arg(long)]
+    tree: bool,
+    /// List at most N differences
+    #[arg(long, value_name = "N", default_value_t = hexlens_core::diff::MAX_DIFFERENCES as u64)]
+    max: u64,
+}
+
+/// When the text tree is coloured.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ColorWhen {
+    /// When standard output is a terminal and NO_COLOR is unset or empty
+    Auto,
+    /// Always
+    Always,
+    /// Never
+    Never,
+}
+
+impl ColorWhen {
+    /// True if the text tree written to standard output is coloured.
+    fn colours_stdout(self) -> bool {
+        match self {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => {
+                std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        }
+    }
+}
+
+/// The text tree's colours: byte ranges dim, names bright blue, values cyan,
+/// displays green, errors bold red, unknown bytes' names magenta, notes in
+/// brackets dim.
+fn colours() -> hexlens_core::output::TextStyle {
+    use anstyle::{AnsiColor, Style};
+    let paint = |s: Style| {
+        hexlens_core::output::Paint::new(s.render().to_string(), s.render_reset().to_string())
+    };
+    let fg = |c: AnsiColor| Style::new().fg_color(Some(c.into()));
+    hexlens_core::output::TextStyle {
+        span: paint(fg(AnsiColor::BrightBlack)),
+        name: paint(fg(AnsiColor::BrightBlue)),
+        unknown: paint(fg(AnsiColor::Magenta)),
+        value: paint(fg(AnsiColor::Cyan)),
+        display: paint(fg(AnsiColor::Green)),
+        error: paint(fg(AnsiColor::Red).bold()),
+        note: paint(fg(AnsiColor::BrightBlack)),
+    }
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    match run(cli) {
         Ok(code) => code,
         Err(msg) => {
             eprintln!("hexlens: {msg}");
@@ -155,72 +324,233 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String]) -> Result<ExitCode, String> {
-    let Some(cmd) = args.first() else {
-        return Err(format!("no command given\n{USAGE}"));
-    };
-    match cmd.as_str() {
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            Ok(ExitCode::SUCCESS)
-        }
-        "formats" => {
-            if args.len() > 1 {
-                return Err(format!("'formats' takes no arguments\n{USAGE}"));
-            }
+/// Shows what clap says about the command line: help and the version on
+/// standard output (exit 0), a usage error on standard error after `hexlens: `
+/// (exit 2).
+fn usage_error(e: clap::Error) -> ExitCode {
+    if !e.use_stderr() {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    let text = e.render().to_string();
+    match text.strip_prefix("error: ") {
+        Some(message) => eprint!("hexlens: {message}"),
+        // No command at all: clap shows the help.
+        None => eprint!("hexlens: no command given\n\n{text}"),
+    }
+    ExitCode::from(2)
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Formats => {
+            let mut out = String::new();
             for f in hexlens_core::formats() {
-                println!(
-                    "{:<14} {}  (.{})",
+                out.push_str(&format!(
+                    "{:<14} {}  (.{})\n",
                     f.name,
                     f.description,
                     f.extensions.join(", .")
-                );
+                ));
             }
-            Ok(ExitCode::SUCCESS)
+            write_out(out.as_bytes(), "the formats")
         }
-        "dump" => dump(&args[1..]),
-        "find" => find(&args[1..]),
-        "diff" => diff(&args[1..]),
-        other => Err(format!("unknown command '{other}'\n{USAGE}")),
+        Command::Completions { shell } => {
+            // Written to memory first: the generator cannot report a failed write.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "hexlens", &mut script);
+            write_out(&script, "the completion script")
+        }
+        Command::Dump(args) => dump(args),
+        Command::Find(args) => find(args),
+        Command::Diff(args) => diff(args),
     }
 }
 
-/// The number after option `flag` (a number of `what`).
-fn number(flag: &str, what: &str, v: Option<&String>) -> Result<u64, String> {
-    let Some(v) = v else {
-        return Err(format!("'{flag}' needs a number of {what}\n{USAGE}"));
-    };
-    v.parse::<u64>()
-        .map_err(|_| format!("'{flag}' needs a number of {what}, not '{v}'\n{USAGE}"))
+/// Writes `bytes` to standard output; exit status 0.
+fn write_out(bytes: &[u8], what: &str) -> Result<ExitCode, String> {
+    let mut out = stdout();
+    match out.write_all(bytes).and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write {what}: {e}"))
+        }
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
 
-fn diff(args: &[String]) -> Result<ExitCode, String> {
+/// A usage error found after parsing (clap's form, `hexlens: ` first, exit 2).
+fn usage(command: &str, message: &str) -> ExitCode {
+    let mut cli = Cli::command();
+    cli.build();
+    let e = match cli.find_subcommand_mut(command) {
+        Some(sub) => sub.error(clap::error::ErrorKind::ArgumentConflict, message),
+        None => cli.error(clap::error::ErrorKind::ArgumentConflict, message),
+    };
+    usage_error(e)
+}
+
+/// Where a command's input comes from: a file read on demand, or standard input
+/// (held in memory up to [`STDIN_IN_MEMORY`] bytes, beyond that spooled to a
+/// temporary file and read from there on demand).
+enum Input {
+    File(FileSource),
+    Memory(Vec<u8>),
+    Spooled(Spool),
+}
+
+/// Standard input up to this many bytes is held in memory; a longer stream is
+/// copied to a temporary file, so memory stays flat however long it is.
+const STDIN_IN_MEMORY: usize = 64 << 20;
+
+/// Standard input copied to a temporary file. The file is removed as soon as it
+/// is open (Unix), or else when the spool is dropped.
+struct Spool {
+    src: FileSource,
+    /// The file's path while it still has one.
+    path: Option<PathBuf>,
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        if let Some(p) = &self.path {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// Reads `r` to its end: into memory if it holds at most `keep` bytes, else
+/// into a temporary file in `dir` (what was read first included).
+fn read_stream(mut r: impl Read, keep: usize, dir: &Path) -> std::io::Result<Input> {
+    let mut bytes = Vec::new();
+    // One byte past `keep` tells a stream that fits from one that does not.
+    let limit = u64::try_from(keep).unwrap_or(u64::MAX).saturating_add(1);
+    r.by_ref().take(limit).read_to_end(&mut bytes)?;
+    if bytes.len() <= keep {
+        return Ok(Input::Memory(bytes));
+    }
+    let (mut file, path) = temporary_file(dir)?;
+    let mut spool = Spool {
+        src: FileSource::new(file.try_clone()?)?,
+        path: Some(path),
+    };
+    if let Some(p) = &spool.path {
+        if std::fs::remove_file(p).is_ok() {
+            spool.path = None;
+        }
+    }
+    file.write_all(&bytes)?;
+    drop(bytes);
+    std::io::copy(&mut r, &mut file)?;
+    file.flush()?;
+    spool.src.len = file.metadata()?.len();
+    Ok(Input::Spooled(spool))
+}
+
+/// A new file in `dir`, open for reading and writing, and its path.
+fn temporary_file(dir: &Path) -> std::io::Result<(std::fs::File, PathBuf)> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    for attempt in 0u32..100 {
+        let path = dir.join(format!(
+            "hexlens-stdin-{}-{stamp:x}-{attempt}",
+            std::process::id()
+        ));
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(f) => return Ok((f, path)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other(format!(
+        "no new temporary file could be made in '{}'",
+        dir.display()
+    )))
+}
+
+/// True if `path` stands for standard input.
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// How messages name the input at `path`.
+fn describe(path: &Path) -> String {
+    if is_stdin(path) {
+        "standard input".to_string()
+    } else {
+        format!("'{}'", path.display())
+    }
+}
+
+impl Input {
+    /// Opens the file at `path`, or reads standard input whole for `-`.
+    fn open(path: &Path) -> Result<Self, String> {
+        let r = if is_stdin(path) {
+            read_stream(
+                std::io::stdin().lock(),
+                STDIN_IN_MEMORY,
+                &std::env::temp_dir(),
+            )
+        } else {
+            FileSource::open(path).map(Input::File)
+        };
+        r.map_err(|e| format!("cannot read {}: {e}", describe(path)))
+    }
+
+    /// The first read error while decoding, as a message naming `path`.
+    fn check(&self, path: &Path) -> Result<(), String> {
+        match self {
+            Input::File(f) | Input::Spooled(Spool { src: f, .. }) => {
+                match f.error.borrow().as_ref() {
+                    Some(e) => Err(format!("cannot read {}: {e}", describe(path))),
+                    None => Ok(()),
+                }
+            }
+            Input::Memory(_) => Ok(()),
+        }
+    }
+}
+
+impl ByteSource for Input {
+    fn len(&self) -> u64 {
+        match self {
+            Input::File(f) | Input::Spooled(Spool { src: f, .. }) => f.len(),
+            Input::Memory(m) => ByteSource::len(m),
+        }
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> usize {
+        match self {
+            Input::File(f) | Input::Spooled(Spool { src: f, .. }) => f.read_at(offset, buf),
+            Input::Memory(m) => m.read_at(offset, buf),
+        }
+    }
+}
+
+fn diff(args: DiffArgs) -> Result<ExitCode, String> {
     use hexlens_core::diff::Change;
-    let mut json = false;
-    let mut tree = false;
-    let mut max = hexlens_core::diff::MAX_DIFFERENCES as u64;
-    let mut files: Vec<&String> = Vec::new();
-    let mut rest = args.iter();
-    while let Some(a) = rest.next() {
-        match a.as_str() {
-            "--json" => json = true,
-            "--tree" => tree = true,
-            "--max" => max = number(a, "differences", rest.next())?.max(1),
-            s if s.starts_with("--") => return Err(format!("unknown option '{s}'\n{USAGE}")),
-            _ => files.push(a),
-        }
+    let (pa, pb) = (&args.a, &args.b);
+    if is_stdin(pa) && is_stdin(pb) {
+        return Ok(usage(
+            "diff",
+            "A and B cannot both be '-': standard input can be read only once",
+        ));
     }
-    let [fa, fb] = files[..] else {
-        return Err(format!("'diff' needs two FILEs\n{USAGE}"));
-    };
-    let a = FileSource::open(fa).map_err(|e| format!("cannot read '{fa}': {e}"))?;
-    let b = FileSource::open(fb).map_err(|e| format!("cannot read '{fb}': {e}"))?;
-    let d = hexlens_core::diff::diff(&a, &b, usize::try_from(max).unwrap_or(usize::MAX));
-    for (src, f) in [(&a, fa), (&b, fb)] {
-        if let Some(e) = src.error.borrow().as_ref() {
-            return Err(format!("cannot read '{f}': {e}"));
-        }
-    }
+    let a = Input::open(pa)?;
+    let b = Input::open(pb)?;
+    let max = usize::try_from(args.max.max(1)).unwrap_or(usize::MAX);
+    let d = hexlens_core::diff::diff(&a, &b, max);
+    a.check(pa)?;
+    b.check(pb)?;
+    // The JSON names a file as given ('-' for standard input); the summary
+    // line, which must not start like a difference line, says which.
+    let (fa, fb) = (pa.to_string_lossy(), pb.to_string_lossy());
+    let (json, tree) = (args.json, args.tree);
     let mut out: Vec<u8> = Vec::new();
     let span = |out: &mut Vec<u8>, s: Option<(u64, u64)>| match s {
         Some((x, y)) => {
@@ -237,9 +567,9 @@ fn diff(args: &[String]) -> Result<ExitCode, String> {
             let _ = write!(out, ",\"size\":{size}}}");
         };
         out.extend_from_slice(b"{\"a\":");
-        side(&mut out, fa, d.formats.0, d.sizes.0);
+        side(&mut out, &fa, d.formats.0, d.sizes.0);
         out.extend_from_slice(b",\"b\":");
-        side(&mut out, fb, d.formats.1, d.sizes.1);
+        side(&mut out, &fb, d.formats.1, d.sizes.1);
         let _ = write!(
             out,
             ",\"equal\":{},\"changed_bytes\":{},\"truncated\":{},\"differences\":[",
@@ -317,16 +647,24 @@ fn diff(args: &[String]) -> Result<ExitCode, String> {
             out.push(b']');
         }
         out.extend_from_slice(b"}\n");
-    } else if tree {
-        for r in &d.rows {
-            let _ = writeln!(out, "{}", r.line());
-        }
-        let _ = writeln!(out, "{}", d.summary(fa, fb));
     } else {
-        for x in &d.differences {
-            let _ = writeln!(out, "{}", x.line());
+        if tree {
+            for r in &d.rows {
+                let _ = writeln!(out, "{}", r.line());
+            }
+        } else {
+            for x in &d.differences {
+                let _ = writeln!(out, "{}", x.line());
+            }
         }
-        let _ = writeln!(out, "{}", d.summary(fa, fb));
+        let name = |p: &Path, f: &str| {
+            if is_stdin(p) {
+                "standard input".to_string()
+            } else {
+                f.to_string()
+            }
+        };
+        let _ = writeln!(out, "{}", d.summary(&name(pa, &fa), &name(pb, &fb)));
     }
     stdout()
         .write_all(&out)
@@ -338,29 +676,12 @@ fn diff(args: &[String]) -> Result<ExitCode, String> {
     })
 }
 
-fn find(args: &[String]) -> Result<ExitCode, String> {
-    let mut json = false;
-    let mut max = 1000u64;
-    let mut scan = false;
-    let mut words: Vec<&String> = Vec::new();
-    let mut rest = args.iter();
-    while let Some(a) = rest.next() {
-        match a.as_str() {
-            "--json" => json = true,
-            "--max" => max = number(a, "hits", rest.next())?.max(1),
-            "--scan" => scan = true,
-            s if s.starts_with("--") => return Err(format!("unknown option '{s}'\n{USAGE}")),
-            _ => words.push(a),
-        }
-    }
-    let [file, query] = words[..] else {
-        return Err(format!("'find' needs a FILE and a QUERY\n{USAGE}"));
-    };
-    let src = FileSource::open(file).map_err(|e| format!("cannot read '{file}': {e}"))?;
-    let hits = hexlens_core::search::find_nodes(&src, query, max as usize, scan, &mut |_| {});
-    if let Some(e) = src.error.borrow().as_ref() {
-        return Err(format!("cannot read '{file}': {e}"));
-    }
+fn find(args: FindArgs) -> Result<ExitCode, String> {
+    let src = Input::open(&args.file)?;
+    let max = usize::try_from(args.max.max(1)).unwrap_or(usize::MAX);
+    let hits = hexlens_core::search::find_nodes(&src, &args.query, max, args.scan, &mut |_| {});
+    src.check(&args.file)?;
+    let json = args.json;
     let mut out: Vec<u8> = Vec::new();
     if json {
         out.push(b'[');
@@ -396,51 +717,22 @@ fn find(args: &[String]) -> Result<ExitCode, String> {
     })
 }
 
-fn dump(args: &[String]) -> Result<ExitCode, String> {
-    let mut json = false;
-    let mut file = None;
-    let mut lazy_threshold = None;
-    let mut limits = hexlens_core::stream::Limits::default();
-    let mut select: Option<String> = None;
-    let mut scan = false;
-    let mut rest = args.iter();
-    while let Some(a) = rest.next() {
-        match a.as_str() {
-            "--json" => json = true,
-            "--scan" => scan = true,
-            "--lazy-threshold" => lazy_threshold = Some(number(a, "bytes", rest.next())?),
-            "--max-depth" => {
-                let n = number(a, "levels", rest.next())?;
-                limits.max_depth = Some(usize::try_from(n).unwrap_or(usize::MAX));
-            }
-            "--select" => {
-                let Some(p) = rest.next() else {
-                    return Err(format!("'--select' needs a PATH\n{USAGE}"));
-                };
-                select = Some(p.clone());
-            }
-            s if s.starts_with('-') && s != "-" => {
-                return Err(format!("unknown option '{s}'\n{USAGE}"))
-            }
-            s => {
-                if file.replace(s.to_string()).is_some() {
-                    return Err(format!("'dump' takes one FILE\n{USAGE}"));
-                }
-            }
-        }
-    }
-    let Some(file) = file else {
-        return Err(format!("'dump' needs a FILE\n{USAGE}"));
+fn dump(args: DumpArgs) -> Result<ExitCode, String> {
+    let file = &args.file;
+    let src = Input::open(file)?;
+    let limits = hexlens_core::stream::Limits {
+        max_depth: args.max_depth,
+        ..Default::default()
     };
-    let src = FileSource::open(&file).map_err(|e| format!("cannot read '{file}': {e}"))?;
-    let read_error = |src: &FileSource| -> Result<(), String> {
-        match src.error.borrow().as_ref() {
-            Some(e) => Err(format!("cannot read '{file}': {e}")),
-            None => Ok(()),
-        }
+    let style = if !args.json && args.color.colours_stdout() {
+        colours()
+    } else {
+        hexlens_core::output::TextStyle::default()
     };
+    let (json, scan, select) = (args.json, args.scan, &args.select);
+    let read_error = |src: &Input| src.check(file);
     let mut out = stdout();
-    let written = if let Some(t) = lazy_threshold {
+    let written = if let Some(t) = args.lazy_threshold {
         // Parts left lazy stay so: the dump shows them as not decoded.
         let opts = hexlens_core::Options {
             lazy_threshold: Some(t),
@@ -453,26 +745,27 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
             Some(p) => d
                 .tree
                 .find(p)
-                .ok_or_else(|| format!("'{file}' has no node at '{p}'"))?,
+                .ok_or_else(|| format!("{} has no node at '{p}'", describe(file)))?,
             None => d.tree.root(),
         };
-        let r = write(&src, &mut d, start, limits, json, true, &mut out);
+        let r = write(&src, &mut d, start, limits, json, &style, &mut out);
         (r, d.is_clean())
     } else {
         use hexlens_core::stream::{self, DumpError, DumpForm};
         let form = if json { DumpForm::Json } else { DumpForm::Text };
-        match stream::dump(
+        match stream::dump_styled(
             &src,
             select.as_deref(),
             form,
             limits.max_depth,
             scan,
+            &style,
             &mut out,
         ) {
             Ok(clean) => (Ok(()), clean),
             Err(DumpError::NoSuchPath(p)) => {
                 read_error(&src)?;
-                return Err(format!("'{file}' has no node at '{p}'"));
+                return Err(format!("{} has no node at '{p}'", describe(file)));
             }
             Err(DumpError::Io(e)) => (Err(e), false),
         }
@@ -491,9 +784,10 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
     })
 }
 
-/// Standard output for the dump. The dump hands over output in big pieces and
-/// ends it with its only newline, so on Unix it goes to a duplicate of the
-/// descriptor: the line-buffered `Stdout` would search every piece for a newline.
+/// Standard output, unbuffered: every command hands over its output in big
+/// pieces (the dump's end with their only newline), so on Unix it goes to a
+/// duplicate of the descriptor: the line-buffered `Stdout` would search every
+/// piece for a newline.
 fn stdout() -> Box<dyn Write> {
     #[cfg(unix)]
     {
@@ -505,39 +799,70 @@ fn stdout() -> Box<dyn Write> {
     Box::new(std::io::stdout().lock())
 }
 
-/// Writes the tree from `start`, streaming (or, with `keep_lazy`, as decoded).
+/// Writes the tree from `start` as decoded: lazy parts stay lazy.
 fn write(
-    src: &FileSource,
+    src: &Input,
     d: &mut hexlens_core::Decoded,
     start: hexlens_core::NodeId,
     limits: hexlens_core::stream::Limits,
     json: bool,
-    keep_lazy: bool,
+    style: &hexlens_core::output::TextStyle,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     use hexlens_core::stream;
     let limits = stream::Limits {
-        keep_lazy,
+        keep_lazy: true,
         ..limits
     };
     if json {
         stream::write_json(src, d, start, limits, out)
     } else {
-        stream::write_text(src, d, start, limits, out)
+        stream::write_text_styled(src, d, start, limits, style, out)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::FileSource;
+    use super::{read_stream, FileSource, Input};
     use hexlens_core::ByteSource;
+
+    #[test]
+    fn a_stream_longer_than_memory_keeps_is_spooled_to_a_file_that_is_removed() {
+        let data: Vec<u8> = (0..100_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let dir = std::env::temp_dir().join(format!("hexlens-cli-spool-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for keep in [0, 1, 99_999, 100_000, 1 << 20] {
+            let input = read_stream(&data[..], keep, &dir).unwrap();
+            match (&input, keep >= data.len()) {
+                (Input::Memory(m), true) => assert_eq!(m, &data),
+                (Input::Spooled(_), false) => {}
+                _ => panic!("keep {keep}: held the wrong way"),
+            }
+            assert_eq!(ByteSource::len(&input), data.len() as u64, "keep {keep}");
+            let mut got = vec![0u8; data.len() + 10];
+            assert_eq!(input.read_at(0, &mut got), data.len(), "keep {keep}");
+            assert_eq!(&got[..data.len()], &data[..], "keep {keep}");
+            let mut mid = [0u8; 5];
+            assert_eq!(input.read_at(65_534, &mut mid), 5);
+            assert_eq!(&mid, &data[65_534..65_539]);
+            input.check(std::path::Path::new("-")).unwrap();
+            // The spool file is gone from the directory: unlinked while open
+            // (Unix), or when the input is dropped.
+            if cfg!(unix) {
+                assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "keep {keep}");
+            }
+            drop(input);
+            assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "keep {keep}");
+        }
+        std::fs::remove_dir(&dir).unwrap();
+    }
 
     #[test]
     fn reads_at_or_past_the_end_of_a_file_give_nothing_and_no_error() {
         let path =
             std::env::temp_dir().join(format!("hexlens-cli-past-end-{}", std::process::id()));
         std::fs::write(&path, b"0123456789").unwrap();
-        let src = FileSource::open(path.to_str().unwrap()).unwrap();
+        let src = FileSource::open(&path).unwrap();
         let mut buf = [0u8; 4];
         for at in [10, 11, 1 << 40, u64::MAX - 1, u64::MAX] {
             assert_eq!(src.read_at(at, &mut buf), 0, "at {at}");

@@ -113,10 +113,9 @@ fn unreadable_files_and_bad_usage_exit_2_with_a_message() {
     ] {
         let out = hexlens(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(
-            String::from_utf8(out.stderr).unwrap().contains("usage:"),
-            "{args:?}"
-        );
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.starts_with("hexlens: "), "{args:?}: {err}");
+        assert!(err.contains("Usage: hexlens"), "{args:?}: {err}");
     }
 }
 
@@ -202,13 +201,10 @@ fn a_lazy_threshold_that_is_not_a_number_is_a_usage_error() {
         let out = hexlens(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(out.stderr).unwrap();
-        assert!(
-            err.contains("'--lazy-threshold' needs a number of bytes"),
-            "{err}"
-        );
+        assert!(err.contains("'--lazy-threshold <BYTES>'"), "{err}");
     }
-    let help = String::from_utf8(hexlens(&["--help"]).stdout).unwrap();
-    assert!(help.contains("--lazy-threshold BYTES"), "{help}");
+    let help = String::from_utf8(hexlens(&["dump", "--help"]).stdout).unwrap();
+    assert!(help.contains("--lazy-threshold <BYTES>"), "{help}");
 }
 
 #[test]
@@ -339,4 +335,359 @@ fn diff_exits_0_for_equal_structures_1_for_different_ones_2_on_errors() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!out.stderr.is_empty());
     }
+}
+
+/// `hexlens` run with `stdin` as its standard input.
+fn hexlens_with_input(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexlens"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run hexlens");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    // Written from another thread: a big input must not wait on a full stdout.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait for hexlens");
+    writer.join().unwrap();
+    out
+}
+
+/// `text` without its ANSI escape sequences (ESC [ parameters, final byte).
+fn strip_ansi(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] == 0x1B && text.get(i + 1) == Some(&b'[') {
+            i += 2;
+            while i < text.len() && !(0x40..=0x7E).contains(&text[i]) {
+                i += 1;
+            }
+            i += 1;
+        } else {
+            out.push(text[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The escape sequence written just before the first `needle` in `text`.
+fn escape_before(text: &str, needle: &str) -> String {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("no {needle:?} in {text}"));
+    let esc = text[..at]
+        .rfind('\x1B')
+        .unwrap_or_else(|| panic!("nothing painted before {needle:?}"));
+    let seq = &text[esc..at];
+    assert!(
+        seq.ends_with('m'),
+        "{needle:?} follows {seq:?}, not a colour"
+    );
+    seq.to_string()
+}
+
+#[test]
+fn every_command_has_help_that_names_its_options() {
+    let commands: [(&str, &[&str]); 5] = [
+        (
+            "dump",
+            &[
+                "--json",
+                "--max-depth <N>",
+                "--select <PATH>",
+                "--scan",
+                "--lazy-threshold <BYTES>",
+                "--color <WHEN>",
+                "standard input",
+            ],
+        ),
+        ("find", &["<QUERY>", "--json", "--max <N>", "--scan"]),
+        ("diff", &["<A>", "<B>", "--json", "--max <N>"]),
+        ("formats", &[]),
+        ("completions", &["bash", "zsh", "fish"]),
+    ];
+    let top = hexlens(&["--help"]);
+    assert_eq!(top.status.code(), Some(0));
+    let top = String::from_utf8(top.stdout).unwrap();
+    assert!(top.contains("Exit status"), "{top}");
+    for (cmd, options) in commands {
+        assert!(top.contains(&format!("\n  {cmd} ")), "{cmd} missing: {top}");
+        let out = hexlens(&[cmd, "--help"]);
+        assert_eq!(out.status.code(), Some(0), "{cmd}");
+        assert!(out.stderr.is_empty(), "{cmd}");
+        let help = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            help.contains(&format!("Usage: hexlens {cmd}")),
+            "{cmd}: {help}"
+        );
+        for o in options {
+            assert!(help.contains(o), "{cmd} --help lacks {o}: {help}");
+        }
+        // `hexlens help CMD` is the same help.
+        let again = hexlens(&["help", cmd]);
+        assert_eq!(again.status.code(), Some(0), "{cmd}");
+        assert_eq!(String::from_utf8(again.stdout).unwrap(), help, "{cmd}");
+    }
+}
+
+#[test]
+fn version_prints_the_workspace_version() {
+    let manifest = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+    let section = &manifest[manifest.find("[workspace.package]").unwrap()..];
+    let line = section
+        .lines()
+        .find(|l| l.starts_with("version"))
+        .expect("a workspace version");
+    let version = line.split('"').nth(1).unwrap();
+    for flag in ["--version", "-V"] {
+        let out = hexlens(&[flag]);
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            format!("hexlens {version}\n"),
+            "{flag}"
+        );
+    }
+}
+
+#[test]
+fn completions_for_each_shell_name_every_command() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = hexlens(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        assert!(script.len() > 500, "{shell}: {script}");
+        for word in [
+            "dump",
+            "find",
+            "diff",
+            "formats",
+            "completions",
+            "max-depth",
+        ] {
+            assert!(script.contains(word), "{shell} script lacks {word}");
+        }
+    }
+    // The bash script is valid bash.
+    let script = hexlens(&["completions", "bash"]).stdout;
+    let path = std::env::temp_dir().join(format!("hexlens-completion-{}.bash", std::process::id()));
+    std::fs::write(&path, &script).unwrap();
+    let check = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&path)
+        .output()
+        .expect("run bash -n");
+    std::fs::remove_file(&path).unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let out = hexlens(&["completions", "tcsh-of-the-future"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_dash_reads_standard_input_as_the_file() {
+    for rel in [CLEAN, DAMAGED, "dyno/gen_code.bc"] {
+        let path = fixture(rel);
+        let bytes = std::fs::read(&path).unwrap();
+        for form in [
+            &["--json"][..],
+            &[][..],
+            &["--max-depth", "2", "--json"][..],
+        ] {
+            let from_file = hexlens(&[&["dump", path.as_str()][..], form].concat());
+            let from_stdin = hexlens_with_input(&[&["dump", "-"][..], form].concat(), &bytes);
+            assert_eq!(from_stdin.status.code(), from_file.status.code(), "{rel}");
+            assert!(!from_file.stdout.is_empty());
+            assert!(from_stdin.stdout == from_file.stdout, "{rel} {form:?}");
+        }
+    }
+    // find and diff take '-' too, for A or B.
+    let bytes = std::fs::read(fixture(CLEAN)).unwrap();
+    let file = hexlens(&["find", &fixture(CLEAN), "Parts/*/Name", "--json"]);
+    let stdin = hexlens_with_input(&["find", "-", "Parts/*/Name", "--json"], &bytes);
+    assert_eq!(stdin.status.code(), Some(0));
+    assert_eq!(stdin.stdout, file.stdout);
+    let damaged = fixture(DAMAGED);
+    let file = hexlens(&["diff", &fixture(CLEAN), &damaged, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&file.stdout).unwrap();
+    for args in [
+        ["diff", "-", damaged.as_str()],
+        ["diff", &fixture(CLEAN), "-"],
+    ] {
+        let input = if args[1] == "-" {
+            bytes.clone()
+        } else {
+            std::fs::read(&damaged).unwrap()
+        };
+        let out = hexlens_with_input(&[&args[..], &["--json"]].concat(), &input);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let w: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(w["differences"], v["differences"], "{args:?}");
+        assert!(w["differences"].as_array().unwrap().len() > 3);
+        let side = if args[1] == "-" { "a" } else { "b" };
+        assert_eq!(w[side]["file"], "-");
+    }
+    // Text: the summary names standard input.
+    let out = hexlens_with_input(&["diff", "-", &damaged], &bytes);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .starts_with("standard input (dxcontainer, 1884 bytes) vs "),
+        "{text}"
+    );
+}
+
+#[test]
+fn diff_of_standard_input_with_itself_is_a_usage_error() {
+    let out = hexlens_with_input(&["diff", "-", "-"], b"DXBC");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("hexlens: A and B cannot both be '-'"),
+        "{err}"
+    );
+    assert!(err.contains("Usage: hexlens diff"), "{err}");
+}
+
+#[test]
+fn color_always_paints_names_values_displays_errors_and_unknown_bytes_apart() {
+    let raw = repo().join("Cargo.toml").to_string_lossy().into_owned();
+    for (file, status) in [(fixture(CLEAN), 0), (fixture(DAMAGED), 1), (raw.clone(), 1)] {
+        let never = hexlens(&["dump", &file, "--color", "never"]);
+        let always = hexlens(&["dump", &file, "--color", "always"]);
+        let plain = hexlens(&["dump", &file]);
+        for out in [&never, &always, &plain] {
+            assert_eq!(out.status.code(), Some(status), "{file}");
+        }
+        assert!(
+            !never.stdout.contains(&0x1B),
+            "{file}: --color never painted"
+        );
+        // Standard output is a pipe here: auto is plain.
+        assert_eq!(plain.stdout, never.stdout, "{file}");
+        assert!(always.stdout.windows(2).any(|w| w == b"\x1B["), "{file}");
+        assert!(strip_ansi(&always.stdout) == never.stdout, "{file}");
+        // Also with a depth limit (the "not shown" note) and a lazy threshold.
+        for extra in [&["--max-depth", "1"][..], &["--lazy-threshold", "64"][..]] {
+            let never =
+                hexlens(&[&["dump", file.as_str(), "--color", "never"][..], extra].concat());
+            let always =
+                hexlens(&[&["dump", file.as_str(), "--color", "always"][..], extra].concat());
+            assert!(always.stdout.contains(&0x1B), "{file} {extra:?}");
+            assert!(
+                strip_ansi(&always.stdout) == never.stdout,
+                "{file} {extra:?}"
+            );
+        }
+    }
+    // Each part in its own colour.
+    let clean =
+        String::from_utf8(hexlens(&["dump", &fixture(CLEAN), "--color", "always"]).stdout).unwrap();
+    let name = escape_before(&clean, "FileSize");
+    let value = escape_before(&clean, "1884\x1B");
+    let display = escape_before(&clean, "container digest");
+    let damaged =
+        String::from_utf8(hexlens(&["dump", &fixture(DAMAGED), "--color", "always"]).stdout)
+            .unwrap();
+    let error = escape_before(&damaged, "! offset 0x1F4");
+    let unknown_line = damaged
+        .lines()
+        .find(|l| l.contains("[unknown]"))
+        .expect("an unknown node");
+    let unknown = escape_before(unknown_line, "unknown");
+    let all = [&name, &value, &display, &error, &unknown];
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            assert_ne!(a, b, "two parts share a colour: {all:?}");
+        }
+    }
+    // JSON is never painted.
+    let json = hexlens(&["dump", &fixture(CLEAN), "--json", "--color", "always"]);
+    assert_eq!(
+        json.stdout,
+        hexlens(&["dump", &fixture(CLEAN), "--json"]).stdout
+    );
+    let out = hexlens(&["dump", &fixture(CLEAN), "--color", "sometimes"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn color_auto_paints_only_a_terminal_without_no_color() {
+    // `script` runs the dump on a pseudo-terminal.
+    let run = |no_color: Option<&str>| {
+        let mut cmd = std::process::Command::new("script");
+        cmd.args(["-q", "-e", "-c"])
+            .arg(format!(
+                "'{}' dump '{}'",
+                env!("CARGO_BIN_EXE_hexlens"),
+                fixture(CLEAN)
+            ))
+            .arg("/dev/null");
+        cmd.env_remove("NO_COLOR");
+        if let Some(v) = no_color {
+            cmd.env("NO_COLOR", v);
+        }
+        let out = cmd.output().expect("run script");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains("FileSize"));
+        out.stdout.contains(&0x1B)
+    };
+    assert!(run(None), "a terminal is painted");
+    assert!(run(Some("")), "an empty NO_COLOR is unset");
+    assert!(!run(Some("1")), "NO_COLOR=1 is plain");
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_message_on_standard_error() {
+    let file = fixture(CLEAN);
+    for (args, says) in [
+        (&["frobnicate"][..], "unrecognized subcommand 'frobnicate'"),
+        (&[][..], "no command given"),
+        (&["dump"][..], "<FILE>"),
+        (&["dump", &file, "--bogus"][..], "'--bogus'"),
+        (
+            &["dump", &file, "--max-depth", "deep"][..],
+            "'--max-depth <N>'",
+        ),
+        (&["dump", &file, "--select"][..], "'--select <PATH>'"),
+        (&["find", &file, "x", "--max", "-3"][..], "'-3'"),
+        (&["formats", "extra"][..], "'extra'"),
+        (&["completions"][..], "<SHELL>"),
+    ] {
+        let out = hexlens(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.starts_with("hexlens: "), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(err.contains("--help"), "{args:?}: {err}");
+    }
+    // An I/O error: the message alone, on standard error.
+    let out = hexlens(&["dump", &file, "--select", "No/Such/Node"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("hexlens: ") && err.contains("has no node at 'No/Such/Node'"),
+        "{err}"
+    );
 }

@@ -391,7 +391,8 @@ pub fn to_text(d: &Decoded) -> String {
     let width = text_width(d.file_size);
     let mut out = Vec::new();
     let _ = writeln!(out, "{} ({} bytes)", d.format, d.file_size);
-    tree.walk(|id, depth| text_node(&mut out, tree, id, depth, width));
+    let style = TextStyle::default();
+    tree.walk(|id, depth| text_node(&mut out, tree, id, depth, width, &style));
     let errs = tree.errors();
     if !errs.is_empty() {
         let _ = writeln!(out, "{} error(s)", errs.len());
@@ -404,52 +405,137 @@ pub(crate) fn text_width(file_size: u64) -> usize {
     format!("{file_size:X}").len().max(4)
 }
 
+/// Text written around one part of a line of the text dump: `before` it and
+/// `after` it (for a terminal, an ANSI colour and its reset). Both empty
+/// leave the part as it is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Paint {
+    /// Written before the part.
+    pub before: String,
+    /// Written after the part.
+    pub after: String,
+}
+
+impl Paint {
+    /// Paint that writes `before` before a part and `after` after it.
+    pub fn new(before: impl Into<String>, after: impl Into<String>) -> Self {
+        Paint {
+            before: before.into(),
+            after: after.into(),
+        }
+    }
+
+    fn open(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.before.as_bytes());
+    }
+
+    fn close(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.after.as_bytes());
+    }
+}
+
+/// How the text dump marks each part of its lines, so a terminal can show them
+/// apart: the byte range, the node's name, its value, its display (the text in
+/// parentheses), its error line, the whole name of an `unknown` node (bytes no
+/// field claims), and the notes in brackets (`[struct]`, `[not decoded yet]`,
+/// `[N children not shown]`). [`TextStyle::default`] marks nothing: the plain
+/// dump. Only what is painted changes: with every paint removed, a styled dump
+/// is the plain dump byte for byte.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextStyle {
+    /// The byte range at the start of a line (`0018-001C`).
+    pub span: Paint,
+    /// A node's name.
+    pub name: Paint,
+    /// The name of a node of kind `unknown`, in place of [`TextStyle::name`].
+    pub unknown: Paint,
+    /// A node's value (with its quotes, for text).
+    pub value: Paint,
+    /// A node's display, inside the parentheses.
+    pub display: Paint,
+    /// An error: the `! message` line, and the error count at the end.
+    pub error: Paint,
+    /// The notes in brackets after a node.
+    pub note: Paint,
+}
+
 /// Appends node `id`'s line of the text dump (and its error line), indented for
-/// `depth`, offsets `width` hex digits wide.
-pub(crate) fn text_node(out: &mut Vec<u8>, tree: &Tree, id: NodeId, depth: usize, width: usize) {
+/// `depth`, offsets `width` hex digits wide, marked as `style` says.
+pub(crate) fn text_node(
+    out: &mut Vec<u8>,
+    tree: &Tree,
+    id: NodeId,
+    depth: usize,
+    width: usize,
+    style: &TextStyle,
+) {
     let span = tree.span(id);
+    style.span.open(out);
     push_pos(out, span.start, width);
     out.push(b'-');
     push_pos(out, span.end, width);
+    style.span.close(out);
     out.push(b' ');
     for _ in 0..depth {
         out.extend_from_slice(b"  ");
     }
+    let kind = tree.kind(id);
+    let name_paint = if matches!(kind, Kind::Unknown) {
+        &style.unknown
+    } else {
+        &style.name
+    };
+    name_paint.open(out);
     push_name(out, tree.name(id));
-    match tree.value_ref(id) {
-        Some(ValueRef::Str(s)) => {
-            out.extend_from_slice(b": \"");
-            push_one_line(out, s, 120);
-            out.push(b'"');
+    name_paint.close(out);
+    if let Some(v) = tree.value_ref(id) {
+        out.extend_from_slice(b": ");
+        style.value.open(out);
+        match v {
+            ValueRef::Str(s) => {
+                out.push(b'"');
+                push_one_line(out, s, 120);
+                out.push(b'"');
+            }
+            ValueRef::U(v) => put_u64(out, v),
+            v => {
+                let _ = write!(out, "{}", v.to_owned());
+            }
         }
-        Some(ValueRef::U(v)) => {
-            out.extend_from_slice(b": ");
-            put_u64(out, v);
-        }
-        Some(v) => {
-            let _ = write!(out, ": {}", v.to_owned());
-        }
-        None => {}
+        style.value.close(out);
     }
     if let Some(disp) = tree.display(id) {
         out.extend_from_slice(b" (");
+        style.display.open(out);
         push_one_line(out, &disp, 160);
+        style.display.close(out);
         out.push(b')');
     }
-    let kind = tree.kind(id);
-    if kind.is_group() || matches!(kind, Kind::Unknown | Kind::Padding | Kind::Bytes) {
-        out.extend_from_slice(b" [");
-        out.extend_from_slice(kind.as_str().as_bytes());
-        out.push(b']');
-    }
-    if tree.is_lazy(id) {
-        out.extend_from_slice(b" [not decoded yet]");
+    let tagged = kind.is_group() || matches!(kind, Kind::Unknown | Kind::Padding | Kind::Bytes);
+    if tagged || tree.is_lazy(id) {
+        out.push(b' ');
+        style.note.open(out);
+        if tagged {
+            out.push(b'[');
+            out.extend_from_slice(kind.as_str().as_bytes());
+            out.push(b']');
+        }
+        if tree.is_lazy(id) {
+            if tagged {
+                out.push(b' ');
+            }
+            out.extend_from_slice(b"[not decoded yet]");
+        }
+        style.note.close(out);
     }
     out.push(b'\n');
     if let Some(e) = tree.error(id) {
         out.resize(out.len() + 2 * width + 2 + 2 * depth, b' ');
-        out.extend_from_slice(b"  ! ");
+        out.extend_from_slice(b"  ");
+        style.error.open(out);
+        out.extend_from_slice(b"! ");
         push_one_line(out, e, 400);
+        style.error.close(out);
         out.push(b'\n');
     }
 }

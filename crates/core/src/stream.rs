@@ -14,7 +14,7 @@
 //! [`output::to_json`] and [`output::to_text`] write for an eager decode.
 
 use crate::output::{
-    self, json_error, json_node_open, json_str, json_u64_key, text_node, text_width,
+    self, json_error, json_node_open, json_str, json_u64_key, text_node, text_width, TextStyle,
 };
 use crate::source::ByteSource;
 use crate::tree::{BitSpan, NodeId, Tree};
@@ -438,11 +438,12 @@ struct TextVisitor<'w> {
     w: &'w mut dyn Write,
     width: usize,
     errors: usize,
+    style: &'w TextStyle,
 }
 
 impl Visitor for TextVisitor<'_> {
     fn enter(&mut self, tree: &Tree, id: NodeId, depth: usize, hidden: usize) -> io::Result<()> {
-        text_node(&mut self.out, tree, id, depth, self.width);
+        text_node(&mut self.out, tree, id, depth, self.width, self.style);
         if hidden > 0 {
             // The line ends with a newline, then maybe an error line: mark the
             // node's own line.
@@ -454,8 +455,10 @@ impl Visitor for TextVisitor<'_> {
                 None => self.out.len() - 1,
             };
             let mark = format!(
-                " [{hidden} {} not shown]",
-                if hidden == 1 { "child" } else { "children" }
+                " {}[{hidden} {} not shown]{}",
+                self.style.note.before,
+                if hidden == 1 { "child" } else { "children" },
+                self.style.note.after,
             );
             self.out.splice(line_end..line_end, mark.bytes());
         }
@@ -485,11 +488,25 @@ pub fn write_text(
     limits: Limits,
     w: &mut dyn Write,
 ) -> io::Result<()> {
+    write_text_styled(src, d, start, limits, &TextStyle::default(), w)
+}
+
+/// [`write_text`] with each part of a line marked as `style` says (colours for
+/// a terminal); with [`TextStyle::default`] it is [`write_text`].
+pub fn write_text_styled(
+    src: &dyn ByteSource,
+    d: &mut Decoded,
+    start: NodeId,
+    limits: Limits,
+    style: &TextStyle,
+    w: &mut dyn Write,
+) -> io::Result<()> {
     let mut v = TextVisitor {
         out: Vec::with_capacity(FLUSH_AT * 2),
         w,
         width: text_width(d.file_size),
         errors: 0,
+        style,
     };
     let _ = writeln!(v.out, "{} ({} bytes)", d.format, d.file_size);
     if start != d.tree.root() {
@@ -497,7 +514,8 @@ pub fn write_text(
     }
     walk(src, &mut d.tree, start, limits, &mut v)?;
     if v.errors > 0 {
-        let _ = writeln!(v.out, "{} error(s)", v.errors);
+        let e = &style.error;
+        let _ = writeln!(v.out, "{}{} error(s){}", e.before, v.errors, e.after);
     }
     v.w.write_all(&v.out)
 }
@@ -536,6 +554,20 @@ pub fn dump(
     scan: bool,
     w: &mut dyn Write,
 ) -> Result<bool, DumpError> {
+    dump_styled(src, path, form, max_depth, scan, &TextStyle::default(), w)
+}
+
+/// [`dump`], with the text dump's lines marked as `style` says (colours for a
+/// terminal; [`write_text_styled`]). The JSON is never styled.
+pub fn dump_styled(
+    src: &dyn ByteSource,
+    path: Option<&str>,
+    form: DumpForm,
+    max_depth: Option<usize>,
+    scan: bool,
+    style: &TextStyle,
+    w: &mut dyn Write,
+) -> Result<bool, DumpError> {
     let opts = Options {
         scan,
         ..streaming_options()
@@ -558,7 +590,7 @@ pub fn dump(
     if json {
         write_json(src, &mut d, start, limits, w)
     } else {
-        write_text(src, &mut d, start, limits, w)
+        write_text_styled(src, &mut d, start, limits, style, w)
     }
     .map_err(DumpError::Io)?;
     Ok(d.is_clean())
