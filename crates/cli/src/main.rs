@@ -1,7 +1,7 @@
 //! `hexlens`: dump a file's structure tree as indented text or JSON.
 //!
 //! ```text
-//! hexlens dump FILE [--json] [--lazy-threshold BYTES]
+//! hexlens dump FILE [--json | --yaml] [--lazy-threshold BYTES]
 //!                                print the decoded tree
 //! hexlens formats                list the decoders
 //! ```
@@ -96,6 +96,12 @@ const USAGE: &str = "usage:
   hexlens dump FILE [--json] [--max-depth N] [--select PATH] [--scan]
                                print FILE's structure tree (text, or the JSON contract)
       --json                   print the JSON contract instead of indented text
+      --yaml                   print a DirectX Container as the YAML LLVM 19's obj2yaml
+                               writes (yaml2obj builds the container back from it);
+                               takes no other option; exit 1 if the container has
+                               errors (a damaged part's mapping is left out and named
+                               on stderr; no YAML if the header is unreadable), 2 for
+                               a file that is not a DirectX Container
       --scan                   scan FILE for containers of every format (DXBC, bitcode,
                                cDAC blobs, .dyno, LLVM 1.x, PDB) and decode each in
                                place, whatever FILE is (a file no decoder recognises
@@ -354,10 +360,12 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
     let mut limits = hexlens_core::stream::Limits::default();
     let mut select: Option<String> = None;
     let mut scan = false;
+    let mut yaml = false;
     let mut rest = args.iter();
     while let Some(a) = rest.next() {
         match a.as_str() {
             "--json" => json = true,
+            "--yaml" => yaml = true,
             "--scan" => scan = true,
             "--lazy-threshold" => lazy_threshold = Some(number(a, "bytes", rest.next())?),
             "--max-depth" => {
@@ -383,6 +391,13 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
     let Some(file) = file else {
         return Err(format!("'dump' needs a FILE\n{USAGE}"));
     };
+    let tree_options =
+        json || scan || select.is_some() || lazy_threshold.is_some() || limits.max_depth.is_some();
+    if yaml && tree_options {
+        return Err(format!(
+            "'--yaml' writes the whole container and takes no other option\n{USAGE}"
+        ));
+    }
     let src = FileSource::open(&file).map_err(|e| format!("cannot read '{file}': {e}"))?;
     let read_error = |src: &FileSource| -> Result<(), String> {
         match src.error.borrow().as_ref() {
@@ -390,6 +405,9 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
             None => Ok(()),
         }
     };
+    if yaml {
+        return dump_yaml(&src, &file);
+    }
     let mut out = stdout();
     let written = if let Some(t) = lazy_threshold {
         // Parts left lazy stay so: the dump shows them as not decoded.
@@ -436,6 +454,45 @@ fn dump(args: &[String]) -> Result<ExitCode, String> {
     }
     read_error(&src)?;
     Ok(if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `dump FILE --yaml`: the DirectX Container as LLVM 19's obj2yaml writes it.
+/// Exit 1 when the container has errors: a part whose mapping had to be left
+/// out is named on stderr, and a header too damaged for any YAML is said so.
+fn dump_yaml(src: &FileSource, file: &str) -> Result<ExitCode, String> {
+    use hexlens_core::formats::dxcontainer::yaml::{self, YamlError};
+    let yaml = yaml::dump(src);
+    if let Some(e) = src.error.borrow().as_ref() {
+        return Err(format!("cannot read '{file}': {e}"));
+    }
+    let yaml = match yaml {
+        Ok(y) => y,
+        Err(e @ YamlError::NotDxContainer(_)) => return Err(format!("'{file}': {e}")),
+        Err(e @ YamlError::Damaged(_)) => {
+            eprintln!("hexlens: '{file}': {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let mut out = stdout();
+    if let Err(e) = out
+        .write_all(yaml.text.as_bytes())
+        .and_then(|_| out.flush())
+    {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(format!("cannot write output: {e}"));
+        }
+    }
+    for line in &yaml.left_out {
+        eprintln!("hexlens: {line}");
+    }
+    if !yaml.clean {
+        eprintln!("hexlens: '{file}' decoded with errors ('hexlens dump' shows them)");
+    }
+    Ok(if yaml.clean && yaml.left_out.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
