@@ -359,3 +359,95 @@ fn hexlens_yaml_is_obj2yaml_19s_for_the_repository_fixtures() {
         "a fixture got no YAML that parses"
     );
 }
+
+/// A DXBC container holding `parts` (FourCC, data), with a zero hash.
+fn container(parts: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
+    let header = 32 + 4 * parts.len();
+    let total = header + parts.iter().map(|(_, d)| 8 + d.len()).sum::<usize>();
+    let mut v = b"DXBC".to_vec();
+    v.extend_from_slice(&[0; 16]);
+    v.extend_from_slice(&1u16.to_le_bytes());
+    v.extend_from_slice(&0u16.to_le_bytes());
+    v.extend_from_slice(&(total as u32).to_le_bytes());
+    v.extend_from_slice(&(parts.len() as u32).to_le_bytes());
+    let mut off = header;
+    for (_, d) in parts {
+        v.extend_from_slice(&(off as u32).to_le_bytes());
+        off += 8 + d.len();
+    }
+    for (cc, d) in parts {
+        v.extend_from_slice(*cc);
+        v.extend_from_slice(&(d.len() as u32).to_le_bytes());
+        v.extend_from_slice(d);
+    }
+    v
+}
+
+/// Cases the corpus lacks, where obj2yaml-19 leaves a mapping out or writes
+/// it in an unusual form: a HASH part of zeros (no `Hash`), one with only a
+/// reserved flag set (bit 1: `Hash` is written, the flag is not), one with
+/// only a digest byte set, SFI0 with no flag (no `Flags`), with only bit 32 set (which LLVM
+/// 19 has no key for: `Flags` with every key false), with bit 31 (LLVM 19's
+/// `NextUnusedBit`), an empty signature, a part hexlens and LLVM do not know,
+/// and no parts at all.
+#[test]
+fn hexlens_yaml_is_obj2yaml_19s_for_parts_written_in_unusual_forms() {
+    let obj2yaml = common::obj2yaml_19();
+    let yaml2obj = common::yaml2obj_19();
+    let mut hash_flag = vec![0u8; 20];
+    hash_flag[0] = 2;
+    let mut hash_digest = vec![0u8; 20];
+    hash_digest[19] = 0xAB;
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("zero_hash", container(&[(b"HASH", vec![0; 20])])),
+        ("hash_reserved_flag", container(&[(b"HASH", hash_flag)])),
+        ("hash_digest_only", container(&[(b"HASH", hash_digest)])),
+        ("sfi0_zero", container(&[(b"SFI0", vec![0; 8])])),
+        (
+            "sfi0_bit32",
+            container(&[(b"SFI0", (1u64 << 32).to_le_bytes().to_vec())]),
+        ),
+        (
+            "sfi0_bits_0_31",
+            container(&[(b"SFI0", (1u64 | 1 << 31).to_le_bytes().to_vec())]),
+        ),
+        (
+            "empty_signatures",
+            container(&[
+                (b"ISG1", [0u32.to_le_bytes(), 8u32.to_le_bytes()].concat()),
+                (b"OSG1", [0u32.to_le_bytes(), 8u32.to_le_bytes()].concat()),
+            ]),
+        ),
+        ("unknown_part", container(&[(b"ABCD", vec![1, 2, 3, 4])])),
+        ("no_parts", container(&[])),
+    ];
+    let dir = std::env::temp_dir().join(format!("hexlens-yaml-cases-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files: Vec<PathBuf> = cases
+        .iter()
+        .map(|(name, bytes)| {
+            let p = dir.join(format!("{name}.dxbc"));
+            std::fs::write(&p, bytes).unwrap();
+            p
+        })
+        .collect();
+    let reports = check_all(&files, &dir, &obj2yaml, &yaml2obj);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut problems: Vec<String> = reports.iter().flat_map(|r| r.problems.clone()).collect();
+    for r in &reports {
+        if !r.accepted {
+            problems.push(format!("{}: obj2yaml-19 rejects it", r.rel));
+        }
+        if r.obj2yaml_build == Some(Build::Identical) && r.hexlens_build != Some(Build::Identical) {
+            problems.push(format!(
+                "{}: yaml2obj-19 rebuilds it from obj2yaml's YAML only",
+                r.rel
+            ));
+        }
+        println!(
+            "  {}: same text {}; yaml2obj-19 on hexlens's YAML: {:?}",
+            r.rel, r.same_text, r.hexlens_build
+        );
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
