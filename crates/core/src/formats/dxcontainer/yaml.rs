@@ -134,7 +134,7 @@ pub fn to_yaml(d: &Decoded, src: &dyn ByteSource) -> Result<Yaml, YamlError> {
         w.key(4, "Size");
         w.uint(size);
         let mut body = Writer::default();
-        let written = match name.as_str() {
+        let mapping = match name.as_str() {
             "DXIL" => r.program(&mut body, part),
             "SFI0" => r.flags(&mut body, part),
             "HASH" => r.hash(&mut body, part),
@@ -142,7 +142,7 @@ pub fn to_yaml(d: &Decoded, src: &dyn ByteSource) -> Result<Yaml, YamlError> {
             "ISG1" | "OSG1" | "PSG1" => r.signature(&mut body, part),
             _ => Ok(()),
         };
-        match written {
+        match mapping {
             Ok(()) => w.out.push_str(&body.out),
             Err(why) => left_out.push(format!(
                 "Parts/[{i}] ({name}): its mapping is left out: {why}"
@@ -197,11 +197,10 @@ impl Reader<'_> {
     }
 
     fn uint(&self, id: NodeId) -> R<u64> {
-        match self.tree.value_ref(id) {
-            Some(v) => v.as_u64(),
-            None => None,
-        }
-        .ok_or_else(|| format!("{} has no integer value", self.tree.path(id)))
+        self.tree
+            .value_ref(id)
+            .and_then(|v| v.as_u64())
+            .ok_or_else(|| format!("{} has no integer value", self.tree.path(id)))
     }
 
     fn uint_at(&self, id: NodeId, name: &str) -> R<u64> {
