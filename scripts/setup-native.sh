@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the native test suite needs and a fresh machine may lack:
-# rustfmt/clippy, and LLVM 19's obj2yaml (the oracle the DirectX Container corpus
-# test compares against). Idempotent: skips whatever is already there.
+# rustfmt/clippy, and LLVM 19's obj2yaml and yaml2obj (the oracles the DirectX
+# Container corpus tests compare against; both come in Debian's llvm-19).
+# Idempotent: skips whatever is already there.
 set -euo pipefail
 
 as_root() {
@@ -15,8 +16,9 @@ for comp in rustfmt clippy; do
     fi
 done
 
-if ! command -v obj2yaml-19 >/dev/null && [ ! -x /usr/lib/llvm-19/bin/obj2yaml ]; then
-    echo "setup: installing llvm-19 (obj2yaml-19)"
+has_llvm19() { command -v "$1-19" >/dev/null || [ -x "/usr/lib/llvm-19/bin/$1" ]; }
+if ! has_llvm19 obj2yaml || ! has_llvm19 yaml2obj; then
+    echo "setup: installing llvm-19 (obj2yaml-19, yaml2obj-19)"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19 >/dev/null
 fi

@@ -43,24 +43,36 @@ pub fn curated_dir() -> PathBuf {
 
 /// Finds `obj2yaml-19` on PATH or in the Debian llvm-19 locations. Panics if missing.
 pub fn obj2yaml_19() -> PathBuf {
+    llvm19_tool("obj2yaml")
+}
+
+/// Finds `yaml2obj-19` on PATH or in the Debian llvm-19 locations. Panics if missing.
+pub fn yaml2obj_19() -> PathBuf {
+    llvm19_tool("yaml2obj")
+}
+
+/// LLVM 19's `tool`: `TOOL-19` on PATH, `/usr/bin/TOOL-19` or
+/// `/usr/lib/llvm-19/bin/TOOL`. Panics if missing.
+fn llvm19_tool(tool: &str) -> PathBuf {
+    let versioned = format!("{tool}-19");
     let on_path = std::env::var_os("PATH")
         .map(|p| {
             std::env::split_paths(&p)
-                .map(|d| d.join("obj2yaml-19"))
+                .map(|d| d.join(&versioned))
                 .collect::<Vec<_>>()
         })
         .unwrap_or_default();
     on_path
         .into_iter()
         .chain([
-            PathBuf::from("/usr/bin/obj2yaml-19"),
-            PathBuf::from("/usr/lib/llvm-19/bin/obj2yaml"),
+            PathBuf::from("/usr/bin").join(&versioned),
+            PathBuf::from("/usr/lib/llvm-19/bin").join(tool),
         ])
         .find(|p| p.is_file())
         .unwrap_or_else(|| {
             panic!(
-                "obj2yaml-19 not found (looked on PATH, /usr/bin/obj2yaml-19, \
-                 /usr/lib/llvm-19/bin/obj2yaml): run the project's setup (`bash .ci/run` \
+                "{versioned} not found (looked on PATH, /usr/bin/{versioned}, \
+                 /usr/lib/llvm-19/bin/{tool}): run the project's setup (`bash .ci/run` \
                  installs llvm-19), or `apt-get install llvm-19`"
             )
         })

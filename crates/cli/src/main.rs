@@ -202,6 +202,14 @@ struct DumpArgs {
     /// environment variable is unset or empty. The JSON is never coloured.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
     color: ColorWhen,
+    /// Print a DirectX Container as the YAML LLVM 19's obj2yaml writes
+    ///
+    /// yaml2obj builds the container back from it. Takes no other option.
+    /// Exit 1 if the container has errors (a damaged part's mapping is left
+    /// out and named on standard error; no YAML if the header is unreadable),
+    /// 2 for a file that is not a DirectX Container.
+    #[arg(long, conflicts_with_all = ["json", "max_depth", "select", "scan", "lazy_threshold"])]
+    yaml: bool,
 }
 
 /// Print the nodes of FILE's structure that QUERY finds
@@ -720,6 +728,9 @@ fn find(args: FindArgs) -> Result<ExitCode, String> {
 fn dump(args: DumpArgs) -> Result<ExitCode, String> {
     let file = &args.file;
     let src = Input::open(file)?;
+    if args.yaml {
+        return dump_yaml(&src, file);
+    }
     let limits = hexlens_core::stream::Limits {
         max_depth: args.max_depth,
         ..Default::default()
@@ -778,6 +789,44 @@ fn dump(args: DumpArgs) -> Result<ExitCode, String> {
     }
     read_error(&src)?;
     Ok(if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `dump FILE --yaml`: the DirectX Container as LLVM 19's obj2yaml writes it.
+/// Exit 1 when the container has errors: a part whose mapping had to be left
+/// out is named on stderr, and a header too damaged for any YAML is said so.
+fn dump_yaml(src: &Input, path: &Path) -> Result<ExitCode, String> {
+    use hexlens_core::formats::dxcontainer::yaml::{self, YamlError};
+    let yaml = yaml::dump(src);
+    src.check(path)?;
+    let file = path.to_string_lossy();
+    let yaml = match yaml {
+        Ok(y) => y,
+        Err(e @ YamlError::NotDxContainer(_)) => return Err(format!("'{file}': {e}")),
+        Err(e @ YamlError::Damaged(_)) => {
+            eprintln!("hexlens: '{file}': {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let mut out = stdout();
+    if let Err(e) = out
+        .write_all(yaml.text.as_bytes())
+        .and_then(|_| out.flush())
+    {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(format!("cannot write output: {e}"));
+        }
+    }
+    for line in &yaml.left_out {
+        eprintln!("hexlens: {line}");
+    }
+    if !yaml.clean {
+        eprintln!("hexlens: '{file}' decoded with errors ('hexlens dump' shows them)");
+    }
+    Ok(if yaml.clean && yaml.left_out.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

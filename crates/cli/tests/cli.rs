@@ -109,7 +109,9 @@ fn unreadable_files_and_bad_usage_exit_2_with_a_message() {
         &["dump"][..],
         &["frobnicate"][..],
         &["dump", "a", "b"][..],
-        &["dump", "a", "--yaml"][..],
+        &["dump", "a", "--yml"][..],
+        &["dump", "a", "--yaml", "--json"][..],
+        &["dump", "a", "--yaml", "--select", "Parts"][..],
     ] {
         let out = hexlens(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -117,6 +119,85 @@ fn unreadable_files_and_bad_usage_exit_2_with_a_message() {
         assert!(err.starts_with("hexlens: "), "{args:?}: {err}");
         assert!(err.contains("Usage: hexlens"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn dump_yaml_writes_obj2yaml_19s_document_for_a_container() {
+    let out = hexlens(&["dump", &fixture(CLEAN), "--yaml"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("--- !dxcontainer\nHeader:\n"), "{text}");
+    assert!(text.ends_with("\n...\n"), "{text}");
+    let v: serde_yaml::Value =
+        serde_yaml::from_str(&text.replacen("--- !dxcontainer", "---", 1)).expect("valid YAML");
+    assert_eq!(v["Header"]["FileSize"].as_u64(), Some(1884));
+    let parts = v["Parts"].as_sequence().unwrap();
+    assert_eq!(v["Header"]["PartCount"].as_u64(), Some(parts.len() as u64));
+    let psv = parts
+        .iter()
+        .find(|p| p["Name"] == "PSV0")
+        .expect("a PSV0 part");
+    assert_eq!(
+        psv["PSVInfo"]["ShaderStage"].as_u64(),
+        Some(2),
+        "a geometry shader"
+    );
+    let dxil = parts
+        .iter()
+        .find(|p| p["Name"] == "DXIL")
+        .expect("a DXIL part");
+    let bitcode = dxil["Program"]["DXIL"].as_sequence().unwrap();
+    assert_eq!(
+        bitcode.len() as u64,
+        dxil["Program"]["DXILSize"].as_u64().unwrap()
+    );
+    assert_eq!(bitcode[0].as_u64(), Some(0x42), "bitcode starts with 'BC'");
+}
+
+#[test]
+fn dump_yaml_of_a_file_that_is_not_a_container_exits_2_with_a_message() {
+    for file in [
+        fixture("dyno/gen_code.bc"),
+        repo().join("Cargo.toml").to_string_lossy().into_owned(),
+    ] {
+        let out = hexlens(&["dump", &file, "--yaml"]);
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        assert!(out.stdout.is_empty(), "{file}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("YAML output is for DirectX Containers only"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn dump_yaml_of_a_damaged_container_exits_1_and_names_what_it_left_out() {
+    let out = hexlens(&[
+        "dump",
+        &fixture("generated/bad_signature_and_psv.dxbc"),
+        "--yaml",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("Parts/[2] (PSV0): its mapping is left out"),
+        "{err}"
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    serde_yaml::from_str::<serde_yaml::Value>(&text.replacen("--- !dxcontainer", "---", 1))
+        .expect("valid YAML");
+    assert!(
+        text.contains("  - Name:            PSV0\n    Size:"),
+        "{text}"
+    );
+    assert!(!text.contains("PSVInfo:"), "{text}");
 }
 
 #[test]

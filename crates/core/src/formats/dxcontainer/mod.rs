@@ -32,6 +32,7 @@ mod sym;
 #[cfg(test)]
 mod testing;
 mod vers;
+pub mod yaml;
 
 use super::{has_magic, Format};
 use crate::builder::{Builder, DResult};
