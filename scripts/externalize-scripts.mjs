@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Trunk post-build hook (Trunk.toml [[hooks]]): moves every inline <script> of the
+// Trunk post-build step (scripts/post-build.mjs runs it): moves every inline <script> of the
 // built page into a same-origin file beside it, so the page's Content-Security-Policy
 // can forbid inline script (no 'unsafe-inline' in script-src).
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Trunk post-build hook (Trunk.toml [[hooks]], before externalize-scripts.mjs):
+// Trunk post-build step (scripts/post-build.mjs runs it before externalize-scripts.mjs):
 // drops comments and layout whitespace from the built style sheets and comment
 // lines from the JS bindings, then updates the `integrity` hashes index.html
 // gives for them. The page's critical path is measured in gzip bytes

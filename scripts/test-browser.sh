@@ -4,7 +4,7 @@
 #   2. component tests: wasm-bindgen-test in headless Chromium (chromedriver)
 #   3. trunk build --release --public-url ./ (relative URLs: any host, any sub-path)
 #   4. prints the bundle sizes (wasm, js, css; raw and gzip)
-#   5. end-to-end tests (node --test + playwright-core on /usr/bin/chromium) against
+#   5. end-to-end, security and offline tests (node --test + playwright-core on /usr/bin/chromium) against
 #      that build served from 127.0.0.1 under /hexlens/; screenshots go to
 #      target/browser-artifacts/
 # Exits non-zero if anything fails; the last lines are node's test summary.
@@ -52,10 +52,10 @@ export HEXLENS_CLI="$ROOT/target/debug/hexlens"
 echo "== end-to-end tests (headless Chromium; screenshots in target/browser-artifacts/)"
 cd "$ROOT/tests/browser"
 if ! HEXLENS_DIST="$DIST" HEXLENS_ARTIFACTS="$ART" \
-    node --test --test-concurrency=1 --test-reporter=tap e2e.test.mjs security.test.mjs 2>&1 | tee "$ART/e2e.tap"; then
+    node --test --test-concurrency=1 --test-reporter=tap e2e.test.mjs security.test.mjs offline.test.mjs 2>&1 | tee "$ART/e2e.tap"; then
     status=1
 fi
-# pipefail carries node's exit status through tee; the TAP summary (one for both
+# pipefail carries node's exit status through tee; the TAP summary (one for all
 # files; a file that fails to load counts as a failed test) is a second check.
 if ! grep -q '^# fail 0$' "$ART/e2e.tap" || ! grep -q '^# cancelled 0$' "$ART/e2e.tap"; then
     status=1

@@ -89,7 +89,9 @@ before(async () => {
   fs.mkdirSync(ART, { recursive: true });
   ({ server, base } = await serve());
   browser = await launch();
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
+  // No service worker: these tests watch (and hold back) the requests the page
+  // makes for what it shows; the offline cache is offline.test.mjs's subject.
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light', serviceWorkers: 'block' });
   context.on('request', (r) => requests.push(r.url()));
   page = await context.newPage();
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));

@@ -28,16 +28,19 @@ const TYPES = {
   '.wasm': 'application/wasm',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
   '.md': 'text/markdown; charset=utf-8',
 };
 
 /**
- * Serves `dist` under PREFIX on 127.0.0.1 (a free port). `headers` are added to
- * every response (e.g. the Content-Security-Policy a host would send). Resolves to
- * `{ server, base, served }`: `base` is the page's URL, `served` lists every path
- * answered with 200.
+ * Serves `dist` under PREFIX on 127.0.0.1 (`port`, or a free one). `headers` are
+ * added to every response (e.g. the Content-Security-Policy a host would send).
+ * Resolves to `{ server, base, served }`: `base` is the page's URL, `served` lists
+ * every path answered with 200.
  */
-export function serve({ dist = DIST, headers = {} } = {}) {
+export function serve({ dist = DIST, headers = {}, port = 0 } = {}) {
   const served = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
@@ -62,26 +65,29 @@ export function serve({ dist = DIST, headers = {} } = {}) {
     });
   });
   return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () =>
+    server.listen(port, '127.0.0.1', () =>
       resolve({ server, base: `http://127.0.0.1:${server.address().port}${PREFIX}`, served }),
     );
   });
 }
 
+/** How the tests start Chromium: headless, with no background traffic of its own. */
+export const CHROMIUM_OPTIONS = {
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+  ],
+};
+
 /** Headless Chromium with no background traffic of its own. */
 export function launch() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  return chromium.launch(CHROMIUM_OPTIONS);
 }
 
 /**

@@ -40,6 +40,8 @@ const POLICY = {
   // elements stay forbidden by style-src.
   'style-src-attr': ["'unsafe-inline'"],
   'img-src': ["'self'", 'data:'],
+  // The web app manifest (installing the site); the service worker is a worker-src.
+  'manifest-src': ["'self'"],
   'object-src': ["'none'"],
   'base-uri': ["'self'"],
   'form-action': ["'none'"],
