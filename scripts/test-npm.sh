@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
-# Tests the npm package of the core: builds its Node.js build
-# (scripts/build-npm.sh node, installing wasm-pack and friends if missing) and
-# the CLI, then runs tests/npm/*.test.mjs with node's test runner, which load
-# the package and compare it with `hexlens dump`.
+# Tests the npm package of the core (crates/js):
+#   1. builds both of its builds (scripts/build-npm.sh: installs wasm-pack and
+#      friends if missing) and the CLI
+#   2. tests/npm/hexlens.test.mjs: the Node.js build against `hexlens dump`
+#      (every format, the on-demand tree, damaged and bad input)
+#   3. tests/npm/web.test.mjs: the web build through examples/npm-web in
+#      headless Chromium (on the page and in a Web Worker), against the
+#      Node.js build (Chromium and playwright-core: scripts/setup-web.sh --browser)
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-scripts/build-npm.sh node
+scripts/build-npm.sh web node
+if ! command -v chromium >/dev/null || [ ! -d tests/browser/node_modules/playwright-core ]; then
+    scripts/setup-web.sh --browser
+fi
 echo "== cargo build -p hexlens-cli"
 cargo build --quiet -p hexlens-cli
 echo "== node --test tests/npm"
 HEXLENS_BIN="$ROOT/target/debug/hexlens" HEXLENS_NPM_NODE="$ROOT/target/npm/node" \
-    node --test tests/npm/
+    node --test --test-concurrency=1 tests/npm/

@@ -362,8 +362,8 @@ pub fn formats() -> Result<JsValue, JsError> {
 }
 
 /// A decoded file: its tree, decoded on demand. Small groups are decoded at
-/// once (about 50,000 nodes' worth); bigger ones, and the pages of long
-/// lists, when `children(id)` or `find(path)` reaches them. Call `free()`
+/// once (up to `options.prefetch` nodes, 50,000 by default); bigger ones, and
+/// the pages of long lists, when `children(id)` or `find(path)` reaches them. Call `free()`
 /// when done to release its memory at once.
 #[wasm_bindgen]
 pub struct HexTree {
