@@ -6,6 +6,7 @@
 #   - wasm-pack $WASM_PACK_VERSION (cargo install --locked, from crates.io;
 #     a few minutes on 2 cores)
 #   - tests/browser's npm packages, for binaryen's wasm-opt
+#   - tests/npm's npm packages (TypeScript, for the declarations' check)
 # wasm-pack then runs with `--mode no-install` (scripts/build-npm.sh): it uses
 # these from PATH and downloads nothing. Callers put them there with:
 #   export PATH="$ROOT/tests/browser/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -52,6 +53,12 @@ fi
 if [ ! -x "$ROOT/tests/browser/node_modules/.bin/wasm-opt" ] \
     || [ "$ROOT/tests/browser/package.json" -nt "$ROOT/tests/browser/node_modules/.package-lock.json" ]; then
     run_install npm-packages bash -c "cd '$ROOT/tests/browser' && npm install --no-audit --no-fund --loglevel=error"
+fi
+
+# TypeScript, to check the package's declarations (scripts/test-npm.sh).
+if [ ! -x "$ROOT/tests/npm/node_modules/.bin/tsc" ] \
+    || [ "$ROOT/tests/npm/package.json" -nt "$ROOT/tests/npm/node_modules/.package-lock.json" ]; then
+    run_install npm-test-packages bash -c "cd '$ROOT/tests/npm' && npm install --no-audit --no-fund --loglevel=error"
 fi
 
 # wasm-bindgen and the crates the package builds from, fetched now so that
