@@ -5,9 +5,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { spawnSync } from "node:child_process";
-import { readFileSync, existsSync } from "node:fs";
+import { readFileSync, existsSync, mkdtempSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bitcodeWithLongBlock } from "./bitstream.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const PKG = process.env.HEXLENS_NPM_NODE ?? join(ROOT, "target/npm/node");
@@ -162,6 +164,47 @@ test("a lazy group's children come back once asked for, and ids stay put", () =>
   assert.equal(fresh.find("Header/NoSuchField"), undefined);
   assert.equal(fresh.find("Parts/[99999]"), undefined);
   assert.equal(fresh.find("").id, 0);
+});
+
+test("a long list comes in pages, each decoded when asked for", () => {
+  const data = bitcodeWithLongBlock(2500);
+  const dir = mkdtempSync(join(tmpdir(), "hexlens-npm-"));
+  try {
+    const file = join(dir, "long.bc");
+    writeFileSync(file, data);
+    const t = hexlens.decode(data, { prefetch: 0 });
+    assert.equal(t.format, "bitcode");
+    const block = t.find("Blocks/[0]/Body/[0]");
+    const body = t.children(block.id).find((k) => k.name === "Body");
+    const pages = t.children(body.id);
+    assert.deepEqual(
+      pages.map((p) => [p.name, p.page, p.lazy, p.childCount]),
+      [
+        ["[0…999]", true, true, 0],
+        ["[1000…1999]", true, true, 0],
+        ["[2000…2499]", true, true, 0],
+      ],
+    );
+    // A page's entries are named and found as entries of the list.
+    const second = t.children(pages[1].id);
+    assert.equal(second.length, 1000);
+    assert.equal(second[0].name, "[1000]");
+    assert.equal(second[0].path, `${body.path}/[1000]`);
+    assert.equal(second[0].parent, pages[1].id);
+    // Record 1000's one operand is its index.
+    assert.equal(t.find(`${body.path}/[1000]/[0]`).value, 1000);
+    assert.equal(t.find(`${body.path}/[1999]/[0]`).value, 1999);
+    // Finding an entry decodes only its page.
+    assert.equal(t.node(pages[2].id).lazy, true);
+    const far = t.find(`${body.path}/[2400]`);
+    assert.equal(t.node(far.parent).name, "[2000…2499]");
+    assert.equal(t.node(pages[2].id).lazy, undefined);
+    assert.equal(t.node(pages[0].id).lazy, true);
+    // The contract looks through pages, as the CLI's does.
+    assert.deepEqual(t.toJSON(), JSON.parse(cli(file).text));
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
 });
 
 test("a subtree dump is the CLI's --select, and the text dump its text", () => {

@@ -218,7 +218,8 @@ impl<S: ByteSource> Handle<S> {
 
     /// The node at `path` (`Parts/[3]/PSVInfo`, as the JSON contract writes
     /// paths; pages looked through; empty: the root), decoding the groups on
-    /// the way. `None` if there is no such node.
+    /// the way and the node itself if it is lazy. `None` if there is no such
+    /// node.
     pub fn find(&mut self, path: &str) -> Option<NodeRecord> {
         stream::select(&self.src, &mut self.tree, path).map(|id| self.record(id))
     }

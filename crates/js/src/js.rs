@@ -406,8 +406,9 @@ impl HexTree {
     }
 
     /// The node at `path` (`Parts/[3]/PSVInfo`, as the JSON contract writes
-    /// paths; "" is the root), decoding the groups on the way; `undefined`
-    /// if there is none.
+    /// paths; "" is the root), decoding the groups on the way and the node
+    /// itself if it is a lazy group (only the page of a long list that holds
+    /// an entry); `undefined` if there is none.
     #[wasm_bindgen(unchecked_return_type = "HexNode | undefined")]
     pub fn find(&mut self, path: &str) -> Result<JsValue, JsError> {
         match self.h.find(path) {
