@@ -26,12 +26,13 @@ done
 
 scripts/setup-npm.sh
 
-# wasm-pack asks crates.io for its latest version once a day, unless the stamp
-# file beside its binary says it asked less than 24 hours ago: say so, so that
-# a build makes no request at all.
+# wasm-pack asks crates.io for its latest version once a day (in the
+# background; the build does not wait for it), unless the stamp file beside its
+# binary says it asked less than 24 hours ago: say so, so that a build makes no
+# request at all. Where that directory is not writable the check is left as is.
 stamp="$(dirname "$(command -v wasm-pack)")/wasm-pack.stamp"
 printf 'created %s\nversion %s' "$(date +%Y-%m-%dT%H:%M:%S.%N%:z)" \
-    "$(wasm-pack --version | awk '{print $2}')" >"$stamp"
+    "$(wasm-pack --version | awk '{print $2}')" 2>/dev/null >"$stamp" || true
 
 # wasm-pack's own download cache, kept inside target/ and expected to stay
 # empty (checked below).
