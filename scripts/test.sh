@@ -10,6 +10,13 @@ cd "$(dirname "$0")/.."
 
 scripts/setup-native.sh
 
+# The web and npm tools (trunk, wasm-bindgen-cli, wasm-pack, Chromium, npm
+# packages: minutes of compiling on a fresh machine) install in the background
+# while the Rust tests run; the tests that need them wait for them.
+mkdir -p target
+( scripts/setup-web.sh --browser && scripts/setup-npm.sh ) >target/setup-tools.log 2>&1 &
+setup_pid=$!
+
 echo "== cargo fmt --check"
 cargo fmt --all --check
 
@@ -18,6 +25,14 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 echo "== cargo test"
 cargo test --workspace
+
+echo "== waiting for the web and npm tools (log: target/setup-tools.log)"
+if ! wait "$setup_pid"; then
+    tail -n 40 target/setup-tools.log >&2
+    echo "installing the web and npm tools failed" >&2
+    exit 1
+fi
+tail -n 3 target/setup-tools.log
 
 echo "== npm package tests"
 scripts/test-npm.sh
