@@ -4,8 +4,10 @@
 //! so the others' strings move, a damaged second file), pairs of real
 //! bitcode modules assembled by `llvm-as-19` (a function inserted), .dyno
 //! files with a module added, cDAC files with a blob added, a name changed by
-//! one letter in a file of every format, and real unrelated containers. Each
-//! edit is reported once, at its path, and nothing else is.
+//! one letter in a file of every format, an LLVM 1.x symbol inserted in a
+//! symbol table, and real unrelated containers. Each edit is reported once,
+//! at its path, and nothing else is. Every pair is also compared the other way
+//! round (an insertion is then a removal), and its merged tree checked.
 
 #[path = "generators/cdac.rs"]
 mod cdac_gen;
@@ -67,6 +69,22 @@ fn compare(a: &[u8], b: &[u8]) -> Diff {
             assert_eq!(x, y, "{r:?}");
         }
     }
+    // Compared the other way round, what one file alone has swaps sides:
+    // every addition is a removal, every removal an addition.
+    let r = diff(&b, &a, 10_000);
+    let only = |d: &Diff, c: Change| -> Vec<String> {
+        let mut v: Vec<String> = d
+            .differences
+            .iter()
+            .filter(|x| x.change == c)
+            .map(|x| x.path.clone())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(only(&d, Change::Added), only(&r, Change::Removed));
+    assert_eq!(only(&d, Change::Removed), only(&r, Change::Added));
+    assert_eq!(d.counts().0, r.counts().0, "as many changed");
     d
 }
 
