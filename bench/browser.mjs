@@ -355,6 +355,53 @@ if (fs.existsSync(scanFile) && !compareOnly) {
 // byte-level next difference from the start and again (the second run, 0.5 GiB
 // on).
 const compareRows = [];
+/** Opens `a`, compares it with `b` (Compare with…), times the summary, then
+ * walks: the byte-level next difference twice, the structure-level next
+ * difference twice (each to its node selected), and a scroll of the merged
+ * tree's list to its end. */
+async function compareBench(what, a, b) {
+  const { page, errors } = await freshPage();
+  await openAndTime(page, a);
+  await waitDecoded(page, 600000);
+  const t0 = Date.now();
+  await page.setInputFiles('#cmp-file', b);
+  await page.waitForFunction(() => /structures differ|equal structures|Could not/.test(document.querySelector('#cmp-summary')?.textContent || ''), null, { timeout: 600000, polling: 50 });
+  const compared = Date.now() - t0;
+  const summary = await page.locator('#cmp-summary').textContent();
+  const rowsShown = await page.evaluate(() => document.querySelector('#cmp-list .sr-space')?.offsetHeight / 20);
+  const steps = [];
+  for (let i = 0; i < 2; i++) {
+    const before = await page.locator('#cmp-where').textContent();
+    const s0 = Date.now();
+    await page.click('#cmp-bnext');
+    await page.waitForFunction((b) => { const t = document.querySelector('#cmp-where')?.textContent || ''; return t !== b && t !== ''; }, before, { timeout: 600000, polling: 50 });
+    steps.push({ ms: Date.now() - s0, where: await page.locator('#cmp-where').textContent() });
+  }
+  const picks = [];
+  for (let i = 0; i < 2; i++) {
+    const s0 = Date.now();
+    await page.click('#cmp-next');
+    await page.waitForFunction(() => {
+      const cur = document.querySelector('#cmp-list .sr.cur');
+      if (!cur) return false;
+      if (cur.classList.contains('cmp-added')) return true;
+      return document.querySelector('#tree .trow[aria-selected="true"]')?.dataset.path === cur.dataset.path;
+    }, null, { timeout: 600000, polling: 20 });
+    picks.push(Date.now() - s0);
+  }
+  const s0 = Date.now();
+  await page.evaluate(async () => {
+    const l = document.getElementById('cmp-list');
+    l.scrollTop = l.scrollHeight;
+    l.dispatchEvent(new Event('scroll'));
+    await new Promise((r) => requestAnimationFrame(() => r()));
+  });
+  const scrolled = Date.now() - s0;
+  const mem = await memory(page);
+  console.log(`compare ${what}: ${compared} ms; ${summary}; ${rowsShown} merged-tree rows shown; byte steps ${steps.map((x) => `${x.ms} ms (${x.where})`).join(', ')}; next difference ${picks.join(', ')} ms; list to its end ${scrolled} ms; worker wasm ${MiB(mem.workerWasm)} MiB`);
+  compareRows.push({ what, compared, summary, rowsShown, steps, picks, scrolled, mem, errors });
+  await page.close();
+}
 if (files['1GiB']) {
   const a = files['1GiB'];
   const b = path.join(tmp, 'dxil-1GiB-b.dxbc');
@@ -370,33 +417,19 @@ if (files['1GiB']) {
     patched.push(at);
   }
   fs.closeSync(fd);
-  const { page, errors } = await freshPage();
-  await openAndTime(page, a);
-  await waitDecoded(page, 600000);
-  const t0 = Date.now();
-  await page.setInputFiles('#cmp-file', b);
-  await page.waitForFunction(() => /structures differ|equal structures|Could not/.test(document.querySelector('#cmp-summary')?.textContent || ''), null, { timeout: 600000, polling: 50 });
-  const compared = Date.now() - t0;
-  const summary = await page.locator('#cmp-summary').textContent();
-  const steps = [];
-  for (let i = 0; i < 2; i++) {
-    const before = await page.locator('#cmp-where').textContent();
-    const s0 = Date.now();
-    await page.click('#cmp-bnext');
-    await page.waitForFunction((b) => { const t = document.querySelector('#cmp-where')?.textContent || ''; return t !== b && t !== ''; }, before, { timeout: 600000, polling: 50 });
-    steps.push({ ms: Date.now() - s0, where: await page.locator('#cmp-where').textContent() });
-  }
-  const mem = await memory(page);
-  console.log(`compare 1 GiB pair (bytes ${patched.join(', ')} changed): ${compared} ms; ${summary}; byte steps ${steps.map((x) => `${x.ms} ms (${x.where})`).join(', ')}; worker wasm ${MiB(mem.workerWasm)} MiB`);
-  compareRows.push({ compared, summary, steps, mem, errors });
-  await page.close();
+  await compareBench(`two 1 GiB sparse DXIL containers, bytes ${patched.join(' and ')} changed`, a, b);
   fs.rmSync(b);
+}
+// A dense real pair: sqlite3.c compiled two ways (thousands of differences).
+{
+  const [a, b] = ['sqlite-O2.bc', 'sqlite-O1g.bc'].map((f) => path.join(DENSE_DIR, f));
+  if (fs.existsSync(a) && fs.existsSync(b)) await compareBench('sqlite-O2.bc vs sqlite-O1g.bc (dense bitcode, two sets of flags)', a, b);
 }
 
 // Dense files: open, open the biggest group not decoded yet, jump to the tree's
 // last row; memory after each.
 const denseRows = [];
-for (const f of DENSE) {
+for (const f of compareOnly ? [] : DENSE) {
   const { page, errors } = await freshPage();
   const firstPaint = await openAndTime(page, f);
   const decoded = await waitDecoded(page, 600000);
@@ -434,7 +467,7 @@ for (const f of DENSE) {
     opened.sort((a, b) => b.ms - a.ms);
     return { ms: opened[0]?.ms ?? NaN, name: opened[0]?.name ?? '', next: opened[1] ?? null, lost };
   });
-  await page.locator('[role=tree]').focus();
+  await page.locator('#tree').focus();
   await page.keyboard.press('End');
   await page.waitForTimeout(300);
   const memEnd = await memory(page);
@@ -454,7 +487,7 @@ const big = skipBig ? null : await (async () => {
   const decoded = await waitDecoded(page, 600000);
   // Main-thread share: taking in the worker's first answer (the first rows).
   const build = await page.evaluate(() => performance.getEntriesByName('hexlens:decoded').at(-1).startTime - performance.getEntriesByName('hexlens:received').at(-1).startTime);
-  const nodes = await page.evaluate(() => document.querySelector('[role=tree]')?.getAttribute('data-nodes'));
+  const nodes = await page.evaluate(() => document.querySelector('#tree')?.getAttribute('data-nodes'));
   const stats = await page.evaluate(async () => {
     const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
     const settle = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = r; ch.port2.postMessage(0); });
@@ -594,12 +627,12 @@ if (scanRows.length) {
 }
 if (compareRows.length) {
   lines.push('');
-  lines.push('Comparing two 1 GiB sparse DXIL containers that differ in 2 bytes (from picking the second file to the summary shown; then the byte-level next difference twice, from the start):');
+  lines.push('Comparing two files (Compare with…: from picking the second file to the summary shown; then the byte-level next difference twice from the start, the structure-level next difference twice, each to its node selected, and the merged tree\'s list scrolled to its end):');
   lines.push('');
-  lines.push('| compared | summary | next differing bytes | and the next | JS heap | worker wasm | renderer RSS |');
-  lines.push('| --- | --- | --- | --- | --- | --- | --- |');
+  lines.push('| pair | compared | summary | merged-tree rows | next differing bytes, twice | next difference, twice | list to its end | JS heap | worker wasm | renderer RSS |');
+  lines.push('| --- | --- | --- | ---: | --- | --- | --- | --- | --- | --- |');
   for (const r of compareRows) {
-    lines.push(`| ${ms(r.compared)} | ${r.summary.replace(/^.*: (the structures differ|equal structures); /, '$1; ')} | ${ms(r.steps[0].ms)} (${r.steps[0].where}) | ${ms(r.steps[1].ms)} (${r.steps[1].where}) | ${MiB(r.mem.heap)} MiB | ${MiB(r.mem.workerWasm)} MiB | ${MiB(r.mem.rss)} MiB |`);
+    lines.push(`| ${r.what} | ${ms(r.compared)} | ${r.summary.replace(/^.*: (the structures differ|equal structures); /, '$1; ')} | ${r.rowsShown} | ${ms(r.steps[0].ms)} (${r.steps[0].where}); ${ms(r.steps[1].ms)} (${r.steps[1].where}) | ${r.picks.map(ms).join(', ')} | ${ms(r.scrolled)} | ${MiB(r.mem.heap)} MiB | ${MiB(r.mem.workerWasm)} MiB | ${MiB(r.mem.rss)} MiB |`);
   }
 }
 if (shareRows.length) {

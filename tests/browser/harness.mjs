@@ -144,7 +144,7 @@ export async function openFile(page, name, bytes) {
 export async function waitForFile(page, name, timeout = 60_000) {
   await page.waitForFunction(
     (n) =>
-      document.querySelector('[role=tree] [role=treeitem]') &&
+      document.querySelector('#tree [role=treeitem]') &&
       [...document.querySelectorAll('#file-info *')].some((e) => e.textContent === n) &&
       ![...document.querySelectorAll('[role=status]')].some((e) => /^\s*(Opening|Decoding)/.test(e.textContent)),
     name,
@@ -156,14 +156,14 @@ export async function waitForFile(page, name, timeout = 60_000) {
 export async function selectOffset(page, offset) {
   await page.fill('#goto-input', `0x${offset.toString(16)}`);
   await page.keyboard.press('Enter');
-  const row = page.locator('[role=tree] [role=treeitem][aria-selected="true"]');
+  const row = page.locator('#tree [role=treeitem][aria-selected="true"]');
   await page.waitForFunction((o) => {
-    const r = document.querySelector('[role=tree] [role=treeitem][aria-selected="true"]');
+    const r = document.querySelector('#tree [role=treeitem][aria-selected="true"]');
     return (
       r &&
       Number(r.dataset.start) <= o &&
       o < Number(r.dataset.end) &&
-      !document.querySelector('[role=tree] [aria-busy="true"]')
+      !document.querySelector('#tree [aria-busy="true"]')
     );
   }, offset);
   return row;

@@ -221,13 +221,13 @@ test('no CSP violation or error while loading the page and opening every sample 
   const { context, page, w } = await newPage();
   try {
     await page.goto(site.base);
-    await page.locator('[role=tree], #empty-state').first().waitFor();
+    await page.locator('#tree, #empty-state').first().waitFor();
     for (const s of manifest.samples) {
       await page.goto(`${site.base}?sample=${encodeURIComponent(s.file)}`);
       await waitForFile(page, s.file);
       // Style attributes must apply: rows are indented by depth.
       const indent = await page
-        .locator('[role=tree] [role=treeitem][aria-level="2"]')
+        .locator('#tree [role=treeitem][aria-level="2"]')
         .first()
         .evaluate((e) => parseFloat(getComputedStyle(e).paddingLeft));
       assert.ok(indent > 4, `${s.file}: rows are indented (${indent}px), style attributes apply`);
@@ -267,7 +267,7 @@ test('strings holding HTML and script are shown as literal text, and nothing run
     for (const [i, at] of p.symbols.entries()) {
       await selectOffset(page, at);
       const want = `"${i < PAYLOADS.length ? SHOWN[i] : SHORT_SHOWN}"`;
-      const named = page.locator('[role=tree] [role=treeitem]').filter({ hasText: want });
+      const named = page.locator('#tree [role=treeitem]').filter({ hasText: want });
       assert.ok((await named.count()) >= 1, `symbol ${i}: a row shows ${want}`);
       await named.first().click();
       await page.waitForFunction((t) => document.querySelector('#details').textContent.includes(t), want);
@@ -349,16 +349,16 @@ test("the network log shows only the page's own files, from loading through open
     const sample = manifest.samples[0].file;
     await openFile(page, sample, fs.readFileSync(path.join(SAMPLES, sample)));
     // Hover rows and bytes, expand every collapsed row on screen, select a few.
-    const rows = page.locator('[role=tree] [role=treeitem]');
+    const rows = page.locator('#tree [role=treeitem]');
     for (let i = 0; i < Math.min(await rows.count(), 12); i++) await rows.nth(i).hover();
     await page.locator('#hex .hx .c').nth(40).hover();
     const before = await rows.count();
-    const collapsed = page.locator('[role=tree] [role=treeitem][aria-expanded="false"]');
+    const collapsed = page.locator('#tree [role=treeitem][aria-expanded="false"]');
     for (let i = 0; i < 6 && (await collapsed.count()) > 0; i++) {
       await collapsed.nth(i).click();
       await page.keyboard.press('ArrowRight');
     }
-    await page.waitForFunction((n) => document.querySelectorAll('[role=tree] [role=treeitem]').length > n, before);
+    await page.waitForFunction((n) => document.querySelectorAll('#tree [role=treeitem]').length > n, before);
     await rows.last().hover();
     const p = payloadContainer();
     await openFile(page, FILE_NAME, p.bytes);
@@ -432,7 +432,7 @@ test('a 1 MiB string opens without freezing the page and is shown clipped with i
     );
     assert.ok(!details.includes('A'.repeat(4097)), 'details show at most 4,096 bytes');
     // The page still works: hover another row, the details follow.
-    await page.locator('[role=tree] [role=treeitem]').first().click();
+    await page.locator('#tree [role=treeitem]').first().click();
     await page.waitForFunction(() => !document.querySelector('#details').textContent.includes('AAAAAAAA'));
     await page.screenshot({ path: path.join(ART, 'security-megabyte-string.png') });
     await assertClean(page, w, '1 MiB string');
