@@ -268,6 +268,11 @@ struct DiffArgs {
     /// count, a_span, b_span, align, difference}] is added
     #[arg(long)]
     tree: bool,
+    /// Colour the text: changed values yellow, moves and identical nodes dim,
+    /// nodes only in A red, only in B green (`auto`: when standard output is
+    /// a terminal and NO_COLOR is unset or empty; the JSON is never coloured)
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    color: ColorWhen,
     /// List at most N differences
     #[arg(long, value_name = "N", default_value_t = hexlens_core::diff::MAX_DIFFERENCES as u64)]
     max: u64,
@@ -316,6 +321,24 @@ fn colours() -> hexlens_core::output::TextStyle {
         error: paint(fg(AnsiColor::Red).bold()),
         note: paint(fg(AnsiColor::BrightBlack)),
     }
+}
+
+/// A line of `hexlens diff` (or of its merged tree) coloured by its sign:
+/// `~` yellow, `-` red, `+` green, `>` and `=` dim, `*` bold.
+fn painted_difference(line: &str) -> String {
+    use anstyle::{AnsiColor, Style};
+    let body = line.trim_start_matches(' ');
+    let fg = |c: AnsiColor| Style::new().fg_color(Some(c.into()));
+    let style = match body.chars().next() {
+        Some('~') => fg(AnsiColor::Yellow),
+        Some('-') => fg(AnsiColor::Red),
+        Some('+') => fg(AnsiColor::Green),
+        Some('>') | Some('=') => fg(AnsiColor::BrightBlack),
+        Some('*') => Style::new().bold(),
+        _ => return line.to_string(),
+    };
+    let indent = &line[..line.len() - body.len()];
+    format!("{indent}{}{body}{}", style.render(), style.render_reset())
 }
 
 fn main() -> ExitCode {
@@ -656,14 +679,18 @@ fn diff(args: DiffArgs) -> Result<ExitCode, String> {
         }
         out.extend_from_slice(b"}\n");
     } else {
+        let paint = !json && args.color.colours_stdout();
+        let mut line = |l: String| {
+            let _ = if paint {
+                writeln!(out, "{}", painted_difference(&l))
+            } else {
+                writeln!(out, "{l}")
+            };
+        };
         if tree {
-            for r in &d.rows {
-                let _ = writeln!(out, "{}", r.line());
-            }
+            d.rows.iter().for_each(|r| line(r.line()));
         } else {
-            for x in &d.differences {
-                let _ = writeln!(out, "{}", x.line());
-            }
+            d.differences.iter().for_each(|x| line(x.line()));
         }
         let name = |p: &Path, f: &str| {
             if is_stdin(p) {

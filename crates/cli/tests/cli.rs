@@ -772,3 +772,33 @@ fn usage_errors_exit_2_with_a_message_on_standard_error() {
         "{err}"
     );
 }
+
+#[test]
+fn diff_color_always_paints_each_line_by_its_sign_and_nothing_else_changes() {
+    let a = fixture("dxcontainer/curated/embedded_rs_gs_space1_code_dxbc.dxbc");
+    let b = fixture("dxcontainer/curated/embedded_rs_gs_space1_naked_code_dxbc.dxbc");
+    for extra in [&[][..], &["--tree"][..]] {
+        let run = |color: &str| {
+            let out = hexlens(
+                &[
+                    &["diff", a.as_str(), b.as_str(), "--color", color][..],
+                    extra,
+                ]
+                .concat(),
+            );
+            assert_eq!(out.status.code(), Some(1));
+            out.stdout
+        };
+        let (never, always) = (run("never"), run("always"));
+        assert!(!never.contains(&0x1b), "--color never painted");
+        assert_eq!(strip_ansi(&always), never, "{extra:?}");
+        let text = String::from_utf8(always).unwrap();
+        // Removals red, changes yellow; the summary (last line) plain.
+        assert!(text.contains("\u{1b}[31m- "), "{text}");
+        assert!(text.contains("\u{1b}[33m~ "), "{text}");
+        assert!(!text.lines().last().unwrap().contains('\u{1b}'));
+    }
+    // The JSON is never painted.
+    let json = hexlens(&["diff", &a, &b, "--json", "--color", "always"]);
+    assert!(!json.stdout.contains(&0x1b));
+}
