@@ -212,6 +212,22 @@ fn an_inserted_element_is_one_addition_and_the_strings_that_moved_are_moves() {
         .collect();
     assert_eq!(added.len(), 1, "{params:?}");
     assert_eq!(added[0].path, "Parts/[0]/Signature/Parameters/[1]");
+    // In the merged tree the addition stands where B has it: between the
+    // element before it and the one after it.
+    let rows: Vec<(Mark, &str)> = d
+        .rows
+        .iter()
+        .filter(|r| r.path.starts_with("Parts/[0]/Signature/Parameters/") && r.depth == 5)
+        .map(|r| (r.mark, r.name.as_str()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (Mark::Inside, "[0]"),
+            (Mark::Added, "[1]"),
+            (Mark::Inside, "[1]")
+        ]
+    );
     // The name offsets of the elements kept changed only because the names moved.
     let changed: Vec<_> = params
         .iter()

@@ -68,7 +68,8 @@ pub struct Diff {
     pub formats: (&'static str, &'static str),
     /// The sizes of A and B.
     pub sizes: (u64, u64),
-    /// The differences, in A's tree order (additions where B has them).
+    /// The differences, in A's tree order (additions where B has them:
+    /// before the first node of A matched with a node after them in B).
     pub differences: Vec<Difference>,
     /// True if the list stopped at the limit asked for.
     pub truncated: bool,
@@ -758,12 +759,9 @@ impl Walk<'_> {
         }
         // A group's own value (a flag word) is reported only when none of
         // its children says what changed.
-        let own = self
-            .out
-            .differences
-            .last()
-            .filter(|d| d.path == path && !path.is_empty())
-            .map(|_| self.out.differences.len() - 1);
+        // (Its own: one this call pushed, not an addition elsewhere whose path
+        // in B reads the same.)
+        let own = self.out.rows[row].difference.filter(|_| !path.is_empty());
         let ka = children(self.a, da, ia);
         let kb = children(self.b, db, ib);
         // A group decoded just now says more than it did unopened.
@@ -775,26 +773,37 @@ impl Walk<'_> {
         for (i, k) in keys_b.iter().enumerate() {
             index_b.insert(k.clone(), i);
         }
-        let mut used = vec![false; kb.len()];
         let keys_a = keyed(&da.tree, &ka);
-        for (i, k) in keys_a.iter().enumerate() {
+        let matched: Vec<Option<usize>> = keys_a.iter().map(|k| index_b.get(k).copied()).collect();
+        let mut used = vec![false; kb.len()];
+        for &j in matched.iter().flatten() {
+            used[j] = true;
+        }
+        // B's children no child of A matches, each shown where B has it:
+        // before the first child of A matched with a later child of B.
+        let mut next_b = 0;
+        let mut added_before = |w: &mut Self, db: &Decoded, upto: usize| {
+            while next_b < upto.min(kb.len()) {
+                if !used[next_b] {
+                    let p = child_path(&path_b, &db.tree, kb[next_b]);
+                    w.only(&db.tree, kb[next_b], p, Change::Added, place);
+                }
+                next_b += 1;
+            }
+        };
+        for (i, m) in matched.iter().enumerate() {
             let ca = ka[i];
             let p = child_path(&path, &da.tree, ca);
-            match index_b.get(k) {
-                Some(&j) => {
-                    used[j] = true;
+            match *m {
+                Some(j) => {
+                    added_before(self, db, j);
                     let pb = child_path(&path_b, &db.tree, kb[j]);
                     self.pair(da, db, (ca, kb[j]), p, pb, depth + 1);
                 }
                 None => self.only(&da.tree, ca, p, Change::Removed, place),
             }
         }
-        for (j, &cb) in kb.iter().enumerate() {
-            if !used[j] {
-                let p = child_path(&path_b, &db.tree, cb);
-                self.only(&db.tree, cb, p, Change::Added, place);
-            }
-        }
+        added_before(self, db, kb.len());
         if let Some(i) = own.filter(|&i| self.out.differences.len() > i + 1) {
             self.out.differences.remove(i);
             // The group's row says only that differences are inside it; the
