@@ -13,7 +13,6 @@ use crate::source::ByteSource;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::{self, Write as _};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 /// Index of a node inside its [`Tree`].
@@ -464,32 +463,10 @@ impl fmt::Debug for Render {
 
 // ----- compact storage ---------------------------------------------------------
 
-/// A fast hasher for the tree's small interning tables (keys are addresses and
-/// lengths, not attacker-chosen text).
-#[derive(Default, Clone, Copy)]
-pub(crate) struct AddrHasher(u64);
-
-impl Hasher for AddrHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u8(&mut self, v: u8) {
-        self.write_u64(v as u64);
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.write_u64(v as u64);
-    }
-}
-
-type FastHash = BuildHasherDefault<AddrHasher>;
+/// The hasher of the tree's small interning tables (keys are addresses and
+/// lengths, not attacker-chosen text): rustc-hash's Fx hash, which replaced a
+/// hand-written one of the same kind (bench/RESULTS.md, "Library choices").
+type FastHash = rustc_hash::FxBuildHasher;
 
 const NONE: u32 = u32::MAX;
 

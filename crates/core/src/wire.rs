@@ -127,6 +127,7 @@ impl Answer {
     }
 }
 
+// Kept over postcard: larger, slower answers, larger page (bench/RESULTS.md, "Library choices").
 /// Appends LEB128 integers and length-prefixed strings.
 struct Out(Vec<u8>);
 

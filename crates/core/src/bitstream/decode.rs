@@ -460,6 +460,7 @@ impl<'s> Decoder<'s> {
         }
     }
 
+    // Kept: no LEB128 crate reads bit-granular chunks (bench/RESULTS.md, "Library choices").
     /// Scans a VBR of `width`-bit chunks at `pos` (which must end by `limit`),
     /// allowing `max_bits` bits of value as LLVM's `ReadVBR` / `ReadVBR64` do.
     pub(super) fn scan_vbr(&self, pos: u64, width: u64, max_bits: u64, limit: u64) -> Scan {

@@ -240,6 +240,7 @@ fn wasm_section_name(id: u8) -> &'static str {
     }
 }
 
+// Kept: unsigned-varint rejects wasm's padded LEB128 (bench/RESULTS.md, "Library choices").
 /// Reads an unsigned LEB128 of at most 5 bytes (a wasm `u32`) at `at`; returns the
 /// value and the bytes it used.
 fn leb_u32(b: &Builder, at: u64) -> Option<(u64, u64)> {

@@ -50,6 +50,7 @@ pub(super) fn varint_shown(t: &Tree, id: NodeId, out: &mut String) -> Option<()>
     .ok()
 }
 
+// Kept: crates reject overlong forms or drop overflowed values (bench/RESULTS.md, "Library choices").
 /// Decodes a variable-byte integer from `bytes`: `(value, length, overflowed)`, or
 /// `None` if no terminating byte comes within `bytes` (or within 10 bytes).
 pub fn decode_varint(bytes: &[u8]) -> Option<(u64, u64, bool)> {

@@ -84,6 +84,7 @@ impl<'w, 's> Cur<'w, 's> {
         }
     }
 
+    // Kept, as `vbr::read` is (bench/RESULTS.md, "Library choices").
     /// The vbr at the cursor, as `vbr::read` reads it: `None` (and not clean) if
     /// it is unterminated before the limit, longer than 10 bytes or over 64 bits.
     fn vbr(&mut self) -> Option<u64> {

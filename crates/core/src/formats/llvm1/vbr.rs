@@ -20,6 +20,7 @@ pub(crate) const MAX_VBR_BYTES: u64 = 10;
 /// (LLVM 1.x's reader, `read_typeid`).
 pub(crate) const TYPE_SLOT_ESCAPE: u64 = 0x00FF_FFFF;
 
+// Kept: a LEB128 crate cannot span an over-long vbr's error (bench/RESULTS.md, "Library choices").
 /// Finds the end of the vbr at `at` without reading past `limit`: the length up
 /// to and including the first byte with bit 7 clear, and whether one was found
 /// (if not, the length is everything before `limit`).
