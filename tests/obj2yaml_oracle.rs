@@ -20,7 +20,6 @@ use serde_yaml::Value as Y;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// How many obj2yaml processes run at once.
@@ -536,33 +535,9 @@ fn hexlens_agrees_with_llvm19_obj2yaml_on_every_dxcontainer_sample() {
         corpus.display()
     );
 
-    let next = AtomicUsize::new(0);
-    let mut reports: Vec<(usize, FileReport)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..WORKERS)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(path) = files.get(i) else { break };
-                        let rel = path
-                            .strip_prefix(&corpus)
-                            .unwrap_or(path)
-                            .to_string_lossy()
-                            .replace('\\', "/");
-                        mine.push((i, check_file(path, &rel, &obj2yaml)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("worker panicked"))
-            .collect()
+    let reports: Vec<FileReport> = common::for_each_file(&files, &corpus, WORKERS, |path, rel| {
+        check_file(path, rel, &obj2yaml)
     });
-    reports.sort_by_key(|(i, _)| *i);
-    let reports: Vec<FileReport> = reports.into_iter().map(|(_, r)| r).collect();
 
     let accepted = reports.iter().filter(|r| r.accepted).count();
     let rejected = reports.len() - accepted;

@@ -20,13 +20,14 @@
 
 #[allow(dead_code)]
 mod common;
+#[path = "generators/dxcontainer.rs"]
+mod gen;
 
 use hexlens_core::formats::dxcontainer::yaml;
 use serde_yaml::Value as Y;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// How many files are checked at once (each runs obj2yaml and yaml2obj).
@@ -122,33 +123,9 @@ fn first_difference(a: &Y, b: &Y, path: &str) -> Option<String> {
 
 /// Runs the checks on `files` with [`WORKERS`] threads, in file order.
 fn check_all(files: &[PathBuf], root: &Path, obj2yaml: &Path, yaml2obj: &Path) -> Vec<FileReport> {
-    let next = AtomicUsize::new(0);
-    let mut reports: Vec<(usize, FileReport)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..WORKERS)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(path) = files.get(i) else { break };
-                        let rel = path
-                            .strip_prefix(root)
-                            .unwrap_or(path)
-                            .to_string_lossy()
-                            .replace('\\', "/");
-                        mine.push((i, check_file(path, &rel, obj2yaml, yaml2obj)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("worker panicked"))
-            .collect()
-    });
-    reports.sort_by_key(|(i, _)| *i);
-    reports.into_iter().map(|(_, r)| r).collect()
+    common::for_each_file(files, root, WORKERS, |path, rel| {
+        check_file(path, rel, obj2yaml, yaml2obj)
+    })
 }
 
 fn check_file(path: &Path, rel: &str, obj2yaml: &Path, yaml2obj: &Path) -> FileReport {
@@ -362,25 +339,8 @@ fn hexlens_yaml_is_obj2yaml_19s_for_the_repository_fixtures() {
 
 /// A DXBC container holding `parts` (FourCC, data), with a zero hash.
 fn container(parts: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
-    let header = 32 + 4 * parts.len();
-    let total = header + parts.iter().map(|(_, d)| 8 + d.len()).sum::<usize>();
-    let mut v = b"DXBC".to_vec();
-    v.extend_from_slice(&[0; 16]);
-    v.extend_from_slice(&1u16.to_le_bytes());
-    v.extend_from_slice(&0u16.to_le_bytes());
-    v.extend_from_slice(&(total as u32).to_le_bytes());
-    v.extend_from_slice(&(parts.len() as u32).to_le_bytes());
-    let mut off = header;
-    for (_, d) in parts {
-        v.extend_from_slice(&(off as u32).to_le_bytes());
-        off += 8 + d.len();
-    }
-    for (cc, d) in parts {
-        v.extend_from_slice(*cc);
-        v.extend_from_slice(&(d.len() as u32).to_le_bytes());
-        v.extend_from_slice(d);
-    }
-    v
+    let parts: Vec<gen::Part> = parts.iter().map(|(n, d)| gen::part(n, d.clone())).collect();
+    gen::container(&parts)
 }
 
 /// Cases the corpus lacks, where obj2yaml-19 leaves a mapping out or writes

@@ -135,3 +135,41 @@ pub fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// `check(path, rel)` for every file of `files` (`rel`: its path below
+/// `root`, with `/`), on `workers` threads; the results in file order.
+pub fn for_each_file<T: Send>(
+    files: &[std::path::PathBuf],
+    root: &std::path::Path,
+    workers: usize,
+    check: impl Fn(&std::path::Path, &str) -> T + Sync,
+) -> Vec<T> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let mut out: Vec<(usize, T)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(path) = files.get(i) else { break };
+                        let rel = path
+                            .strip_prefix(root)
+                            .unwrap_or(path)
+                            .to_string_lossy()
+                            .replace('\\', "/");
+                        mine.push((i, check(path, &rel)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("worker panicked"))
+            .collect()
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
+}

@@ -12,13 +12,14 @@ use super::{derived_u, fixed_pages, names, page_size, pages, string_table, u32_a
 use crate::builder::{Builder, DResult};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 
-const STAGE_PIXEL: u64 = 0;
-const STAGE_VERTEX: u64 = 1;
-const STAGE_GEOMETRY: u64 = 2;
-const STAGE_HULL: u64 = 3;
-const STAGE_DOMAIN: u64 = 4;
-const STAGE_MESH: u64 = 13;
-const STAGE_AMPLIFICATION: u64 = 14;
+/// PSV shader stages with stage-specific fields.
+pub(super) const STAGE_PIXEL: u64 = 0;
+pub(super) const STAGE_VERTEX: u64 = 1;
+pub(super) const STAGE_GEOMETRY: u64 = 2;
+pub(super) const STAGE_HULL: u64 = 3;
+pub(super) const STAGE_DOMAIN: u64 = 4;
+pub(super) const STAGE_MESH: u64 = 13;
+pub(super) const STAGE_AMPLIFICATION: u64 = 14;
 
 /// What later PSV sections need from the RuntimeInfo.
 #[derive(Default)]

@@ -41,13 +41,10 @@ const WRAP_COLUMN: usize = 70;
 const KEY_WIDTH: usize = 16;
 
 /// PSV shader stages whose stage-specific fields obj2yaml writes.
-const STAGE_PIXEL: u64 = 0;
-const STAGE_VERTEX: u64 = 1;
-const STAGE_GEOMETRY: u64 = 2;
-const STAGE_HULL: u64 = 3;
-const STAGE_DOMAIN: u64 = 4;
-const STAGE_MESH: u64 = 13;
-const STAGE_AMPLIFICATION: u64 = 14;
+use super::psv::{
+    STAGE_AMPLIFICATION, STAGE_DOMAIN, STAGE_GEOMETRY, STAGE_HULL, STAGE_MESH, STAGE_PIXEL,
+    STAGE_VERTEX,
+};
 
 /// The YAML of one container.
 #[derive(Debug, Clone, PartialEq, Eq)]
