@@ -606,18 +606,9 @@ impl Walk<'_> {
                 return;
             }
         }
-        self.out.rows.push(Row {
-            depth,
-            mark: Mark::Same,
-            name: t.name(id).to_string(),
-            path: path.to_string(),
-            text: one_line_text(t, id),
-            a: Some(sa),
-            b: Some(sb),
-            count: 1,
-            align: (sa.0, sb.0),
-            difference: None,
-        });
+        self.out
+            .rows
+            .push(both_row(depth, Mark::Same, t, id, path, (sa, sb)));
     }
 
     /// True if the bytes of `ia` in A and `ib` in B are identical.
@@ -674,18 +665,9 @@ impl Walk<'_> {
         }
         // The node's row: marked when what it holds is known.
         let row = self.out.rows.len();
-        self.out.rows.push(Row {
-            depth,
-            mark: Mark::Inside,
-            name: ta.name(ia).to_string(),
-            path: path.clone(),
-            text: one_line_text(ta, ia),
-            a: Some(sa),
-            b: Some(sb),
-            count: 1,
-            align: (sa.0, sb.0),
-            difference: None,
-        });
+        self.out
+            .rows
+            .push(both_row(depth, Mark::Inside, ta, ia, &path, (sa, sb)));
         let place = Place {
             depth: depth + 1,
             delta: sb.0 as i64 - sa.0 as i64,
@@ -818,6 +800,30 @@ impl Walk<'_> {
                 }
             }
         }
+    }
+}
+
+/// The row of node `id` of A's tree `t`, at `path`, which both files have
+/// (at `sa` in A and `sb` in B), marked `mark`.
+fn both_row(
+    depth: u32,
+    mark: Mark,
+    t: &Tree,
+    id: NodeId,
+    path: &str,
+    (sa, sb): ((u64, u64), (u64, u64)),
+) -> Row {
+    Row {
+        depth,
+        mark,
+        name: t.name(id).to_string(),
+        path: path.to_string(),
+        text: one_line_text(t, id),
+        a: Some(sa),
+        b: Some(sb),
+        count: 1,
+        align: (sa.0, sb.0),
+        difference: None,
     }
 }
 
