@@ -73,6 +73,9 @@ struct Panel {
     other: Option<web_sys::Blob>,
     /// The last run of differing bytes shown, in A.
     run: Option<(u64, u64)>,
+    /// The load of the file compared (A): another file opened ends the
+    /// comparison.
+    load: Option<u32>,
 }
 
 impl Panel {
@@ -166,6 +169,7 @@ fn compare_with(other: web_sys::Blob, name: &str) {
         *p = Panel {
             only,
             other: Some(other.clone()),
+            load: Some(doc.load),
             ..Panel::default()
         };
     });
@@ -355,6 +359,22 @@ pub fn byte_found(m: &JsValue) {
     }
 }
 
+/// Ends the comparison: the panel hides and B's bytes leave the hex pane.
+fn close() {
+    show_panel(false);
+    PANEL.with(|p| {
+        let mut p = p.borrow_mut();
+        let only = p.only;
+        *p = Panel {
+            only,
+            ..Panel::default()
+        };
+    });
+    if let Some(st) = store() {
+        st.dispatch(Action::Compare(None));
+    }
+}
+
 /// Fills the list with the rows of its scrolled window; with `reveal`, first
 /// scrolls the selected row into view.
 fn render(reveal: bool) {
@@ -413,6 +433,12 @@ fn fold(i: usize) {
 #[hook]
 pub fn use_compare(state: &UseReducerHandle<State>) {
     LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
+    // Another file opened: the comparison (of the file before) ends.
+    let load = state.doc.as_ref().map(|d| d.load);
+    let ended = PANEL.with(|p| p.borrow().load.is_some_and(|l| Some(l) != load));
+    if ended {
+        close();
+    }
     // A comparison the address asked for, once the file is decoded.
     if state.doc.as_ref().is_some_and(|d| d.is_decoded()) {
         if let Some(name) = LATER.with(|l| l.borrow_mut().take()) {
@@ -459,21 +485,7 @@ pub fn use_compare(state: &UseReducerHandle<State>) {
                 render(true);
             }),
         );
-        on(
-            "cmp-close",
-            "click",
-            Box::new(|_| {
-                show_panel(false);
-                PANEL.with(|p| {
-                    let mut p = p.borrow_mut();
-                    p.other = None;
-                    p.run = None;
-                });
-                if let Some(st) = store() {
-                    st.dispatch(Action::Compare(None));
-                }
-            }),
-        );
+        on("cmp-close", "click", Box::new(|_| close()));
         on("cmp-list", "scroll", Box::new(|_| render(false)));
         on(
             "cmp-list",

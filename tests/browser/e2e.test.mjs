@@ -1432,6 +1432,9 @@ test('compare with another file: the merged tree hexlens diff --tree prints, nex
   assert.equal(await page.locator('#cmp-list .sr:not(.cmp-inside)').first().getAttribute('data-path'), linked.differences[0].path);
   checkMarks(await hexSides(), fs.readFileSync(path.join(SAMPLES, x)), fs.readFileSync(path.join(SAMPLES, y)), 'linked');
   await shot('36-compare-hex');
+  // Opening another file ends the comparison.
+  await loadViaInput('a.dxbc', A);
+  await page.waitForFunction(() => document.querySelector('#cmp-panel').hidden && !document.querySelector('.hex-pane.cmp'));
 });
 
 test('no request left for a non-local address, and no errors were logged', async () => {
