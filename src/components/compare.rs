@@ -127,6 +127,9 @@ thread_local! {
     /// A bundled sample to compare the file with once it is decoded
     /// (`?sample=A&compare=B`).
     static LATER: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// A file picked to compare with while the open file was still being
+    /// decoded: compared once it is.
+    static WAITING: RefCell<Option<(web_sys::Blob, String, u32)>> = const { RefCell::new(None) };
 }
 
 /// Compares the file about to open with bundled sample `name` once it is
@@ -157,9 +160,18 @@ fn compare_with(other: web_sys::Blob, name: &str) {
     let Some(st) = store() else {
         return;
     };
-    let Some(doc) = st.doc.clone().filter(|d| d.is_decoded()) else {
-        return crate::components::copy_bar::say("Open and decode a file first");
+    let Some(doc) = st.doc.clone() else {
+        return crate::components::copy_bar::say("Open a file first");
     };
+    if !doc.is_decoded() {
+        show_panel(true);
+        say(
+            "cmp-summary",
+            &format!("{name} will be compared once the open file is decoded…"),
+        );
+        WAITING.with(|w| *w.borrow_mut() = Some((other, name.to_string(), doc.load)));
+        return;
+    }
     show_panel(true);
     say("cmp-summary", &format!("Comparing with {name}…"));
     say("cmp-where", "");
@@ -362,6 +374,7 @@ pub fn byte_found(m: &JsValue) {
 /// Ends the comparison: the panel hides and B's bytes leave the hex pane.
 fn close() {
     show_panel(false);
+    WAITING.with(|w| w.borrow_mut().take());
     PANEL.with(|p| {
         let mut p = p.borrow_mut();
         let only = p.only;
@@ -435,12 +448,18 @@ pub fn use_compare(state: &UseReducerHandle<State>) {
     LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
     // Another file opened: the comparison (of the file before) ends.
     let load = state.doc.as_ref().map(|d| d.load);
-    let ended = PANEL.with(|p| p.borrow().load.is_some_and(|l| Some(l) != load));
+    let stale = WAITING.with(|w| w.borrow().as_ref().is_some_and(|x| Some(x.2) != load));
+    let ended = stale || PANEL.with(|p| p.borrow().load.is_some_and(|l| Some(l) != load));
     if ended {
         close();
     }
-    // A comparison the address asked for, once the file is decoded.
+    // A comparison the address asked for, or picked while the file was
+    // being decoded, once it is.
     if state.doc.as_ref().is_some_and(|d| d.is_decoded()) {
+        if let Some((blob, name, _)) = WAITING.with(|w| w.borrow_mut().take()) {
+            // After this render: the comparison changes the store.
+            wasm_bindgen_futures::spawn_local(async move { compare_with(blob, &name) });
+        }
         if let Some(name) = LATER.with(|l| l.borrow_mut().take()) {
             wasm_bindgen_futures::spawn_local(async move {
                 match crate::io::sample_blob(&name).await {

@@ -1435,6 +1435,15 @@ test('compare with another file: the merged tree hexlens diff --tree prints, nex
   // Opening another file ends the comparison.
   await loadViaInput('a.dxbc', A);
   await page.waitForFunction(() => document.querySelector('#cmp-panel').hidden && !document.querySelector('.hex-pane.cmp'));
+  // A file picked to compare with while the open one is still being decoded
+  // is compared once it is.
+  const dense = Buffer.from(denseContainer(200000));
+  const changed = Buffer.from(dense);
+  changed[changed.length - 3] ^= 0xff;
+  await page.locator('input[type=file]').first().setInputFiles({ name: 'dense.dxbc', mimeType: 'application/octet-stream', buffer: dense });
+  await page.setInputFiles('#cmp-file', { name: 'changed.dxbc', mimeType: 'application/octet-stream', buffer: changed });
+  await page.waitForFunction(() => /structures differ/.test(document.querySelector('#cmp-summary')?.textContent || ''), null, { timeout: 120000 });
+  assert.match(await page.locator('#cmp-summary').textContent(), /1 bytes differ/);
 });
 
 test('no request left for a non-local address, and no errors were logged', async () => {
