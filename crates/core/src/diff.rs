@@ -270,9 +270,6 @@ pub const MAX_DIFFERENCES: usize = 100_000;
 /// nodes at the same offsets are compared by reading them.
 const MAX_RUNS: usize = 1 << 16;
 
-/// Bytes read at once.
-const CHUNK: usize = 1 << 20;
-
 /// Compares `a` and `b` by their structure (see the module's description),
 /// listing at most `max` differences.
 pub fn diff(a: &dyn ByteSource, b: &dyn ByteSource, max: usize) -> Diff {
@@ -373,7 +370,6 @@ struct Window {
     /// B's bytes beside the window: `[both.0, both.1)` has bytes in both
     /// files; every other place differs.
     both: (usize, usize),
-    n: usize,
 }
 
 impl Window {
@@ -394,13 +390,12 @@ impl Window {
             x,
             y,
             both: (lo, hi),
-            n,
         }
     }
 
     /// The first (`ahead`) or last place whose difference is `want`.
     fn seek(&self, want: bool, ahead: bool) -> Option<usize> {
-        let (lo, hi) = self.both;
+        let ((lo, hi), n) = (self.both, self.x.len());
         // Places outside both files' bytes all differ.
         let outside = |r: std::ops::Range<usize>| -> Option<usize> {
             if !want || r.is_empty() {
@@ -420,13 +415,9 @@ impl Window {
             i.map(|i| lo + i)
         };
         if ahead {
-            outside(0..lo)
-                .or_else(inside)
-                .or_else(|| outside(hi..self.n))
+            outside(0..lo).or_else(inside).or_else(|| outside(hi..n))
         } else {
-            outside(hi..self.n)
-                .or_else(inside)
-                .or_else(|| outside(0..lo))
+            outside(hi..n).or_else(inside).or_else(|| outside(0..lo))
         }
     }
 }
@@ -624,14 +615,14 @@ impl Walk<'_> {
             }
         }
         // Most nodes compared are small: buffers no bigger than the node.
-        let len = usize::try_from(a1 - a0).map_or(CHUNK, |l| l.min(CHUNK));
+        let len = usize::try_from(a1 - a0).map_or(READ, |l| l.min(READ));
         let (mut x, mut y) = (vec![0u8; len], vec![0u8; len]);
         let mut at = 0u64;
         while at < a1 - a0 {
-            let n = CHUNK.min((a1 - a0 - at) as usize);
+            let n = READ.min((a1 - a0 - at) as usize);
             let ga = self.a.read_at(a0 + at, &mut x[..n]);
             let gb = self.b.read_at(b0 + at, &mut y[..n]);
-            if ga != n || gb != n || x[..n] != y[..n] {
+            if ga != n || gb != n || mismatch(&x[..n], &y[..n], true).is_some() {
                 return false;
             }
             at += n as u64;
