@@ -259,7 +259,8 @@ fn fill_row(el: &web_sys::Element, doc: &Doc, v: &RowView) {
         (Some(o), Some(a)) => beside(o, base, a),
         _ => (Vec::new(), None),
     };
-    fill_other(&kids, v.other.is_some(), b.as_deref(), &diff);
+    let at = v.other.as_ref().map(|o| base as i128 + i128::from(o.delta));
+    fill_other(&kids, at, b.as_deref(), &diff);
     set(el, "data-b", &base.to_string());
     // The hover marks drawn before belong to another row.
     let _ = el.remove_attribute("data-hv");
@@ -300,40 +301,37 @@ fn fill_row(el: &web_sys::Element, doc: &Doc, v: &RowView) {
     }
 }
 
-/// Draws B's side of a row (its offset, hex and ASCII columns, the 4th to
-/// 6th children of the row), or empties it outside a comparison. `b`: B's
-/// bytes beside the row with their offsets (`None`: being read); `diff`:
-/// which differ from A's. B's cells carry no `data-o`: hovering or clicking
-/// them does nothing to A.
-fn fill_other(kids: &web_sys::HtmlCollection, on: bool, b: Option<&[BByte]>, diff: &[bool]) {
-    let (Some(off), Some(hx), Some(asc)) = (kids.item(3), kids.item(4), kids.item(5)) else {
+/// Draws B's side of a row (its offset and hex columns, the 4th and 5th
+/// children of the row; B's ASCII is not shown: a comparison hides the
+/// ASCII columns to fit both files), or empties it outside a comparison.
+/// `at`: B's offset beside the row's first byte; `b`: B's bytes beside the
+/// row with their offsets (`None`: being read); `diff`: which differ from
+/// A's. B's cells carry no `data-o`: hovering or clicking them does nothing
+/// to A.
+fn fill_other(
+    kids: &web_sys::HtmlCollection,
+    at: Option<i128>,
+    b: Option<&[BByte]>,
+    diff: &[bool],
+) {
+    let (Some(off), Some(hx)) = (kids.item(3), kids.item(4)) else {
         return;
     };
-    if !on {
-        off.set_text_content(None);
+    let (Some(at), Some(b)) = (at, b) else {
+        // Outside a comparison, or B's bytes being read.
+        off.set_text_content(at.map(|_| "··"));
         cells(&hx, 0);
-        cells(&asc, 0);
-        return;
-    }
-    let Some(b) = b else {
-        off.set_text_content(Some("··"));
-        cells(&hx, 0);
-        cells(&asc, 0);
         return;
     };
-    let first = b.iter().flatten().next();
-    off.set_text_content(Some(&first.map_or_else(String::new, |x| {
-        // The offset of the row's first cell in B (before B's start: blank).
-        let at = x.0 as i128 - b.iter().position(Option::is_some).unwrap_or(0) as i128;
-        if at >= 0 {
-            hexfmt::offset(at as u64)
-        } else {
-            String::new()
-        }
-    })));
+    // A row B has no byte of, or that starts before B: no offset.
+    let shown = b.iter().any(Option::is_some) && at >= 0;
+    off.set_text_content(Some(&if shown {
+        hexfmt::offset(at as u64)
+    } else {
+        String::new()
+    }));
     let n = b.len();
     let hex_cells = cells(&hx, n);
-    let asc_cells = cells(&asc, n);
     for i in 0..n {
         let byte = b[i];
         let mut class = match byte {
@@ -346,27 +344,17 @@ fn fill_other(kids: &web_sys::HtmlCollection, on: bool, b: Option<&[BByte]>, dif
         if diff.get(i).copied().unwrap_or(false) {
             class.push_str(" dif");
         }
-        for (cell, text) in [
-            (
-                &hex_cells[i],
-                byte.map_or("  ".to_string(), |x| hexfmt::hex(x.1).to_string()),
-            ),
-            (
-                &asc_cells[i],
-                byte.map_or(" ".to_string(), |x| hexfmt::ascii(x.1).to_string()),
-            ),
-        ] {
-            if cell.class_name() != class {
-                cell.set_class_name(&class);
-            }
-            match byte {
-                Some(x) => set(cell, "data-ob", &x.0.to_string()),
-                None => {
-                    let _ = cell.remove_attribute("data-ob");
-                }
-            }
-            cell.set_text_content(Some(&text));
+        let cell = &hex_cells[i];
+        if cell.class_name() != class {
+            cell.set_class_name(&class);
         }
+        match byte {
+            Some(x) => set(cell, "data-ob", &x.0.to_string()),
+            None => {
+                let _ = cell.remove_attribute("data-ob");
+            }
+        }
+        cell.set_text_content(Some(byte.map_or("  ", |x| hexfmt::hex(x.1))));
     }
 }
 
@@ -375,7 +363,7 @@ fn new_row() -> Option<web_sys::Element> {
     let doc = gloo_utils::document();
     let row = doc.create_element("div").ok()?;
     row.set_class_name("hrow");
-    for class in ["off", "hx", "as", "off offb", "hx hxb", "as asb"] {
+    for class in ["off", "hx", "as", "off offb", "hx hxb"] {
         let c = doc.create_element("span").ok()?;
         c.set_class_name(class);
         row.append_child(&c).ok()?;
@@ -760,7 +748,6 @@ pub fn HexView(p: &Props) -> Html {
                 if b_head.is_some() {
                     <span class="off offb">{"B offset"}</span>
                     <span class="hx hxb">{ for head_cols() }</span>
-                    <span class="as asb">{"ASCII"}</span>
                 }
             </div>
             <div class="vscroll hex" ref={node} id="hex" tabindex="0" role="region"
