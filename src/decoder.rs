@@ -115,7 +115,8 @@ fn emit(e: Event) {
     }
 }
 
-fn get(o: &JsValue, k: &str) -> JsValue {
+/// Field `k` of a message `o` (undefined if it has none).
+pub fn get(o: &JsValue, k: &str) -> JsValue {
     js_sys::Reflect::get(o, &k.into()).unwrap_or(JsValue::UNDEFINED)
 }
 

@@ -44,19 +44,6 @@ struct Row {
     align: (u64, u64),
 }
 
-impl Row {
-    fn sign(&self) -> char {
-        match self.mark.as_str() {
-            "same" => '=',
-            "changed" => '~',
-            "moved" => '>',
-            "removed" => '-',
-            "added" => '+',
-            _ => '*',
-        }
-    }
-}
-
 /// What the panel shows.
 #[derive(Default)]
 struct Panel {
@@ -209,7 +196,7 @@ fn compare_with(other: web_sys::Blob, name: &str) {
 /// The tools module's answer: `{type: "compared", summary, rows}` (`rows`:
 /// the merged tree's, see the tools module), or `{error}`.
 pub fn received(m: &JsValue) {
-    let get = |k: &str| js_sys::Reflect::get(m, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let get = |k: &str| crate::decoder::get(m, k);
     if let Some(e) = get("error").as_string() {
         return say("cmp-summary", &format!("Could not compare: {e}"));
     }
@@ -220,23 +207,14 @@ pub fn received(m: &JsValue) {
             a.iter()
                 .filter_map(|r| {
                     let r: js_sys::Array = r.dyn_into().ok()?;
-                    let name = r.get(2).as_string()?;
-                    let text = r.get(3).as_string()?;
-                    let mut row = Row {
+                    Some(Row {
                         depth: num(&r, 0) as u32,
                         mark: r.get(1).as_string()?,
-                        text: String::new(),
-                        path: r.get(4).as_string()?,
-                        difference: (num(&r, 5) >= 0.0).then(|| num(&r, 5) as usize),
-                        align: (num(&r, 10) as u64, num(&r, 11) as u64),
-                    };
-                    let name = if name.is_empty() { "(file)" } else { &name };
-                    row.text = if text.is_empty() {
-                        format!("{} {name}", row.sign())
-                    } else {
-                        format!("{} {name}: {text}", row.sign())
-                    };
-                    Some(row)
+                        text: r.get(2).as_string()?,
+                        path: r.get(3).as_string()?,
+                        difference: (num(&r, 4) >= 0.0).then(|| num(&r, 4) as usize),
+                        align: (num(&r, 5) as u64, num(&r, 6) as u64),
+                    })
                 })
                 .collect()
         })
@@ -352,7 +330,7 @@ fn byte_step(back: bool) {
 /// The tools module's answer to [`byte_step`]: `{type: "bytediff", start,
 /// end}`, no `start` if there is no such run, or `{error}`.
 pub fn byte_found(m: &JsValue) {
-    let get = |k: &str| js_sys::Reflect::get(m, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let get = |k: &str| crate::decoder::get(m, k);
     if let Some(e) = get("error").as_string() {
         return say("cmp-where", &format!("Could not compare the bytes: {e}"));
     }

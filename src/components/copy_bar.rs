@@ -83,7 +83,7 @@ pub fn download(blob: &web_sys::Blob, name: &str) {
 
 /// The worker's reply to a copy or an export (`copied` / `exported`).
 pub fn received(m: &JsValue) {
-    let get = |k: &str| js_sys::Reflect::get(m, &k.into()).unwrap_or(JsValue::UNDEFINED);
+    let get = |k: &str| crate::decoder::get(m, k);
     if let Some(e) = get("error").as_string() {
         return say(&format!("Could not do that: {e}"));
     }

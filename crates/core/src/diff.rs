@@ -164,20 +164,24 @@ pub struct Row {
 }
 
 impl Row {
-    /// The line `hexlens diff --tree` prints for it: two spaces a level, the
-    /// mark's sign, the name, then what it shows.
+    /// The line `hexlens diff --tree` prints for it: two spaces a level, then
+    /// its [`label`](Row::label).
     pub fn line(&self) -> String {
-        let indent = "  ".repeat(self.depth as usize);
+        format!("{}{}", "  ".repeat(self.depth as usize), self.label())
+    }
+
+    /// The mark's sign, the name, then what it shows (`~ PartCount: 5 -> 4`).
+    pub fn label(&self) -> String {
         let name = if self.name.is_empty() {
             "(file)"
         } else {
             &self.name
         };
         if self.text.is_empty() {
-            format!("{indent}{} {name}", self.mark.sign())
+            format!("{} {name}", self.mark.sign())
         } else {
             format!(
-                "{indent}{} {name}: {}",
+                "{} {name}: {}",
                 self.mark.sign(),
                 crate::output::one_line(&self.text, 200)
             )

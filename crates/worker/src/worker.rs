@@ -511,9 +511,8 @@ mod worker {
 
         /// `{type: "diff", job, blob, other}`: the open file (A) compared
         /// with `other` (B) by their structure, answered `{type: "compared",
-        /// job, summary, rows, lines}` (`rows`: the merged tree's, see
-        /// below; `lines`: a difference each, as `hexlens diff` prints
-        /// them), or `{type: "compared", job, error}`.
+        /// job, summary, rows}` (`rows`: the merged tree's, see below), or
+        /// `{type: "compared", job, error}`.
         fn compare(m: &JsValue, job: u32, a: &BlobSource) {
             let reply = replier("compared", job);
             let b = match other_file(m, job) {
@@ -521,36 +520,23 @@ mod worker {
                 Err(e) => return reply(&[("error", e.into())]),
             };
             let d = hexlens_core::diff::diff(a, &b, MAX_DIFFERENCES);
-            // The merged tree's rows, each `[depth, mark, name, text, path,
-            // difference or -1, a start, a end, b start, b end (-1: not in
-            // that file), align a, align b, count]`.
+            // The merged tree's rows, each `[depth, mark, label, path,
+            // difference or -1, align a, align b]`.
             let rows = js_sys::Array::new();
-            let num = |x: Option<u64>| JsValue::from(x.map_or(-1.0, |x| x as f64));
             for r in &d.rows {
                 let row = js_sys::Array::new();
                 row.push(&r.depth.into());
                 row.push(&r.mark.name().into());
-                row.push(&r.name.as_str().into());
-                row.push(&r.text.as_str().into());
+                row.push(&r.label().into());
                 row.push(&r.path.as_str().into());
-                row.push(&num(r.difference.map(|i| i as u64)));
-                row.push(&num(r.a.map(|s| s.0)));
-                row.push(&num(r.a.map(|s| s.1)));
-                row.push(&num(r.b.map(|s| s.0)));
-                row.push(&num(r.b.map(|s| s.1)));
-                row.push(&num(Some(r.align.0)));
-                row.push(&num(Some(r.align.1)));
-                row.push(&r.count.into());
+                row.push(&r.difference.map_or(-1.0, |i| i as f64).into());
+                row.push(&(r.align.0 as f64).into());
+                row.push(&(r.align.1 as f64).into());
                 rows.push(&row);
-            }
-            let lines = js_sys::Array::new();
-            for x in &d.differences {
-                lines.push(&x.line().into());
             }
             reply(&[
                 ("summary", d.summary("A", "B").into()),
                 ("rows", rows.into()),
-                ("lines", lines.into()),
             ]);
         }
 
