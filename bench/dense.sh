@@ -24,12 +24,9 @@ ROUNDS="${ROUNDS:-3}"
 SQLITE_PKG=better-sqlite3@12.11.1
 mkdir -p "$DIR"
 
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-if ! command -v clang-19 >/dev/null || ! command -v llvm-bcanalyzer-19 >/dev/null; then
-    echo "dense: installing clang-19 and llvm-19"
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-19 llvm-19 >/dev/null
-fi
+# clang-19, llvm-bcanalyzer-19 and /usr/bin/time (scripts/tools.tsv).
+scripts/tools.sh install native bench
+scripts/tools.sh check base native bench
 
 if [ ! -f "$DIR/sqlite3.c" ]; then
     echo "dense: fetching $SQLITE_PKG (for its sqlite3.c)"

@@ -67,6 +67,8 @@ per_target = {
     "dyno": list(files_under(os.path.join(fx, "dyno"))),
     "cdac": list(files_under(os.path.join(fx, "cdac"))),
     "llvm1": list(files_under(os.path.join(fx, "llvm1"))),
+    "msf": list(files_under(os.path.join(fx, "msf"))),
+    "embedded": list(files_under(os.path.join(fx, "embedded"))),
 }
 for target, paths in per_target.items():
     for p in paths:
@@ -79,7 +81,8 @@ for target, paths in per_target.items():
                 add("bitstream", bc)
 
 # Inputs that once failed, and the hostile files, seed the target they are named for.
-targets = ["detect", "dxcontainer", "bitstream", "dyno", "cdac", "llvm1"]
+targets = ["detect", "dxcontainer", "bitstream", "dyno", "cdac", "llvm1", "msf",
+           "embedded", "diff", "search"]
 for sub in ("fuzz-regressions", "hostile"):
     for p in files_under(os.path.join(fx, sub)):
         name = os.path.basename(p)
@@ -89,6 +92,48 @@ for sub in ("fuzz-regressions", "hostile"):
             if name.startswith(t + "-") or name.startswith(t + "_"):
                 add(t, data)
         add("detect", data)
+
+# diff: two inputs in one (a little-endian u16 giving the first one's length):
+# a fixture against itself, against a copy with bytes changed, inserted and
+# removed, and against the next fixture of its format.
+def pair(a, b):
+    if len(a) <= 0xFFFF and len(a) + len(b) + 2 <= 65536:
+        add("diff", struct.pack("<H", len(a)) + a + b)
+
+
+small = {}
+for target, paths in per_target.items():
+    small[target] = []
+    for p in sorted(paths):
+        with open(p, "rb") as f:
+            data = f.read()
+        if len(data) <= 16384:
+            small[target].append(data)
+for target, datas in small.items():
+    datas = datas[:40]
+    for i, a in enumerate(datas):
+        pair(a, a)
+        k = len(a) // 2
+        pair(a, a[:k] + bytes([(a[k] ^ 0x5A) if k < len(a) else 0]) + a[k + 1:])
+        pair(a, a[:k] + b"\0\0\0\0" + a[k:])
+        pair(a, a[:k] + a[k + 8:])
+        if i + 1 < len(datas):
+            pair(a, datas[i + 1])
+
+# search: a query (mode byte, number type and order byte, length, text) and a
+# file to search, for each mode with typical queries.
+queries = [
+    (0, 0, "44 58 42 43"), (0, 0, "DE ?? BE EF"), (0, 0, "4? 5?"), (0, 0, "B C"),
+    (1, 0, "DXBC"), (1 | 4, 0, "main"), (1 | 8, 0, "POSITION"), (1 | 12, 0, "sv_target"),
+    (2, 0, "68"), (2, 0, "-1"), (2, 3, "0x44584243"), (2, 11 + 4, "1.5"),
+    (2, 22 + 10, "3.25"), (2, 7, "-2147483648"),
+    (3, 0, "PartCount"), (3, 0, "Parts/*/PSVInfo"), (3, 0, "POSITION"),
+]
+hays = [d for datas in small.values() for d in datas[:3]]
+for k, (mode, num, text) in enumerate(queries):
+    q = text.encode()
+    hay = hays[k % len(hays)] if hays else b""
+    add("search", bytes([mode, num, len(q)]) + q + hay[:60000])
 
 for t in targets:
     print(f"seeds {t}: {counts.get(t, 0)} new files")

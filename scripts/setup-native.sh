@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the native test suite needs and a fresh machine may lack:
-# rustfmt/clippy, and LLVM 19's obj2yaml and yaml2obj (the oracles the DirectX
-# Container corpus tests compare against; both come in Debian's llvm-19).
-# Idempotent: skips whatever is already there.
+# rustfmt/clippy, and every program of the `native` stage of scripts/tools.tsv
+# (LLVM 19's oracles obj2yaml-19, yaml2obj-19, llvm-bcanalyzer-19, llvm-as-19,
+# llvm-dis-19, llvm-pdbutil-19; clang-19; llvm-dis-14; python3, base64, script…)
+# from Debian's packages. Idempotent: skips whatever is already there. Fails,
+# naming them, if any of them is still missing afterwards.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-as_root() {
-    if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-        echo "setup: need root to run: $*" >&2; return 1; fi
-}
+# The toolchain itself is not installed here: say so at once if it is missing.
+scripts/tools.sh check base
 
 for comp in rustfmt clippy; do
     if ! rustup component list --installed 2>/dev/null | grep -q "^$comp"; then
@@ -16,17 +17,5 @@ for comp in rustfmt clippy; do
     fi
 done
 
-has_llvm19() { command -v "$1-19" >/dev/null || [ -x "/usr/lib/llvm-19/bin/$1" ]; }
-if ! has_llvm19 obj2yaml || ! has_llvm19 yaml2obj; then
-    echo "setup: installing llvm-19 (obj2yaml-19, yaml2obj-19)"
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-19 >/dev/null
-fi
-
-# `script` (util-linux, Debian's bsdutils) runs the CLI on a pseudo-terminal in
-# the test of `hexlens dump --color auto`. Essential on Debian, so rarely missing.
-if ! command -v script >/dev/null; then
-    echo "setup: installing bsdutils (script)"
-    as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bsdutils >/dev/null
-fi
+scripts/tools.sh install native
+scripts/tools.sh check native

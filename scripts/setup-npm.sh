@@ -13,7 +13,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-WASM_PACK_VERSION=0.15.1
+WASM_PACK_VERSION="$("$ROOT/scripts/tools.sh" package wasm-pack)"
+WASM_PACK_VERSION="${WASM_PACK_VERSION#wasm-pack@}"
 export PATH="$ROOT/tests/browser/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 say() { printf '\033[1;34m[setup-npm]\033[0m %s\n' "$*"; }
@@ -65,4 +66,5 @@ fi
 # the build itself needs no network.
 (cd "$ROOT" && cargo fetch --quiet)
 
+"$ROOT/scripts/tools.sh" check npm
 say "ready: $(wasm-pack --version), $(wasm-bindgen --version), wasm-opt $(wasm-opt --version)"

@@ -14,7 +14,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-TRUNK_VERSION=0.21.14
+TRUNK_VERSION="$("$ROOT/scripts/tools.sh" package trunk)"
+TRUNK_VERSION="${TRUNK_VERSION#trunk@}"
 export PATH="$ROOT/tests/browser/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
 want_npm=0
@@ -86,12 +87,9 @@ if [ "$want_npm" = 1 ]; then
     fi
 fi
 
-# 5. Chromium and its WebDriver
-if [ "$want_browser" = 1 ]; then
-    if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-        start_job chromium as_root bash -c \
-            "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver"
-    fi
+# 5. Chromium and its WebDriver (the `browser` stage of scripts/tools.tsv)
+if [ "$want_browser" = 1 ] && ! "$ROOT/scripts/tools.sh" check browser 2>/dev/null; then
+    start_job chromium "$ROOT/scripts/tools.sh" install browser
 fi
 
 # Trunk runs cargo with --offline (Trunk.toml offline = true), so fetch crates now.
@@ -109,4 +107,7 @@ for i in "${!jobs_pids[@]}"; do
 done
 [ "$failed" = 0 ] || exit 1
 
+stages=(web)
+[ "$want_browser" = 1 ] && stages+=(browser)
+"$ROOT/scripts/tools.sh" check "${stages[@]}"
 say "ready: $(trunk --version), $(wasm-bindgen --version)"

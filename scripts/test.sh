@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every hexlens test: formatting, lints, the core's unit tests, the CLI and
+# Runs every hexlens test: the programs they need, formatting, lints, the core's unit tests, the CLI and
 # golden-dump tests, the DirectX Container corpus test against LLVM's obj2yaml, the
 # damage sweeps, the npm package's tests and the browser tests. Installs what it needs first.
 #
@@ -8,6 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Every program the tests run is in scripts/tools.tsv. What cannot be installed
+# here (the Rust toolchain, Node.js) is checked first, in a second; then the
+# native programs are installed and checked before the first test builds, so a
+# missing one is named at once rather than by a test minutes later.
+echo "== programs the tests need (scripts/tools.tsv)"
+scripts/tools.sh check base
 scripts/setup-native.sh
 
 # The web and npm tools (trunk, wasm-bindgen-cli, wasm-pack, Chromium, npm
@@ -33,6 +39,10 @@ if ! wait "$setup_pid"; then
     exit 1
 fi
 tail -n 3 target/setup-tools.log
+scripts/tools.sh check base native web browser npm
+
+echo "== the registry in each decode-worker module's build"
+scripts/test-modules.sh
 
 echo "== npm package tests"
 scripts/test-npm.sh

@@ -882,39 +882,3 @@ fn with_exact_totals_a_lazy_part_never_hides_an_error() {
         expand_all(&bytes, &mut d, true).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
-
-/// Time to open a large file on demand (`HEXLENS_CDAC_FILE`, e.g. the bench
-/// generator's `cdac.bin`): the decode with streaming options (root and its
-/// children), then each lazy group of the first blob and the first page of each.
-#[test]
-#[ignore]
-fn timing_of_opening_a_dense_file() {
-    use std::time::Instant;
-    let Some(p) = std::env::var_os("HEXLENS_CDAC_FILE") else {
-        return;
-    };
-    let bytes = std::fs::read(p).unwrap();
-    let src = bytes.as_slice();
-    let t = Instant::now();
-    let mut d = decode_with(&src, &streaming_options());
-    println!("open: {:?}, {} nodes", t.elapsed(), d.tree.len());
-    let mut next = 0;
-    let mut opened = 0;
-    while let Some(id) = d.tree.next_lazy(next) {
-        next = id + 1;
-        let before = d.tree.len();
-        let t = Instant::now();
-        hexlens_core::expand(&src, &mut d.tree, id).unwrap();
-        println!(
-            "expand {}{}: {:?}, {} nodes",
-            d.tree.path(id),
-            if d.tree.node(id).page { " (page)" } else { "" },
-            t.elapsed(),
-            d.tree.len() - before
-        );
-        opened += 1;
-        if opened > 20 {
-            break;
-        }
-    }
-}

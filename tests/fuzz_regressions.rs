@@ -1,8 +1,12 @@
-//! Replays, in the normal test command, every input the fuzz targets once failed
-//! on (`tests/fixtures/fuzz-regressions/TARGET-HASH`) and every seed of the fuzz
-//! corpus (the test fixtures and the shared DXContainer samples), with the same
-//! checks the fuzz targets make (`fuzz/src/checks.rs`): tree structure, JSON and
-//! text output, error offsets, node bound and allocation bound.
+//! Replays, in the normal test command, what the fuzz campaigns kept
+//! (`tests/fixtures/fuzz-regressions/`: every input a target once failed on,
+//! `TARGET-HASH`, and a minimised seed set per target, `seeds/TARGET/HASH`) and
+//! every seed of the fuzz corpus (the test fixtures and the shared DXContainer
+//! samples), with the same checks the fuzz targets make: for the decoders
+//! (`fuzz/src/checks.rs`) tree structure, JSON and text output, error offsets,
+//! node bound and allocation bound; for the comparison and the search
+//! (`fuzz/src/compare.rs`, `fuzz/src/query.rs`) what they report against the
+//! bytes.
 //!
 //! The fixtures are also decoded by every decoder, whatever their format, since a
 //! fuzz target drives each decoder on any bytes.
@@ -13,8 +17,12 @@ mod alloc;
 mod checks;
 #[allow(dead_code)]
 mod common;
+#[path = "../fuzz/src/compare.rs"]
+mod compare;
 #[path = "../fuzz/src/decoders.rs"]
 mod decoders;
+#[path = "../fuzz/src/query.rs"]
+mod query;
 
 use common::{dxcontainer_samples, files_under, repo_root};
 use std::path::PathBuf;
@@ -34,25 +42,72 @@ fn fixtures_dir() -> PathBuf {
     repo_root().join("tests").join("fixtures")
 }
 
+/// The fuzz targets that check something other than a decode.
+const OTHER_TARGETS: [&str; 2] = ["diff", "search"];
+
+/// Runs kept input `data` through fuzz target `target`'s checks; a decoder's
+/// input is also decoded through format detection.
+fn replay(target: &str, label: &str, data: &[u8]) -> Vec<String> {
+    match target {
+        "diff" => {
+            let (a, b) = compare::pair(data);
+            compare::check(a, b)
+                .err()
+                .map(|e| format!("diff on {label}: {e}"))
+                .into_iter()
+                .collect()
+        }
+        "search" => query::check(data)
+            .err()
+            .map(|e| format!("search on {label}: {e}"))
+            .into_iter()
+            .collect(),
+        _ => failures(target, label, data)
+            .into_iter()
+            .chain(failures("detect", label, data))
+            .collect(),
+    }
+}
+
 #[test]
-fn every_fuzz_regression_decodes_within_the_invariants() {
+fn every_kept_fuzz_input_passes_its_targets_checks() {
     let dir = fixtures_dir().join("fuzz-regressions");
-    assert!(dir.is_dir(), "{} is missing", dir.display());
     let mut files = Vec::new();
     files_under(&dir, &mut files);
+    let targets: Vec<&str> = decoders::TARGETS
+        .iter()
+        .map(|(t, _)| *t)
+        .chain(OTHER_TARGETS)
+        .collect();
+    let mut per_target = std::collections::BTreeMap::new();
     let mut bad = Vec::new();
     for p in &files {
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        let target = name.split('-').next().unwrap_or("");
+        let rel = p
+            .strip_prefix(&dir)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        // `seeds/TARGET/HASH`, or `TARGET-HASH` for an input that failed.
+        let target = match rel.strip_prefix("seeds/") {
+            Some(r) => r.split('/').next().unwrap_or(""),
+            None => rel.split('-').next().unwrap_or(""),
+        };
         assert!(
-            decoders::TARGETS.iter().any(|(t, _)| *t == target),
-            "{name}: a regression's name must start with its fuzz target"
+            targets.contains(&target),
+            "{rel}: a kept input's name (or its seed folder) must name its fuzz target, one of {targets:?}"
         );
+        *per_target.entry(target.to_string()).or_insert(0usize) += 1;
         let data = std::fs::read(p).unwrap();
-        bad.extend(failures(target, &name, &data));
-        bad.extend(failures("detect", &name, &data));
+        bad.extend(replay(target, &rel, &data));
     }
-    println!("{} fuzz regressions replayed", files.len());
+    println!("{} kept fuzz inputs replayed: {per_target:?}", files.len());
+    for t in &targets {
+        assert!(
+            per_target.get(*t).is_some_and(|&n| n > 0),
+            "no kept input for fuzz target {t} in {} (fuzz/run.sh keeps a seed set per target)",
+            dir.display()
+        );
+    }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
@@ -60,6 +115,8 @@ fn every_fuzz_regression_decodes_within_the_invariants() {
 fn every_fixture_decodes_within_the_invariants_with_every_decoder() {
     let mut files = Vec::new();
     files_under(&fixtures_dir(), &mut files);
+    // The fuzz campaigns' seed sets are replayed by their own targets (above).
+    files.retain(|p| !p.to_string_lossy().contains("fuzz-regressions/seeds/"));
     assert!(
         files.len() > 50,
         "expected the test fixtures, found {}",

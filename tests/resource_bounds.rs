@@ -125,6 +125,8 @@ fn target_for(path: &Path) -> &'static str {
 fn fixtures_and_regressions_decode_within_the_allocation_and_node_bounds() {
     let mut files = Vec::new();
     files_under(&repo_root().join("tests").join("fixtures"), &mut files);
+    // The fuzz campaigns' seed sets have a test of their own (below).
+    files.retain(|p| !p.to_string_lossy().contains("fuzz-regressions/seeds/"));
     assert!(
         files.len() > 50,
         "expected the test fixtures, found {} files",
@@ -147,26 +149,33 @@ fn fixtures_and_regressions_decode_within_the_allocation_and_node_bounds() {
     w.report("fixtures");
 }
 
-/// Also measures every file under the directories listed in
-/// `$HEXLENS_MEASURE_DIRS` (separated by `:`), e.g. `fuzz/corpus` after a fuzz run,
-/// whose files are decoded as the fuzz target their directory is named after.
+/// What the fuzz campaigns kept (`tests/fixtures/fuzz-regressions`: the inputs
+/// a target failed on and a minimised seed set per target), each decoded as its
+/// fuzz target decodes (the comparison's and the search's inputs through
+/// detection) and through detection: the inputs most likely to find a cost
+/// that grows faster than the file.
 #[test]
-fn extra_directories_decode_within_the_allocation_and_node_bounds() {
-    let Some(dirs) = std::env::var_os("HEXLENS_MEASURE_DIRS") else {
-        println!("HEXLENS_MEASURE_DIRS is not set: no extra directories to measure");
-        return;
-    };
+fn kept_fuzz_inputs_decode_within_the_allocation_and_node_bounds() {
+    let dir = repo_root().join("tests/fixtures/fuzz-regressions");
     let mut files = Vec::new();
-    for d in std::env::split_paths(&dirs) {
-        assert!(d.is_dir(), "{} is not a directory", d.display());
-        files_under(&d, &mut files);
-    }
+    files_under(&dir, &mut files);
+    assert!(
+        files.len() >= 10,
+        "expected the kept fuzz inputs in {}, found {} files",
+        dir.display(),
+        files.len()
+    );
     let mut w = Worst::default();
     for p in &files {
         let data = std::fs::read(p).unwrap();
-        w.measure(target_for(p), &p.display().to_string(), &data);
+        let label = p.strip_prefix(&dir).unwrap_or(p).display().to_string();
+        let target = target_for(p);
+        w.measure(target, &label, &data);
+        if target != "detect" {
+            w.measure("detect", &label, &data);
+        }
     }
-    w.report("extra directories");
+    w.report("kept fuzz inputs");
 }
 
 #[test]

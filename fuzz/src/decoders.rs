@@ -14,6 +14,8 @@ pub const TARGETS: &[(&str, Option<&str>)] = &[
     ("dyno", Some("chapel-dyno")),
     ("cdac", Some("cdac")),
     ("llvm1", Some("llvm1-bytecode")),
+    ("msf", Some("msf")),
+    ("embedded", Some("embedded")),
 ];
 
 /// Decodes `data` as the fuzz target `target` does (see [`TARGETS`]).

@@ -6,8 +6,11 @@
 
 pub mod alloc;
 pub mod checks;
+pub mod compare;
 pub mod decoders;
+pub mod query;
 
+pub use compare::pair;
 pub use decoders::{decode, decode_bitstream, decode_for_target};
 
 use hexlens_core::Decoded;

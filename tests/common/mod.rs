@@ -117,12 +117,17 @@ pub fn dxcontainer_samples() -> PathBuf {
 }
 
 /// Every binary file under `dir`, recursively, in sorted order (text files such
-/// as READMEs and provenance notes are left out).
+/// as READMEs and provenance notes are left out). Panics if `dir`, or a folder
+/// under it, cannot be listed: a missing folder is an error, never an empty list.
 pub fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let rd =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+    let mut entries: Vec<PathBuf> = rd
+        .map(|e| {
+            e.unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+                .path()
+        })
+        .collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {

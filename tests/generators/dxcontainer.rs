@@ -594,3 +594,92 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("pdb_container_with_dxil.dxbc", pdb_container_with_dxil()),
     ]
 }
+
+/// How many entries each long list of [`dense_container`] holds.
+pub struct Dense {
+    /// SYM0 symbols, as many STR0 strings; one name in `suffix_every` shares
+    /// the tail of the string before it.
+    pub symbols: u32,
+    pub suffix_every: u32,
+    /// SHDR instructions.
+    pub instructions: u32,
+    /// ISG1 parameters.
+    pub parameters: u32,
+    /// RDAT resource records and PSV0 resource bindings.
+    pub resources: u32,
+}
+
+fn le_words(v: &mut Vec<u8>, words: &[u32]) {
+    for w in words {
+        v.extend_from_slice(&w.to_le_bytes());
+    }
+}
+
+/// A container whose parts hold long lists: a symbol table (SYM0) with its
+/// string table (STR0), an SM4 instruction stream (SHDR), an input signature
+/// (ISG1), runtime data with a resource table (RDAT) and PSV0 resource
+/// bindings. Every list is valid: an eager decode reports no error.
+pub fn dense_container(n: &Dense) -> Vec<u8> {
+    // STR0: one long name per symbol.
+    let names: Vec<String> = (0..n.symbols)
+        .map(|k| format!("symbol_name_{k:08}"))
+        .collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (str0, offs) = str0_part(&refs);
+    let mut sym = Vec::with_capacity(20 * n.symbols as usize);
+    for k in 0..n.symbols {
+        let name = if k % 5 == 0 {
+            SymName::Short("short")
+        } else if n.suffix_every > 0 && k % n.suffix_every == 1 {
+            // "name_000000NN": the tail of the previous symbol's string.
+            SymName::Long(offs[k as usize - 1] + 7)
+        } else {
+            SymName::Long(offs[k as usize])
+        };
+        sym.extend(symbol(name, k, 0, 0, 2, 2, 0));
+    }
+    // SHDR: ps_5_0, `mov` instructions of 5 dwords, then `ret`.
+    let mut shdr = Vec::new();
+    le_words(&mut shdr, &[0x0000_0050, 2 + 5 * n.instructions + 1]);
+    for k in 0..n.instructions {
+        le_words(&mut shdr, &[0x0500_0036, 0x0010_2012, k, 0x0010_0E46, k]);
+    }
+    le_words(&mut shdr, &[0x0100_003E]);
+    // ISG1: 32-byte parameters all named TEXCOORD.
+    let mut isg1 = Vec::new();
+    let strings_at = 8 + 32 * n.parameters;
+    le_words(&mut isg1, &[n.parameters, 8]);
+    for k in 0..n.parameters {
+        le_words(&mut isg1, &[0, strings_at, k, 0, 3, k]);
+        isg1.extend_from_slice(&[0x0F, 0x0F, 0, 0]);
+        le_words(&mut isg1, &[0]);
+    }
+    isg1.extend_from_slice(b"TEXCOORD\0\0\0\0");
+    // RDAT: a string buffer and a resource table.
+    let mut rdat = Vec::new();
+    let strbuf = b"\0res_a\0\0";
+    le_words(&mut rdat, &[0x10, 2, 16, 16 + 8 + strbuf.len() as u32]);
+    le_words(&mut rdat, &[1, strbuf.len() as u32]);
+    rdat.extend_from_slice(strbuf);
+    le_words(&mut rdat, &[3, 8 + 32 * n.resources, n.resources, 32]);
+    for k in 0..n.resources {
+        le_words(&mut rdat, &[1, 12, k, 0, k, k, 1, 0]);
+    }
+    // PSV0 v0 of a compute shader: resource bindings of 16 bytes.
+    let mut psv = Vec::new();
+    le_words(&mut psv, &[24]);
+    psv.extend_from_slice(&[0u8; 16]);
+    le_words(&mut psv, &[0, u32::MAX, n.resources, 16]);
+    for k in 0..n.resources {
+        le_words(&mut psv, &[2, 0, k, k]);
+    }
+    container(&[
+        dxil_part(6, 0, 5),
+        part(b"SYM0", sym),
+        str0,
+        part(b"SHDR", shdr),
+        part(b"ISG1", isg1),
+        part(b"RDAT", rdat),
+        part(b"PSV0", psv),
+    ])
+}
