@@ -3,8 +3,10 @@
 test fixtures: fuzz/seeds.py REPO SHARED OUT. Writes OUT/<target>/<sha1> files.
 
 - dxcontainer: every DXContainer sample and fixture;
-- bitstream: the LLVM bitcode of every DXIL/ILDB part of those containers;
-- dyno, cdac, llvm1: their fixtures;
+- bitcode: the LLVM bitcode of every DXIL/ILDB part of those containers;
+- chapel_dyno, cdac, llvm1_bytecode, msf, embedded: their fixtures;
+- diff: pairs of fixtures (a file and itself, a changed copy, the next file);
+- search: queries of every mode over fixtures;
 - detect: all of the above;
 - every target also gets the fuzz regressions and hostile fixtures named for it.
 """
@@ -64,9 +66,9 @@ dx += list(files_under(os.path.join(fx, "dxcontainer")))
 dx += [p for p in files_under(os.path.join(fx, "generated"))]
 per_target = {
     "dxcontainer": dx,
-    "dyno": list(files_under(os.path.join(fx, "dyno"))),
+    "chapel_dyno": list(files_under(os.path.join(fx, "dyno"))),
     "cdac": list(files_under(os.path.join(fx, "cdac"))),
-    "llvm1": list(files_under(os.path.join(fx, "llvm1"))),
+    "llvm1_bytecode": list(files_under(os.path.join(fx, "llvm1"))),
     "msf": list(files_under(os.path.join(fx, "msf"))),
     "embedded": list(files_under(os.path.join(fx, "embedded"))),
 }
@@ -78,16 +80,18 @@ for target, paths in per_target.items():
         add("detect", data)
         if target == "dxcontainer":
             for bc in bitcode_of(data):
-                add("bitstream", bc)
+                add("bitcode", bc)
 
 # Inputs that once failed, and the hostile files, seed the target they are named for.
-targets = ["detect", "dxcontainer", "bitstream", "dyno", "cdac", "llvm1", "msf",
-           "embedded", "diff", "search"]
+targets = ["detect", "dxcontainer", "bitcode", "chapel_dyno", "cdac", "llvm1_bytecode",
+           "msf", "embedded", "diff", "search"]
 for sub in ("fuzz-regressions", "hostile"):
     for p in files_under(os.path.join(fx, sub)):
         name = os.path.basename(p)
         with open(p, "rb") as f:
             data = f.read()
+        if name.startswith("bitstream-"):
+            add("bitcode", data)
         for t in targets:
             if name.startswith(t + "-") or name.startswith(t + "_"):
                 add(t, data)

@@ -4,7 +4,7 @@
 //! [`Event`]s for the app. The worker holds the file's one tree; the page
 //! holds only the answers for what it shows.
 //!
-//! The decoders come in a few wasm modules (`hexlens_core::formats::MODULES`):
+//! The decoders come in a few wasm modules (`hexlens_core::formats::modules()`):
 //! opening a file reads its first bytes, picks the module that decodes it
 //! ([`hexlens_core::formats::module_for`]) and starts a worker with that
 //! module, so a visit downloads only the decoders of the files it opens. The
@@ -43,7 +43,7 @@ pub enum Event {
 
 struct Client {
     worker: web_sys::Worker,
-    /// Its decoder module (a name in `hexlens_core::formats::MODULES`).
+    /// Its decoder module (a name in `hexlens_core::formats::modules()`).
     module: &'static str,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,

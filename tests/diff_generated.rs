@@ -11,6 +11,8 @@
 
 #[path = "generators/cdac.rs"]
 mod cdac_gen;
+#[allow(dead_code)]
+mod common;
 #[path = "generators/dyno.rs"]
 mod dyno_gen;
 #[path = "generators/dxcontainer.rs"]
@@ -193,6 +195,65 @@ fn a_changed_value_is_one_change_with_both_values() {
             a: "1".into(),
             b: "5".into()
         }
+    );
+}
+
+/// One byte flipped in a signature element's index (SV_Target2 becomes a second
+/// SV_Target3, at the same place in both files): the element is one change,
+/// `Index: 2 -> 3`, not one element removed, another added and a third one's
+/// Register changed, though its key (name and index) now names another one.
+#[test]
+fn an_index_changed_in_place_is_one_change_whatever_the_key_says() {
+    let targets = |third: u32| {
+        sig(&[
+            ("SV_Target", 0, 0),
+            ("SV_Target", 1, 1),
+            ("SV_Target", third, 2),
+            ("SV_Target", 3, 3),
+        ])
+    };
+    let a = container(&[(b"ISGN", input()), (b"OSGN", targets(2))]);
+    let b = container(&[(b"ISGN", input()), (b"OSGN", targets(3))]);
+    let d = compare(&a, &b);
+    paths_exist(&d, &a, &b);
+    let changed: Vec<_> = d
+        .differences
+        .iter()
+        .filter(|x| x.path != "Header/Hash")
+        .collect();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert_eq!(changed[0].path, "Parts/[1]/Signature/Parameters/[2]/Index");
+    assert_eq!(
+        changed[0].change,
+        Change::Changed {
+            a: "2".into(),
+            b: "3".into()
+        }
+    );
+    // The same in a real container: four render targets, one index byte
+    // flipped.
+    let a = std::fs::read(
+        common::dxcontainer_samples()
+            .join("vkd3d-proton/tests_shaders_render_target_headers/rt_mask_29_code_dxbc.dxbc"),
+    )
+    .unwrap();
+    let t = decode_bytes(&a).tree;
+    // Its targets are 0, 2, 3 and 4: element [1] is SV_Target2.
+    let index = t.find("Parts/[1]/Signature/Parameters/[1]/Index").unwrap();
+    assert_eq!(t.value(index), Some(hexlens_core::Value::U(2)));
+    let next = t.find("Parts/[1]/Signature/Parameters/[2]/Index").unwrap();
+    assert_eq!(t.value(next), Some(hexlens_core::Value::U(3)));
+    let mut b = a.clone();
+    b[t.span(index).start_byte() as usize] = 3;
+    let d = compare(&a, &b);
+    let changed: Vec<String> = d
+        .differences
+        .iter()
+        .map(|x| format!("{} {:?}", x.path, x.change))
+        .collect();
+    assert_eq!(
+        changed,
+        ["Parts/[1]/Signature/Parameters/[1]/Index Changed { a: \"2\", b: \"3\" }"]
     );
 }
 

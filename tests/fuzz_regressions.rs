@@ -74,9 +74,10 @@ fn every_kept_fuzz_input_passes_its_targets_checks() {
     let dir = fixtures_dir().join("fuzz-regressions");
     let mut files = Vec::new();
     files_under(&dir, &mut files);
-    let targets: Vec<&str> = decoders::TARGETS
+    let names: Vec<String> = decoders::targets().into_iter().map(|(t, _)| t).collect();
+    let targets: Vec<&str> = names
         .iter()
-        .map(|(t, _)| *t)
+        .map(String::as_str)
         .chain(OTHER_TARGETS)
         .collect();
     let mut per_target = std::collections::BTreeMap::new();
@@ -111,6 +112,36 @@ fn every_kept_fuzz_input_passes_its_targets_checks() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// Every format of the registry has its fuzz target: a `[[bin]]` of
+/// `fuzz/Cargo.toml` named after its folder, whose source drives its decoder;
+/// and the bins are exactly the targets this test replays for.
+#[test]
+fn every_format_has_a_fuzz_target() {
+    let root = repo_root().join("fuzz");
+    let toml = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let mut bins: Vec<String> = Vec::new();
+    let mut in_bin = false;
+    for line in toml.lines() {
+        if line.starts_with('[') {
+            in_bin = line == "[[bin]]";
+        } else if let Some(name) = line.strip_prefix("name = ").filter(|_| in_bin) {
+            bins.push(name.trim_matches('"').to_string());
+        }
+    }
+    let mut want: Vec<String> = decoders::targets().into_iter().map(|(t, _)| t).collect();
+    want.extend(OTHER_TARGETS.iter().map(|t| t.to_string()));
+    bins.sort();
+    want.sort();
+    assert_eq!(bins, want, "fuzz/Cargo.toml's [[bin]]s");
+    for (t, format) in decoders::targets().into_iter().skip(1) {
+        let src = std::fs::read_to_string(root.join(format!("fuzz_targets/{t}.rs"))).unwrap();
+        assert!(
+            src.contains(&format!("decode_for_target(\"{t}\"")),
+            "fuzz/fuzz_targets/{t}.rs does not drive {format:?}"
+        );
+    }
+}
+
 #[test]
 fn every_fixture_decodes_within_the_invariants_with_every_decoder() {
     let mut files = Vec::new();
@@ -131,9 +162,9 @@ fn every_fixture_decodes_within_the_invariants_with_every_decoder() {
             .unwrap_or(p)
             .display()
             .to_string();
-        for (target, _) in decoders::TARGETS {
+        for (target, _) in decoders::targets() {
             runs += 1;
-            bad.extend(failures(target, &label, &data));
+            bad.extend(failures(&target, &label, &data));
         }
     }
     println!("{runs} decodes of {} fixtures checked", files.len());
@@ -187,8 +218,8 @@ fn edge_inputs_decode_within_the_invariants_with_every_decoder() {
     }
     let mut bad = Vec::new();
     for (label, data) in &inputs {
-        for (target, _) in decoders::TARGETS {
-            bad.extend(failures(target, label, data));
+        for (target, _) in decoders::targets() {
+            bad.extend(failures(&target, label, data));
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));

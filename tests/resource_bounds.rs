@@ -85,40 +85,45 @@ impl Worst {
     }
 }
 
-/// The fuzz target whose decoder a fixture directory holds.
-fn target_for(path: &Path) -> &'static str {
+/// The fuzz target whose decoder a fixture is for: the folder a kept seed lies
+/// in (`seeds/TARGET/HASH`), the start of its name (`TARGET-HASH`; the hostile
+/// files `bitstream-…` are bitcode), or the fixture folder it is in.
+fn target_for(path: &Path) -> String {
     let s = path.to_string_lossy();
-    // A fuzz corpus: fuzz/corpus/TARGET/FILE.
+    let targets: Vec<String> = decoders::targets().into_iter().map(|(t, _)| t).collect();
     let dir = path
         .parent()
         .and_then(|p| p.file_name())
         .map(|n| n.to_string_lossy().into_owned());
-    if let Some((t, _)) = decoders::TARGETS
-        .iter()
-        .find(|(t, _)| Some(*t) == dir.as_deref())
-    {
-        return t;
+    if let Some(t) = targets.iter().find(|t| Some(t.as_str()) == dir.as_deref()) {
+        return t.clone();
     }
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    for (t, _) in decoders::TARGETS {
+    if name.starts_with("bitstream-") {
+        return "bitcode".into();
+    }
+    for t in &targets {
         if name.starts_with(&format!("{t}-")) || name.starts_with(&format!("{t}_")) {
-            return t;
+            return t.clone();
         }
     }
     if s.contains("/dxcontainer/") || s.contains("/generated/") {
         "dxcontainer"
     } else if s.contains("/dyno/") {
-        "dyno"
+        "chapel_dyno"
     } else if s.contains("/cdac/") {
         "cdac"
     } else if s.contains("/llvm1/") {
-        "llvm1"
+        "llvm1_bytecode"
+    } else if s.contains("/msf/") {
+        "msf"
     } else {
         "detect"
     }
+    .into()
 }
 
 #[test]
@@ -141,6 +146,7 @@ fn fixtures_and_regressions_decode_within_the_allocation_and_node_bounds() {
             .display()
             .to_string();
         let target = target_for(p);
+        let target = target.as_str();
         w.measure(target, &label, &data);
         if target != "detect" {
             w.measure("detect", &label, &data);
@@ -170,6 +176,7 @@ fn kept_fuzz_inputs_decode_within_the_allocation_and_node_bounds() {
         let data = std::fs::read(p).unwrap();
         let label = p.strip_prefix(&dir).unwrap_or(p).display().to_string();
         let target = target_for(p);
+        let target = target.as_str();
         w.measure(target, &label, &data);
         if target != "detect" {
             w.measure("detect", &label, &data);

@@ -1,7 +1,7 @@
-//! Decodes any input with the `cdac` decoder (skipping its probe) and checks the
-//! tree invariants and the allocation bound.
+//! Decodes any input with the `cdac` decoder (skipping its probe) and checks
+//! the tree invariants and the allocation bound.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    hexlens_fuzz::run(data, |d| hexlens_fuzz::decode(Some("cdac"), d));
+    hexlens_fuzz::run(data, |d| hexlens_fuzz::decode_for_target("cdac", d));
 });

@@ -11,7 +11,7 @@ pub mod decoders;
 pub mod query;
 
 pub use compare::pair;
-pub use decoders::{decode, decode_bitstream, decode_for_target};
+pub use decoders::{decode, decode_for_target};
 
 use hexlens_core::Decoded;
 

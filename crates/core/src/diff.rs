@@ -751,7 +751,42 @@ impl Walk<'_> {
             index_b.insert(k.clone(), i);
         }
         let keys_a = keyed(&da.tree, &ka);
-        let matched: Vec<Option<usize>> = keys_a.iter().map(|k| index_b.get(k).copied()).collect();
+        let mut matched: Vec<Option<usize>> =
+            keys_a.iter().map(|k| index_b.get(k).copied()).collect();
+        // A child of A no key matches, at the same place as B's child there
+        // and with most of its fields equal, is that child changed, whatever
+        // its key now says (an element whose index byte changed names another
+        // element). If another child of A holds B's child by its key, it
+        // gives it up only to take B's child at its own place the same way.
+        let mut by_b: Vec<Option<usize>> = vec![None; kb.len()];
+        for (i, m) in matched.iter().enumerate() {
+            if let Some(j) = *m {
+                by_b[j] = Some(i);
+            }
+        }
+        let alike = |da: &Decoded, db: &Decoded, i: usize| {
+            i < ka.len()
+                && i < kb.len()
+                && same_place_mostly_equal(&da.tree, ka[i], &db.tree, kb[i])
+        };
+        for i in 0..ka.len().min(kb.len()) {
+            if matched[i].is_some() || !alike(da, db, i) {
+                continue;
+            }
+            match by_b[i] {
+                None => {
+                    matched[i] = Some(i);
+                    by_b[i] = Some(i);
+                }
+                Some(k) if k < kb.len() && by_b[k].is_none() && alike(da, db, k) => {
+                    matched[i] = Some(i);
+                    by_b[i] = Some(i);
+                    matched[k] = Some(k);
+                    by_b[k] = Some(k);
+                }
+                Some(_) => {}
+            }
+        }
         let mut used = vec![false; kb.len()];
         for &j in matched.iter().flatten() {
             used[j] = true;
@@ -880,6 +915,32 @@ fn children(src: &dyn ByteSource, d: &mut Decoded, id: NodeId) -> Vec<NodeId> {
         }
     }
     out
+}
+
+/// True if node `x` of `ta` and node `y` of `tb` lie at the same bytes of
+/// their files and are groups of named fields more than half of which hold
+/// equal values (a field only one of them has counts as unequal).
+fn same_place_mostly_equal(ta: &Tree, x: NodeId, tb: &Tree, y: NodeId) -> bool {
+    if bytes(ta, x) != bytes(tb, y) || ta.is_lazy(x) || tb.is_lazy(y) {
+        return false;
+    }
+    let fields = |t: &Tree, id: NodeId| -> Vec<(String, Option<Value>)> {
+        t.children(id)
+            .iter()
+            .filter(|&&c| t.kind(c) != Kind::Unknown && !matches!(t.name(c), NameRef::Index(_)))
+            .map(|&c| (t.name(c).to_string(), t.value(c)))
+            .collect()
+    };
+    let (fx, fy) = (fields(ta, x), fields(tb, y));
+    let total = fx.len().max(fy.len());
+    if total < 2 {
+        return false;
+    }
+    let equal = fx
+        .iter()
+        .filter(|(n, v)| v.is_some() && fy.iter().any(|(m, w)| m == n && w == v))
+        .count();
+    2 * equal > total
 }
 
 /// Each child's key and how many earlier children have the same key.

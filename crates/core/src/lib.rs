@@ -55,7 +55,7 @@ impl Decoded {
 
 /// The decoder whose probe recognises `src`, if any.
 pub fn detect(src: &dyn ByteSource) -> Option<&'static Format> {
-    formats().iter().find(|f| (f.probe)(src))
+    formats().into_iter().find(|f| (f.probe)(src))
 }
 
 /// How to decode a file.

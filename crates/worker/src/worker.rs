@@ -2,7 +2,7 @@
 //! holds the UI and no decoder), run in a Web Worker (`static/worker.js` loads
 //! it), so decoding never blocks the page.
 //!
-//! It is built once per module of `hexlens_core::formats::MODULES`, as the bin
+//! It is built once per module of `hexlens_core::formats::modules()`, as the bin
 //! `hexlens-worker-NAME` with the cargo feature `NAME` alone: each build's
 //! registry holds only that module's decoders, so a visit downloads only the
 //! decoders of the file it opens. The page picks the module from the file's
@@ -670,7 +670,7 @@ pub fn main() {
 
 #[cfg(test)]
 mod tests {
-    use hexlens_core::formats::{catalog, MODULES};
+    use hexlens_core::formats::{catalog, modules};
 
     fn manifest_features(name: &str) -> Vec<String> {
         let toml = include_str!("../Cargo.toml");
@@ -685,21 +685,22 @@ mod tests {
             .collect()
     }
 
-    /// The features, bins and the page's build links follow `MODULES`: a format
+    /// The features, bins and the page's build links follow `modules()`: a format
     /// moved between modules, or a module added, fails here until all agree.
     #[test]
     fn every_module_has_its_feature_bin_and_build_link() {
         let toml = include_str!("../Cargo.toml");
         let html = include_str!("../../../www/index.html");
-        let features: Vec<String> = MODULES.iter().map(|m| m.name.to_string()).collect();
+        let modules = modules();
+        let features: Vec<String> = modules.iter().map(|m| m.name.to_string()).collect();
         assert_eq!(manifest_features("default"), features);
-        for m in MODULES {
-            // The core feature of a format is the last word of its module path;
-            // the catalog order is the registry's.
+        for m in &modules {
+            // The core's feature of a format is the format's name; the
+            // catalog order is the registry's.
             let want: Vec<String> = catalog()
                 .iter()
                 .filter(|f| m.formats.contains(&f.name))
-                .map(|f| format!("hexlens-core/{}", core_feature(f.name)))
+                .map(|f| format!("hexlens-core/{}", f.name))
                 .collect();
             let mut got = manifest_features(m.name);
             got.sort();
@@ -718,19 +719,11 @@ mod tests {
                 m.name
             );
         }
-        let names: Vec<String> = MODULES.iter().map(|m| format!("\"{}\"", m.name)).collect();
+        let names: Vec<String> = modules.iter().map(|m| format!("\"{}\"", m.name)).collect();
         let known = format!("const known = [{}];", names.join(", "));
         assert!(
             include_str!("../../../static/worker.js").contains(&known),
             "static/worker.js should list the modules: {known}"
         );
-    }
-
-    fn core_feature(format: &str) -> &str {
-        match format {
-            "chapel-dyno" => "dyno",
-            "llvm1-bytecode" => "llvm1",
-            other => other,
-        }
     }
 }

@@ -1,21 +1,28 @@
-//! The registry of format decoders: each has a probe (does this look like my
-//! format?) and a decode function that fills a [`Builder`].
+//! The registry of format decoders. Each format is one folder here and one
+//! line of [`registry!`] below: its [`Format`] entry (in the folder's
+//! `mod.rs`) says everything else — its name, root, probe, the signatures and
+//! extent of a container of it found inside another file, the web viewer's
+//! worker module that decodes it, its extensions. The lists the rest of the
+//! project uses are made from those entries: [`formats`] (the decoders built
+//! in), [`catalog`] (every format, without decoder code, for the page),
+//! [`modules`] and [`module_for`] (the page's choice of worker module), the
+//! signatures the [`embedded`] scan looks for. What a Rust static cannot carry
+//! (the cargo features and worker bins, the page's module links, the fuzz
+//! targets) is checked against the registry by tests (`tests/registry.rs`).
+//!
+//! A format that is not compiled in (one described at run time) joins with
+//! [`register`].
 
 use crate::builder::{Builder, DResult};
 use crate::source::ByteSource;
+use std::sync::RwLock;
 
-pub mod bitcode;
-pub mod cdac;
-pub mod dxcontainer;
-pub mod dyno;
-pub mod embedded;
-pub mod llvm1;
-pub mod msf;
 pub(crate) mod nest;
 
-/// A registered decoder.
+/// A registered decoder: everything hexlens knows about a format.
 pub struct Format {
-    /// Short stable name used in JSON output and on the command line.
+    /// Short stable name used in JSON output and on the command line; the
+    /// format's folder (`-` read as `_`) and its cargo feature have this name.
     pub name: &'static str,
     /// Name given to the root node.
     pub root: &'static str,
@@ -23,79 +30,148 @@ pub struct Format {
     pub description: &'static str,
     /// File extensions commonly used.
     pub extensions: &'static [&'static str],
+    /// The web viewer's decode-worker module that holds this decoder (its
+    /// worker's cargo feature, and `hexlens-worker-NAME` is its bin).
+    pub module: &'static str,
     /// True if `src` looks like this format (usually a magic number check).
     pub probe: Probe,
+    /// True if [`Format::probe`] reads no more than the first [`HEAD_BYTES`]
+    /// of a file: the page picks the worker module with it.
+    pub head_probe: bool,
+    /// How a container of this format is found inside another file, if it can
+    /// be (see [`embedded`]).
+    pub embedded: Option<Embedded>,
     /// Decodes the whole file into the builder's root.
-    pub decode: fn(&mut Builder) -> DResult<()>,
+    pub decode: &'static Decode,
 }
 
-/// Probe order matters: formats with a magic number at offset 0 come first; the
-/// cDAC probe, which searches a whole file (and object files) for an embedded blob,
-/// comes last.
-///
-/// Each entry is there when its cargo feature is on (all are by default).
-static FORMATS: &[Format] = &[
-    #[cfg(feature = "dxcontainer")]
-    dxcontainer::FORMAT,
-    #[cfg(feature = "msf")]
-    msf::FORMAT,
-    #[cfg(feature = "dyno")]
-    dyno::FORMAT,
-    #[cfg(feature = "llvm1")]
-    llvm1::FORMAT,
-    #[cfg(feature = "bitcode")]
-    bitcode::FORMAT,
-    #[cfg(feature = "cdac")]
-    cdac::FORMAT,
-    // Never matches a probe: runs when none does (see `crate::decode_with`).
-    #[cfg(feature = "embedded")]
-    embedded::FORMAT,
-];
+/// A format's decode function (see [`Format::decode`]): a plain function for a
+/// format compiled in, a closure holding its description for one registered
+/// at run time.
+pub type Decode = dyn Fn(&mut Builder) -> DResult<()> + Send + Sync;
+
+/// A format's probe (see [`Format::probe`]).
+pub type Probe = fn(&dyn ByteSource) -> bool;
+
+/// How a container is found inside a file of another kind.
+#[derive(Clone, Copy)]
+pub struct Embedded {
+    /// The byte strings a container starts with (at least 4 bytes each).
+    pub signatures: &'static [&'static [u8]],
+    /// The bytes of the container whose signature is at `offset` of `src`,
+    /// `room` bytes before the file's end, if its header says where it ends;
+    /// `None` if it does not say or the end does not fit.
+    pub extent: fn(src: &dyn ByteSource, offset: u64, room: u64) -> Option<u64>,
+}
+
+/// The registry: one line per format, its folder and its name (which is also
+/// its cargo feature), in probe order. Formats with a magic number at offset 0
+/// come first; the cDAC probe, which searches a whole file (and object files)
+/// for an embedded blob, comes after them; the scan for containers inside
+/// other files, whose probe never matches, last.
+macro_rules! registry {
+    ($($folder:ident => $name:literal),* $(,)?) => {
+        $(pub mod $folder;)*
+
+        /// Every decoder built in (each when its cargo feature is on; all are
+        /// by default).
+        static BUILT_IN: &[Format] = &[$(#[cfg(feature = $name)] $folder::FORMAT,)*];
+
+        /// What every format is, built in or not, evaluated when compiling: it
+        /// refers to no decoder code.
+        static CATALOG: &[About] = &[$($folder::FORMAT.about(),)*];
+
+        /// Each format's head probe (see [`Format::head_probe`]), in
+        /// [`CATALOG`]'s order: the only decoder code the page links.
+        static HEAD_PROBES: &[Option<Probe>] = &[$(
+            if $folder::FORMAT.head_probe { Some($folder::FORMAT.probe) } else { None },
+        )*];
+
+        /// Each registry line's folder and name, and whether its feature is
+        /// on in this build, for the registry's tests.
+        #[cfg(test)]
+        static LINES: &[(&str, &str, bool)] = &[$((stringify!($folder), $name, cfg!(feature = $name)),)*];
+    };
+}
+
+registry! {
+    dxcontainer => "dxcontainer",
+    msf => "msf",
+    chapel_dyno => "chapel-dyno",
+    llvm1_bytecode => "llvm1-bytecode",
+    bitcode => "bitcode",
+    cdac => "cdac",
+    embedded => "embedded",
+}
+
+/// Formats registered at run time ([`register`]), after the built-in ones.
+static LOADED: RwLock<Vec<&'static Format>> = RwLock::new(Vec::new());
+
+/// Adds a format that is not compiled in (one described at run time) to the
+/// registry, after the built-in ones: [`detect`](crate::detect) tries its
+/// probe and [`by_name`] finds it. A format of the same name registered before
+/// is replaced. The entry lives as long as the program.
+pub fn register(format: Format) -> &'static Format {
+    let f: &'static Format = Box::leak(Box::new(format));
+    let mut loaded = LOADED.write().unwrap_or_else(|e| e.into_inner());
+    loaded.retain(|g| g.name != f.name);
+    loaded.push(f);
+    f
+}
+
+/// Every decoder: the built-in ones in probe order, then those registered at
+/// run time.
+pub fn formats() -> Vec<&'static Format> {
+    let loaded = LOADED.read().unwrap_or_else(|e| e.into_inner());
+    BUILT_IN.iter().chain(loaded.iter().copied()).collect()
+}
+
+/// The decoders compiled in, in probe order.
+pub fn built_in() -> &'static [Format] {
+    BUILT_IN
+}
+
+/// Finds a decoder by its short name.
+pub fn by_name(name: &str) -> Option<&'static Format> {
+    if let Some(f) = BUILT_IN.iter().find(|f| f.name == name) {
+        return Some(f);
+    }
+    let loaded = LOADED.read().unwrap_or_else(|e| e.into_inner());
+    loaded.iter().copied().find(|f| f.name == name)
+}
 
 /// One of the web viewer's decode-worker modules: a build of the worker whose
 /// registry holds only these formats (`crates/worker`'s cargo feature of the
 /// same name). The page picks the module for a file with [`module_for`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Module {
     /// The module's name: its cargo feature, and `hexlens-worker-NAME` is its bin.
     pub name: &'static str,
     /// The formats it decodes, by [`Format::name`].
-    pub formats: &'static [&'static str],
+    pub formats: Vec<&'static str>,
 }
 
-/// The decode worker's modules. Every format is in exactly one (a module may
-/// also link decoders it runs inside its own formats); the one whose
-/// probe looks past a file's first bytes (cDAC, which searches the file) is in
-/// [`FALLBACK`], the module for any file no first-bytes probe recognises, and
-/// the scan for containers inside a file, which no probe picks, in [`SCAN`].
-pub static MODULES: &[Module] = &[
-    Module {
-        name: "llvm",
-        formats: &["dxcontainer", "llvm1-bytecode", "bitcode"],
-    },
-    // PDBs apart from the shaders they hold: the MSF decoder (about 20 KB of a
-    // module, gzip) is fetched for a PDB only. Its build also links the
-    // DXContainer decoder, which it runs on a container inside a stream.
-    Module {
-        name: "pdb",
-        formats: &["msf"],
-    },
-    Module {
-        name: "dyno",
-        formats: &["chapel-dyno"],
-    },
-    Module {
-        name: "cdac",
-        formats: &["cdac"],
-    },
-    // Every decoder: the scan for containers inside other files decodes each
-    // it finds. Also serves exports, subtrees copied as JSON and structure
-    // searches (the worker's `tools` handler).
-    Module {
-        name: "tools",
-        formats: &["embedded"],
-    },
-];
+/// The decode worker's modules, in the order their formats first appear in
+/// the registry ([`Format::module`]). Every format is in exactly one (a module
+/// may also link decoders it runs inside its own formats: the `pdb` module's
+/// MSF decoder runs the DXContainer decoder on a container in a stream). The
+/// formats whose probe looks past a file's first bytes (cDAC, which searches
+/// the file) are in [`FALLBACK`], the module for any file no first-bytes probe
+/// recognises; the scan for containers inside a file, which no probe picks, in
+/// [`SCAN`].
+pub fn modules() -> Vec<Module> {
+    let mut out: Vec<Module> = Vec::new();
+    for a in CATALOG {
+        match out.iter_mut().find(|m| m.name == a.module) {
+            Some(m) => m.formats.push(a.name),
+            None => out.push(Module {
+                name: a.module,
+                formats: vec![a.name],
+            }),
+        }
+    }
+    out
+}
 
 /// The module for files no first-bytes probe recognises.
 pub const FALLBACK: &str = "cdac";
@@ -108,21 +184,6 @@ pub const SCAN: &str = "tools";
 /// How many bytes of a file [`module_for`] needs (or the whole of a shorter file):
 /// the longest magic a first-bytes probe reads (MSF's 32 bytes).
 pub const HEAD_BYTES: usize = 32;
-
-/// The first-bytes probes, in the registry's probe order: the registry's
-/// entries whose probe reads nothing past [`HEAD_BYTES`], named as they are.
-/// A plain function list, so that a program asking only which module decodes
-/// a file (the page) links no decoder.
-static HEAD_PROBES: &[(&str, Probe)] = &[
-    ("dxcontainer", dxcontainer::probe),
-    ("msf", msf::probe),
-    ("chapel-dyno", dyno::probe),
-    ("llvm1-bytecode", llvm1::probe),
-    ("bitcode", bitcode::probe),
-];
-
-/// A format's probe (see [`Format::probe`]).
-type Probe = fn(&dyn ByteSource) -> bool;
 
 /// The first bytes of a file of `len` bytes, as a source that reads nothing else.
 struct Head<'a> {
@@ -145,16 +206,16 @@ impl ByteSource for Head<'_> {
 /// (its first [`HEAD_BYTES`] bytes, or all of a shorter file). A file decodes
 /// in that module as it does with every decoder registered: the module holds
 /// the format the full registry would pick (and for a file no first-bytes
-/// probe recognises, every format that searches further).
+/// probe recognises, every format that searches further). Uses the
+/// registry's head probes only, so a program asking only this (the page)
+/// links no decoder.
 pub fn module_for(head: &[u8], len: u64) -> &'static str {
     let src = Head { bytes: head, len };
-    let format = HEAD_PROBES
+    CATALOG
         .iter()
-        .find(|(_, probe)| probe(&src))
-        .map(|&(name, _)| name);
-    format
-        .and_then(|f| MODULES.iter().find(|m| m.formats.contains(&f)))
-        .map_or(FALLBACK, |m| m.name)
+        .zip(HEAD_PROBES)
+        .find(|(_, probe)| probe.is_some_and(|p| p(&src)))
+        .map_or(FALLBACK, |(a, _)| a.module)
 }
 
 /// What a decoder is, without the decoder: for a program that lists or names
@@ -168,6 +229,8 @@ pub struct About {
     pub description: &'static str,
     /// See [`Format::extensions`].
     pub extensions: &'static [&'static str],
+    /// See [`Format::module`].
+    pub module: &'static str,
 }
 
 impl Format {
@@ -177,40 +240,38 @@ impl Format {
             name: self.name,
             description: self.description,
             extensions: self.extensions,
+            module: self.module,
         }
     }
 }
 
-/// [`About`] of every registered decoder, in probe order, evaluated when
-/// compiling: it refers to no decoder code.
-static CATALOG: &[About] = &[
-    dxcontainer::FORMAT.about(),
-    msf::FORMAT.about(),
-    dyno::FORMAT.about(),
-    llvm1::FORMAT.about(),
-    bitcode::FORMAT.about(),
-    cdac::FORMAT.about(),
-    embedded::FORMAT.about(),
-];
-
-/// What every registered decoder is, in probe order (see [`About`]).
+/// [`About`] of every format hexlens knows, built in or not, in probe order.
 pub fn catalog() -> &'static [About] {
     CATALOG
 }
 
-/// The [`About`] of the decoder called `name`.
+/// The [`About`] of the format called `name`.
 pub fn about(name: &str) -> Option<&'static About> {
-    CATALOG.iter().find(|f| f.name == name)
+    CATALOG.iter().find(|a| a.name == name)
 }
 
-/// Every registered decoder, in probe order.
-pub fn formats() -> &'static [Format] {
-    FORMATS
+/// Reads `n` bytes at `at`, or `None` if the file ends first.
+pub(crate) fn read_exact(src: &dyn ByteSource, at: u64, n: usize) -> Option<Vec<u8>> {
+    let mut v = vec![0u8; n];
+    (src.read_at(at, &mut v) == n).then_some(v)
 }
 
-/// Finds a decoder by its short name.
-pub fn by_name(name: &str) -> Option<&'static Format> {
-    FORMATS.iter().find(|f| f.name == name)
+/// The `u32` at byte `i` of `b` (zero if `b` is too short), big-endian if `big`.
+pub(crate) fn u32_at(b: &[u8], i: usize, big: bool) -> u32 {
+    let w: [u8; 4] = b
+        .get(i..i + 4)
+        .and_then(|w| w.try_into().ok())
+        .unwrap_or_default();
+    if big {
+        u32::from_be_bytes(w)
+    } else {
+        u32::from_le_bytes(w)
+    }
 }
 
 /// True if `src` starts with `magic`.
@@ -231,47 +292,43 @@ mod tests {
     /// in a single-module build (`scripts/test-modules.sh` runs these tests
     /// with each module's feature set, as `hexlens-worker-NAME` is built).
     fn compiled() -> Vec<&'static str> {
-        [
-            ("dxcontainer", cfg!(feature = "dxcontainer")),
-            ("msf", cfg!(feature = "msf")),
-            ("chapel-dyno", cfg!(feature = "dyno")),
-            ("llvm1-bytecode", cfg!(feature = "llvm1")),
-            ("bitcode", cfg!(feature = "bitcode")),
-            ("cdac", cfg!(feature = "cdac")),
-            ("embedded", cfg!(feature = "embedded")),
-        ]
-        .into_iter()
-        .filter(|&(_, on)| on)
-        .map(|(name, _)| name)
-        .collect()
+        LINES.iter().filter(|l| l.2).map(|l| l.1).collect()
     }
 
     /// The modules whose formats this build holds all of (every module in a
     /// test build; the module itself, at least, in a single-module build).
-    fn served() -> Vec<&'static Module> {
+    fn served() -> Vec<Module> {
         let have = compiled();
-        MODULES
-            .iter()
+        modules()
+            .into_iter()
             .filter(|m| m.formats.iter().all(|f| have.contains(f)))
             .collect()
     }
 
     #[test]
+    fn each_registry_line_names_its_folder_and_its_entry() {
+        assert_eq!(LINES.len(), CATALOG.len());
+        for ((folder, name, _), about) in LINES.iter().zip(CATALOG) {
+            assert_eq!(*folder, name.replace('-', "_"), "the folder of {name}");
+            assert_eq!(about.name, *name, "the entry in formats/{folder}");
+        }
+    }
+
+    #[test]
     fn the_catalog_says_what_the_registry_holds() {
         let have = compiled();
-        let names: Vec<&str> = formats().iter().map(|f| f.name).collect();
+        let names: Vec<&str> = built_in().iter().map(|f| f.name).collect();
         assert_eq!(
             names, have,
             "the registry holds the formats of the features on"
         );
-        let about: Vec<_> = formats().iter().map(|f| f.about()).collect();
+        let about: Vec<_> = built_in().iter().map(|f| f.about()).collect();
         let listed: Vec<About> = catalog()
             .iter()
             .filter(|a| have.contains(&a.name))
             .copied()
             .collect();
         assert_eq!(listed, about);
-        assert_eq!(catalog().len(), 7, "the catalog lists every format");
         assert_eq!(
             super::about("chapel-dyno").map(|a| a.name),
             Some("chapel-dyno")
@@ -281,51 +338,62 @@ mod tests {
             !served().is_empty(),
             "this build serves no module: {have:?}"
         );
+        for f in built_in() {
+            let p = HEAD_PROBES[CATALOG.iter().position(|a| a.name == f.name).unwrap()];
+            assert_eq!(p.is_some(), f.head_probe, "{}", f.name);
+            if let Some(p) = p {
+                assert!(std::ptr::fn_addr_eq(f.probe, p), "{}", f.name);
+            }
+        }
     }
 
     #[test]
-    fn every_format_is_in_one_module_and_the_head_probes_are_the_registrys() {
-        for f in catalog() {
-            let n = MODULES
-                .iter()
-                .filter(|m| m.formats.contains(&f.name))
-                .count();
-            assert_eq!(n, 1, "{} is in {n} modules", f.name);
-        }
-        assert!(MODULES.iter().any(|m| m.name == FALLBACK));
-        assert!(MODULES.iter().any(|m| m.name == SCAN));
-        // The head probes are the registry's entries in its order, less those
-        // of the fallback and scan modules: all of them in a full build, those
-        // of the formats compiled in otherwise.
-        let later: Vec<&str> = MODULES
-            .iter()
-            .filter(|m| m.name == FALLBACK || m.name == SCAN)
-            .flat_map(|m| m.formats.iter().copied())
-            .collect();
-        let head: Vec<&str> = formats()
-            .iter()
-            .map(|f| f.name)
-            .filter(|n| !later.contains(n))
-            .collect();
-        let probes: Vec<&str> = HEAD_PROBES
-            .iter()
-            .map(|p| p.0)
-            .filter(|n| by_name(n).is_some())
-            .collect();
-        assert_eq!(head, probes);
-        for (name, probe) in HEAD_PROBES {
-            if let Some(f) = by_name(name) {
-                assert!(std::ptr::fn_addr_eq(f.probe, *probe), "{name}");
+    fn the_fallback_and_scan_modules_hold_the_formats_no_head_probe_picks() {
+        let mods = modules();
+        assert!(mods.iter().any(|m| m.name == FALLBACK));
+        assert!(mods.iter().any(|m| m.name == SCAN));
+        for (a, p) in CATALOG.iter().zip(HEAD_PROBES) {
+            if p.is_none() {
+                assert!(
+                    a.module == FALLBACK || a.module == SCAN,
+                    "{}: no head probe, so its module must be {FALLBACK} or {SCAN}",
+                    a.name
+                );
             }
         }
-        // Every catalogued format that is not searched for later has a head probe.
-        let all_head: Vec<&str> = catalog()
-            .iter()
-            .map(|a| a.name)
-            .filter(|n| !later.contains(n))
-            .collect();
-        let all_probes: Vec<&str> = HEAD_PROBES.iter().map(|p| p.0).collect();
-        assert_eq!(all_head, all_probes);
+        // The scan holds only the scan (which runs every decoder).
+        let scan = mods.iter().find(|m| m.name == SCAN).unwrap();
+        assert_eq!(scan.formats, ["embedded"]);
+    }
+
+    #[test]
+    fn a_format_registered_at_run_time_is_found_and_decodes() {
+        fn decode(b: &mut Builder) -> DResult<()> {
+            let root = b.current();
+            b.set_display(root, "registered at run time".to_string());
+            Ok(())
+        }
+        let magic = b"RUNTIME!";
+        let f = register(Format {
+            name: "runtime-test",
+            root: "RuntimeTest",
+            description: "a format registered by a test",
+            extensions: &[],
+            module: SCAN,
+            probe: |src| has_magic(src, b"RUNTIME!"),
+            head_probe: false,
+            embedded: None,
+            decode: &decode,
+        });
+        assert!(std::ptr::eq(by_name("runtime-test").unwrap(), f));
+        assert!(formats().iter().any(|g| std::ptr::eq(*g, f)));
+        assert!(catalog().iter().all(|a| a.name != "runtime-test"));
+        let d = crate::decode(&magic.as_slice());
+        assert_eq!(d.format, "runtime-test");
+        assert_eq!(
+            d.tree.display(d.tree.root()).as_deref(),
+            Some("registered at run time")
+        );
     }
 
     #[test]

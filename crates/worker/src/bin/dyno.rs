@@ -1,5 +1,5 @@
 //! The decode worker for Chapel .dyno libraries: module `dyno` of
-//! `hexlens_core::formats::MODULES`, built with the `dyno` feature alone
+//! `hexlens_core::formats::modules()`, built with the `dyno` feature alone
 //! (see `src/worker.rs`).
 
 #[path = "../worker.rs"]

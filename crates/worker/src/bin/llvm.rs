@@ -1,5 +1,5 @@
 //! The decode worker for DXContainer, LLVM bitcode and LLVM 1.x bytecode: module `llvm` of
-//! `hexlens_core::formats::MODULES`, built with the `llvm` feature alone
+//! `hexlens_core::formats::modules()`, built with the `llvm` feature alone
 //! (see `src/worker.rs`).
 
 #[path = "../worker.rs"]

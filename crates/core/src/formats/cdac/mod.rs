@@ -19,7 +19,7 @@ mod blob;
 mod container;
 mod scan;
 
-use super::Format;
+use super::{Embedded, Format};
 use crate::builder::{Builder, DResult};
 use crate::sorted::VecMap;
 use crate::source::ByteSource;
@@ -33,8 +33,16 @@ pub const FORMAT: Format = Format {
     description:
         ".NET cDAC data-descriptor blob (standalone or inside an ELF/COFF/Mach-O/wasm object)",
     extensions: &["bin", "o", "obj", "so", "dll", "dylib"],
+    module: "cdac",
     probe,
-    decode,
+    // The probe searches the file: the page sends what no head probe
+    // recognises to this module (`super::FALLBACK`).
+    head_probe: false,
+    embedded: Some(Embedded {
+        signatures: &[&scan::MAGIC_LE, &scan::MAGIC_BE],
+        extent: |src, offset, _room| blob_extent(src, offset),
+    }),
+    decode: &decode,
 };
 
 /// The probe looks for a magic in the first 64 MiB only, so that a large file no

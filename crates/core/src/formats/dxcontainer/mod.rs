@@ -34,7 +34,7 @@ mod testing;
 mod vers;
 pub mod yaml;
 
-use super::{has_magic, Format};
+use super::{has_magic, read_exact, u32_at, Embedded, Format};
 use crate::builder::{Builder, DResult};
 use crate::source::ByteSource;
 use crate::tree::{Kind, Name, Value};
@@ -46,8 +46,14 @@ pub const FORMAT: Format = Format {
     root: "DXContainer",
     description: "DirectX Container (DXBC/DXIL shader container)",
     extensions: &["dxbc", "dxil", "cso", "fxc"],
+    module: "llvm",
     probe,
-    decode,
+    head_probe: true,
+    embedded: Some(Embedded {
+        signatures: &[b"DXBC"],
+        extent,
+    }),
+    decode: &decode,
 };
 
 pub(crate) fn probe(src: &dyn ByteSource) -> bool {
@@ -558,4 +564,24 @@ pub(crate) fn derived_u(
 ) -> DResult<()> {
     b.derived(name, Value::U(v), from, Some(why.to_string()))?;
     Ok(())
+}
+
+// How far a container found inside another file extends (see `super::embedded`).
+
+/// A DXBC header: FileSize at least the header and part table, within the
+/// file, and every part's offset leaving room for its header inside it.
+pub(crate) fn extent(src: &dyn ByteSource, offset: u64, room: u64) -> Option<u64> {
+    let h = read_exact(src, offset, 32)?;
+    let size = u64::from(u32_at(&h, 24, false));
+    let parts = u64::from(u32_at(&h, 28, false));
+    let table_end = 32 + parts * 4;
+    if size > room || table_end > size || parts > 1 << 16 {
+        return None;
+    }
+    let t = read_exact(src, offset + 32, (parts * 4) as usize)?;
+    let fits = (0..parts as usize).all(|i| {
+        let o = u64::from(u32_at(&t, i * 4, false));
+        o >= table_end && o + 8 <= size
+    });
+    fits.then_some(size)
 }

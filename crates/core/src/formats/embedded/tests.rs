@@ -59,34 +59,3 @@ fn the_scan_stops_at_its_limit() {
     assert_eq!(s.found[7].offset, 7 * 32);
 }
 
-#[test]
-fn a_bitcode_block_header_is_read_bit_by_bit() {
-    // MODULE (8) with abbreviation width 3 and 2 words, then the two words.
-    let word: u32 = 1 | (8 << 2) | (3 << 10);
-    let mut v = b"BC\xC0\xDE".to_vec();
-    v.extend_from_slice(&word.to_le_bytes());
-    v.extend_from_slice(&2u32.to_le_bytes());
-    v.extend_from_slice(&[0; 8]);
-    assert_eq!(raw_bitcode(&v.as_slice(), 0, v.len() as u64), Some(20));
-    // A block id needing two vbr8 chunks (200 = 0b1100_1000: 72 | 128, 1).
-    let word: u32 = 1 | ((72 | 128) << 2) | (1 << 10) | (3 << 18);
-    assert_eq!(
-        top_block(
-            &[word.to_le_bytes(), 0u32.to_le_bytes()].concat().as_slice(),
-            0,
-            8,
-            false
-        ),
-        None,
-        "200 is no top-level block"
-    );
-    // The first block must be MODULE, IDENTIFICATION or BLOCKINFO.
-    let word: u32 = 1 | (23 << 2) | (3 << 10);
-    let mut strtab = b"BC\xC0\xDE".to_vec();
-    strtab.extend_from_slice(&word.to_le_bytes());
-    strtab.extend_from_slice(&0u32.to_le_bytes());
-    assert_eq!(
-        raw_bitcode(&strtab.as_slice(), 0, strtab.len() as u64),
-        None
-    );
-}

@@ -33,7 +33,7 @@
 pub(crate) mod layout;
 mod streams;
 
-use super::{has_magic, Format};
+use super::{has_magic, read_exact, u32_at, Embedded, Format};
 use crate::builder::{Builder, DResult};
 use crate::source::ByteSource;
 use crate::tree::{BitSpan, Kind, Name, Value};
@@ -47,8 +47,17 @@ pub const FORMAT: Format = Format {
     root: "MSF",
     description: "PDB / MSF 7.00 container (Microsoft program database, DXC shader PDB)",
     extensions: &["pdb"],
+    // PDBs apart from the shaders they hold: the MSF decoder (about 20 KB of a
+    // module, gzip) is fetched for a PDB only. Its build also links the
+    // DXContainer decoder, which it runs on a container inside a stream.
+    module: "pdb",
     probe,
-    decode,
+    head_probe: true,
+    embedded: Some(Embedded {
+        signatures: &[b"Microsoft C/C++ MSF 7.00\r\n"],
+        extent,
+    }),
+    decode: &decode,
 };
 
 /// True if the file starts with the 32-byte MSF 7.00 magic.
@@ -814,4 +823,19 @@ fn content(b: &mut Builder, v: &View, s: usize, start: u64, len: u64) -> DResult
         _ => {}
     }
     Ok(())
+}
+
+// How far a container found inside another file extends (see `super::embedded`).
+
+/// An MSF 7.00 superblock: its page size one the format allows, its pages
+/// within the file.
+pub(crate) fn extent(src: &dyn ByteSource, offset: u64, room: u64) -> Option<u64> {
+    let h = read_exact(src, offset, 44)?;
+    if h[..32] != layout::MAGIC[..] {
+        return None;
+    }
+    let page = u32_at(&h, 32, false);
+    let pages = u64::from(u32_at(&h, 40, false));
+    let n = u64::from(page) * pages;
+    (layout::valid_block_size(page) && pages > 0 && n <= room).then_some(n)
 }

@@ -27,7 +27,7 @@ mod skim;
 mod tables;
 mod vbr;
 
-use super::{has_magic, Format};
+use super::{has_magic, read_exact, u32_at, Embedded, Format};
 use crate::builder::{fourcc_text, hex_preview, Builder, DResult};
 use crate::source::ByteSource;
 use crate::tree::{Kind, Value};
@@ -39,8 +39,15 @@ pub const FORMAT: Format = Format {
     root: "LLVMBytecode",
     description: "LLVM 1.x bytecode",
     extensions: &["bc"],
+    module: "llvm",
     probe,
-    decode,
+    head_probe: true,
+    // Compressed bytecode (`llvc`) does not say where it ends: only `llvm`.
+    embedded: Some(Embedded {
+        signatures: &[b"llvm"],
+        extent,
+    }),
+    decode: &decode,
 };
 
 pub(crate) fn probe(src: &dyn ByteSource) -> bool {
@@ -283,4 +290,15 @@ fn format_information(b: &mut Builder) -> DResult<u64> {
         );
     }
     Ok(rev)
+}
+
+// How far a container found inside another file extends (see `super::embedded`).
+
+/// LLVM 1.x bytecode (uncompressed, `llvm`): a module block (id 1) whose size
+/// fits. Compressed bytecode (`llvc`) does not say where it ends and is not
+/// looked for.
+pub(crate) fn extent(src: &dyn ByteSource, offset: u64, room: u64) -> Option<u64> {
+    let h = read_exact(src, offset, 12)?;
+    let size = u64::from(u32_at(&h, 8, false));
+    (u32_at(&h, 4, false) == 1 && size > 0 && 12 + size <= room).then_some(12 + size)
 }

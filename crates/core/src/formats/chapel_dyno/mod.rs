@@ -25,7 +25,7 @@ mod symtab;
 pub mod tags;
 mod uast;
 
-use super::Format;
+use super::{read_exact, u32_at, Embedded, Format};
 use crate::builder::{hex_preview, Builder, DResult};
 use crate::source::ByteSource;
 use crate::tree::{BitSpan, Kind, Name, Value};
@@ -40,8 +40,14 @@ pub const FORMAT: Format = Format {
     root: "ChapelLibrary",
     description: "Chapel .dyno library file",
     extensions: &["dyno"],
+    module: "dyno",
     probe,
-    decode,
+    head_probe: true,
+    embedded: Some(Embedded {
+        signatures: &[b"\x7FLIBCHPL", b"LPHCBIL\x7F"],
+        extent,
+    }),
+    decode: &decode,
 };
 
 /// `FILE_HEADER_MAGIC`: `\x7FLIBCHPL` in little-endian byte order.
@@ -521,4 +527,33 @@ fn check_hash(b: &mut Builder, id: crate::tree::NodeId) {
             ),
         );
     }
+}
+
+// How far a container found inside another file extends (see `super::embedded`).
+
+/// A .dyno header: its module table (one more offset than modules, the last
+/// the end of the file) fits and rises.
+pub(crate) fn extent(src: &dyn ByteSource, offset: u64, room: u64) -> Option<u64> {
+    let h = read_exact(src, offset, 64)?;
+    let big = h[0] == b'L';
+    let modules = u64::from(u32_at(&h, 28, big));
+    let table_end = 64 + (modules + 1) * 8;
+    if modules > 1 << 20 || table_end > room {
+        return None;
+    }
+    let t = read_exact(src, offset + 64, ((modules + 1) * 8) as usize)?;
+    let mut last = table_end;
+    for w in t.chunks_exact(8) {
+        let w: [u8; 8] = w.try_into().ok()?;
+        let o = if big {
+            u64::from_be_bytes(w)
+        } else {
+            u64::from_le_bytes(w)
+        };
+        if o < last || o > room {
+            return None;
+        }
+        last = o;
+    }
+    Some(last)
 }

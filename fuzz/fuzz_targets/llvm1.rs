@@ -1,7 +1,0 @@
-//! Decodes any input with the `llvm1-bytecode` decoder (skipping its probe) and checks the
-//! tree invariants and the allocation bound.
-#![no_main]
-
-libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    hexlens_fuzz::run(data, |d| hexlens_fuzz::decode(Some("llvm1-bytecode"), d));
-});

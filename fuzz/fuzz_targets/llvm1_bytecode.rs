@@ -1,0 +1,9 @@
+//! Decodes any input with the `llvm1-bytecode` decoder (skipping its probe) and checks
+//! the tree invariants and the allocation bound.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    hexlens_fuzz::run(data, |d| {
+        hexlens_fuzz::decode_for_target("llvm1_bytecode", d)
+    });
+});
