@@ -1,6 +1,6 @@
 //! The `hexlens` command line: exit statuses, messages, and golden dumps.
 //!
-//! Golden files live in `tests/golden/` at the repository root; a changed dump
+//! Golden files live in `tests/golden/<format>/` at the repository root; a changed dump
 //! fails the test, and `HEXLENS_BLESS=1` rewrites them when the change is intended.
 
 mod support;
@@ -210,7 +210,7 @@ fn an_unknown_file_is_dumped_as_raw_with_exit_1() {
 }
 
 /// Text and JSON dumps of every generated fixture and three real samples, compared
-/// byte for byte with `tests/golden/`.
+/// byte for byte with `tests/golden/dxcontainer/`.
 #[test]
 fn dumps_match_the_golden_files() {
     let mut inputs = support::fixtures(&repo().join("tests/fixtures/generated"), &["dxbc"], 8);
@@ -222,7 +222,7 @@ fn dumps_match_the_golden_files() {
         ]
         .map(|rel| repo().join("tests/fixtures").join(rel)),
     );
-    check_golden(&inputs, &repo().join("tests/golden"), |name, out| {
+    check_golden(&inputs, &repo().join("tests/golden/dxcontainer"), |name, out| {
         assert!(
             matches!(out.status.code(), Some(0 | 1)),
             "{name}: {:?}",

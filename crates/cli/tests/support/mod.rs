@@ -68,6 +68,24 @@ pub fn check_golden(inputs: &[PathBuf], golden: &Path, mut check: impl FnMut(&st
         stale.is_empty(),
         "dumps differ from the golden files (HEXLENS_BLESS=1 to accept): {stale:#?}"
     );
+    // Every golden file is some input's dump: none is left behind by a
+    // fixture renamed or removed.
+    let names: Vec<String> = inputs
+        .iter()
+        .map(|i| i.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let orphans: Vec<String> = std::fs::read_dir(golden)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", golden.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            let f = p.file_name().unwrap().to_string_lossy();
+            let stem = f.strip_suffix(".txt").or_else(|| f.strip_suffix(".json"));
+            !stem.is_some_and(|s| names.iter().any(|n| n == s))
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(orphans.is_empty(), "golden files of no input: {orphans:#?}");
 }
 
 /// True if a dump (text or JSON) says it was decoded as `format`.
