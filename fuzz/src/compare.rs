@@ -13,7 +13,7 @@ pub const MAX: usize = 64;
 /// - a comparison with no differing bytes is equal, and `a` with itself is
 ///   equal with nothing listed;
 /// - at most [`MAX`] differences; under the limit the list is the one made
-///   without it, and a truncated list is shorter than that one;
+///   without it, and a truncated list begins that one and is shorter;
 ///   every difference's spans lie in its file, an addition has only B's and a
 ///   removal only A's; every row's spans lie in their files and point at an
 ///   existing difference, and every difference is shown by at most one row;
@@ -46,6 +46,13 @@ pub fn check(a: &[u8], b: &[u8]) -> Result<(), String> {
     if !d.truncated && all.differences != d.differences {
         return Err(format!(
             "{} differences under the limit, {} without it",
+            d.differences.len(),
+            all.differences.len()
+        ));
+    }
+    if d.truncated && all.differences.get(..d.differences.len()) != Some(&d.differences[..]) {
+        return Err(format!(
+            "the {} differences listed up to the limit do not begin the {} without it",
             d.differences.len(),
             all.differences.len()
         ));

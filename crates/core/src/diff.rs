@@ -293,6 +293,7 @@ pub fn diff(a: &dyn ByteSource, b: &dyn ByteSource, max: usize) -> Diff {
             ..Diff::default()
         },
         max: max.max(1),
+        refused: 0,
     };
     let (ra, rb) = (da.tree.root(), db.tree.root());
     w.pair(&mut da, &mut db, (ra, rb), String::new(), String::new(), 0);
@@ -519,6 +520,8 @@ struct Walk<'s> {
     runs: Option<Vec<(u64, u64)>>,
     out: Diff,
     max: usize,
+    /// Differences not listed because the list was full.
+    refused: usize,
 }
 
 /// A node's byte span `[start, end)`.
@@ -531,6 +534,7 @@ impl Walk<'_> {
     fn push(&mut self, d: Difference) {
         if self.out.differences.len() >= self.max {
             self.out.truncated = true;
+            self.refused += 1;
         } else {
             self.out.differences.push(d);
         }
@@ -739,6 +743,7 @@ impl Walk<'_> {
         // (Its own: one this call pushed, not an addition elsewhere whose path
         // in B reads the same.)
         let own = self.out.rows[row].difference.filter(|_| !path.is_empty());
+        let refused = self.refused;
         let ka = children(self.a, da, ia);
         let kb = children(self.b, db, ib);
         // A group decoded just now says more than it did unopened.
@@ -816,7 +821,11 @@ impl Walk<'_> {
             }
         }
         added_before(self, db, kb.len());
-        if let Some(i) = own.filter(|&i| self.out.differences.len() > i + 1) {
+        // Its children said what changed: listed after it, or refused by a
+        // full list (then the list ends before the group, as it would with
+        // room for them).
+        let said = |w: &Self, i: usize| w.out.differences.len() > i + 1 || w.refused > refused;
+        if let Some(i) = own.filter(|&i| said(self, i)) {
             self.out.differences.remove(i);
             // The group's row says only that differences are inside it; the
             // rows after it point one difference earlier.

@@ -38,7 +38,7 @@ use super::{has_magic, read_exact, u32_at, Embedded, Format};
 use crate::builder::{Builder, DResult};
 use crate::source::ByteSource;
 use crate::tree::{Kind, Name, Value};
-pub(crate) use lazy::{contiguous_pages, fixed_pages, lazy_part, page_size, pages, SKIM_CHUNK};
+pub(crate) use lazy::{contiguous_pages, fixed_pages, lazy_part, page_size, pages, Page, SKIM_CHUNK};
 
 /// The registry entry.
 pub const FORMAT: Format = Format {
@@ -149,13 +149,9 @@ fn decode(b: &mut Builder) -> DResult<()> {
     // Parts laid out one after the other, each inside the file, are shown in
     // pages when there are many: nothing about one of them depends on another.
     if let Some(n) = page_size(b).filter(|&n| count as u64 > n) {
-        if let Some(end) = parts_end(b, &offsets, table_end, file_len) {
+        if let Some(ends) = part_ends(b, &offsets, table_end, file_len) {
+            let list = part_pages(&offsets, &ends, n);
             let offs = std::sync::Arc::new(offsets);
-            let marks: Vec<(u64, u64)> = (0..count)
-                .step_by(n as usize)
-                .map(|i| (i as u64, offs[i]))
-                .collect();
-            let list = contiguous_pages(&marks, count as u64, end);
             return b.array("Parts", |b| {
                 pages(b, &list, move |b, first, next| {
                     for i in first as usize..next as usize {
@@ -187,11 +183,11 @@ fn part_offset(b: &mut Builder, i: u64, file_len: u64) -> DResult<u64> {
     Ok(off)
 }
 
-/// Where the last part ends, if the parts lie one after the other after the
-/// part table, each inside the file (a well-formed container); `None`
-/// otherwise.
-fn parts_end(b: &Builder, offsets: &[u64], table_end: u64, file_len: u64) -> Option<u64> {
+/// Where each part ends, if the parts lie one after the other after the part
+/// table, each inside the file (a well-formed container); `None` otherwise.
+fn part_ends(b: &Builder, offsets: &[u64], table_end: u64, file_len: u64) -> Option<Vec<u64>> {
     let mut prev = table_end;
+    let mut ends = Vec::with_capacity(offsets.len());
     for &off in offsets {
         if off < prev || off >= file_len {
             return None;
@@ -201,8 +197,33 @@ fn parts_end(b: &Builder, offsets: &[u64], table_end: u64, file_len: u64) -> Opt
         if prev > file_len {
             return None;
         }
+        ends.push(prev);
     }
-    Some(prev)
+    Some(ends)
+}
+
+/// Pages of at most `n` parts, each from its first part's start to its last
+/// part's end. A page also ends where bytes lie between two parts: those
+/// bytes are then an `unknown` run between pages, as they are between parts
+/// when the list is not paged, so a page holds exactly its parts and a page
+/// not yet decoded counts its children.
+fn part_pages(offsets: &[u64], ends: &[u64], n: u64) -> Vec<Page> {
+    let mut out = Vec::new();
+    let mut first = 0usize;
+    for i in 0..offsets.len() {
+        let full = (i + 1 - first) as u64 >= n;
+        let gap = offsets.get(i + 1).is_some_and(|&next| next != ends[i]);
+        if full || gap || i + 1 == offsets.len() {
+            out.push(Page {
+                first: first as u64,
+                next: i as u64 + 1,
+                start: offsets[first],
+                end: ends[i],
+            });
+            first = i + 1;
+        }
+    }
+    out
 }
 
 /// Part `i` at `off` in the list of parts, after parts that end at `prev_end`:
