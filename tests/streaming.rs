@@ -248,10 +248,29 @@ fn pruned(v: &J, max: usize) -> J {
     v
 }
 
+/// Parses JSON however deep it nests (decoded fuzz inputs nest deeper than
+/// serde_json's default limit); call on a thread with a big stack.
+fn parse(s: &str) -> J {
+    use serde::Deserialize;
+    let mut de = serde_json::Deserializer::from_str(s);
+    de.disable_recursion_limit();
+    J::deserialize(&mut de).unwrap()
+}
+
 #[test]
 fn a_depth_limit_and_a_selected_path_give_the_eager_tree_pruned_and_cut() {
-    // Hostile files nest deeper than serde_json parses; the byte-exact test
-    // covers them.
+    // On a big stack: the JSON values of deep trees are parsed, compared and
+    // dropped recursively.
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(depth_limits_and_selections)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn depth_limits_and_selections() {
+    // The hostile files (100,000 levels deep) are left to the byte-exact test.
     let mut files: Vec<PathBuf> = fixture_files()
         .into_iter()
         .filter(|f| !f.to_string_lossy().contains("hostile"))
@@ -266,14 +285,14 @@ fn a_depth_limit_and_a_selected_path_give_the_eager_tree_pruned_and_cut() {
     for f in &files {
         let data = std::fs::read(f).unwrap();
         let e = eager(&data);
-        let ej: J = serde_json::from_str(&output::to_json(&e)).unwrap();
+        let ej: J = parse(&output::to_json(&e));
         for max in [0usize, 1, 3, 6] {
             let limits = Limits {
                 max_depth: Some(max),
                 ..Default::default()
             };
             let (sj, _) = streamed(&data, &options(3), limits, true);
-            let sj: J = serde_json::from_str(&sj).unwrap();
+            let sj: J = parse(&sj);
             assert_eq!(
                 sj["tree"],
                 pruned(&ej["tree"], max),
@@ -299,7 +318,7 @@ fn a_depth_limit_and_a_selected_path_give_the_eager_tree_pruned_and_cut() {
             assert_eq!(d.tree.path(id), *p);
             let mut out = Vec::new();
             stream::write_json(&data.as_slice(), &mut d, id, Limits::default(), &mut out).unwrap();
-            let got: J = serde_json::from_slice(&out).unwrap();
+            let got: J = parse(std::str::from_utf8(&out).unwrap());
             // The eager subtree at the same path.
             let mut node = &ej["tree"];
             if !p.is_empty() {
