@@ -222,13 +222,17 @@ fn dumps_match_the_golden_files() {
         ]
         .map(|rel| repo().join("tests/fixtures").join(rel)),
     );
-    check_golden(&inputs, &repo().join("tests/golden/dxcontainer"), |name, out| {
-        assert!(
-            matches!(out.status.code(), Some(0 | 1)),
-            "{name}: {:?}",
-            out.status
-        );
-    });
+    check_golden(
+        &inputs,
+        &repo().join("tests/golden/dxcontainer"),
+        |name, out| {
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)),
+                "{name}: {:?}",
+                out.status
+            );
+        },
+    );
 }
 
 /// Every node of a JSON tree, depth first.
