@@ -210,15 +210,15 @@ fn part_ends(b: &Builder, offsets: &[u64], table_end: u64, file_len: u64) -> Opt
 fn part_pages(offsets: &[u64], ends: &[u64], n: u64) -> Vec<Page> {
     let mut out = Vec::new();
     let mut first = 0usize;
-    for i in 0..offsets.len() {
+    for (i, &end) in ends.iter().enumerate() {
         let full = (i + 1 - first) as u64 >= n;
-        let gap = offsets.get(i + 1).is_some_and(|&next| next != ends[i]);
-        if full || gap || i + 1 == offsets.len() {
+        let gap = offsets.get(i + 1).is_some_and(|&next| next != end);
+        if full || gap || i + 1 == ends.len() {
             out.push(Page {
                 first: first as u64,
                 next: i as u64 + 1,
                 start: offsets[first],
-                end: ends[i],
+                end,
             });
             first = i + 1;
         }
