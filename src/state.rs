@@ -457,11 +457,17 @@ impl State {
         self.rows.rows.gen == self.gen && self.rows.version == self.version.version
     }
 
-    /// Position of `id` among the rows held (if they are fresh).
+    /// Position of `id` among the rows held, or as the worker last found it
+    /// (if the rows are fresh).
     pub fn row_of(&self, id: NodeId) -> Option<u64> {
-        self.rows_fresh()
-            .then(|| self.rows.rows.position(id))
-            .flatten()
+        if !self.rows_fresh() {
+            return None;
+        }
+        let r = &self.rows.rows;
+        r.position(id).or(match r.found {
+            Some((f, Some(pos))) if f == id => Some(pos),
+            _ => None,
+        })
     }
 
     /// True if the decoder holds the open file's tree and can be asked about
@@ -982,18 +988,20 @@ impl State {
                     version,
                     rows: rows.clone(),
                 });
+                // Only an answer to a request that sought this node settles the
+                // search for it: rows asked for before it was selected (a
+                // scroll's) say nothing of it.
                 if let Some((id, pos)) = rows.found {
                     if self.finding == Some(id) {
+                        // Found, or not shown (an ancestor closed since):
+                        // either way, stop looking.
                         self.finding = None;
-                        if self.reveal.node == Some(id) {
+                        if let (Some(pos), true) = (pos, self.reveal.node == Some(id)) {
                             self.reveal.seq += 1;
                             self.reveal.row = Some(pos);
                             self.reveal.byte = None;
                         }
                     }
-                } else if self.finding.is_some() {
-                    // Not shown (an ancestor closed since): stop looking.
-                    self.finding = None;
                 }
                 if let Some(p) = self.want_row {
                     if let Some(r) = rows.at(p) {
@@ -1421,6 +1429,79 @@ mod tests {
 
     fn eager_tree(data: &[u8]) -> hexlens_core::Tree {
         hexlens_core::decode_bytes(data).tree
+    }
+
+    #[test]
+    fn a_selected_row_far_away_is_revealed_whatever_answers_come_between() {
+        let data = sample("hs_mismatch_2_code_dxil.dxil.dxbc");
+        let mut r = Rig::new(data, None);
+        // Open groups until the tree is several screens long.
+        while r.s.rows.rows.total < 300 {
+            let rows = &r.s.rows.rows;
+            let shut = rows
+                .rows
+                .iter()
+                .find(|n| n.has_kids() && !r.s.open.contains(&n.id));
+            match shut {
+                Some(n) => {
+                    let id = n.id;
+                    r.act(Action::Toggle(id));
+                }
+                None => {
+                    assert!(
+                        rows.first + (rows.rows.len() as u64) < rows.total,
+                        "a closed group"
+                    );
+                    // The user scrolls down (away from the last reveal).
+                    r.s.reveal.row = None;
+                    r.tree_first += 40;
+                    r.settle();
+                }
+            }
+        }
+        let pos = r.s.rows.rows.total - 1;
+        r.s.reveal.row = None;
+        r.tree_first = pos - 10;
+        r.settle();
+        let far = r.s.rows.rows.at(pos).expect("the last row, held").id;
+        r.act(Action::Select(far, Origin::Tree));
+        // Back to the top: the selected row is no longer held.
+        r.s.reveal.row = None;
+        r.tree_first = 0;
+        r.settle();
+        assert!(!r.shown(far));
+        // Rows the tree pane asked for while scrolling, still on their way
+        // when the node is selected again (its ancestors open: same open set).
+        let scroll = r.w.answer(&Request::Rows {
+            gen: r.s.gen,
+            open: r.s.open.iter().copied().collect(),
+            first: 0,
+            count: 48,
+            find: None,
+        });
+        r.s = r.s.apply(Action::Select(far, Origin::Other)).unwrap();
+        assert_eq!(r.s.finding, Some(far), "its row is sought");
+        r.feed(&scroll);
+        assert_eq!(
+            r.s.finding,
+            Some(far),
+            "still sought after the scroll's rows"
+        );
+        // The worker says where it is; before the pane has scrolled there, the
+        // node is selected once more (a structure match's path resolved): its
+        // place is known, so the reveal stands and nothing is sought again.
+        let ask =
+            r.s.tree_wants(r.tree_first, 40)
+                .expect("its row is asked for");
+        let answer = r.w.answer(&ask);
+        r.feed(&answer);
+        assert_eq!((r.s.finding, r.s.reveal.row), (None, Some(pos)));
+        let info = r.s.known(far).unwrap();
+        r.s.focus(&info, Origin::Other, None);
+        assert_eq!((r.s.finding, r.s.reveal.row), (None, Some(pos)));
+        r.settle();
+        assert_eq!(r.s.reveal.row, Some(pos));
+        assert!(r.shown(far), "the tree scrolled to it");
     }
 
     #[test]

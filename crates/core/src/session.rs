@@ -107,8 +107,10 @@ pub struct Rows {
     pub first: u64,
     /// The rows (shared: a viewer hands them to its row views without copying).
     pub rows: Vec<Rc<NodeInfo>>,
-    /// Position of the node the viewer asked to find, if shown.
-    pub found: Option<(NodeId, u64)>,
+    /// The node the viewer asked to find (if it asked), and its position if
+    /// it is shown (`None`: an ancestor is closed). An answer to a request
+    /// that asked for no node says nothing of the one the viewer seeks now.
+    pub found: Option<(NodeId, Option<u64>)>,
 }
 
 impl Rows {
@@ -465,11 +467,9 @@ impl<S: ByteSource> Session<S> {
             .iter()
             .map(|&id| Rc::new(self.info(id, false)))
             .collect();
-        let found = find.and_then(|f| {
-            self.rows
-                .iter()
-                .position(|&id| id == f)
-                .map(|p| (f, p as u64))
+        let found = find.map(|f| {
+            let pos = self.rows.iter().position(|&id| id == f);
+            (f, pos.map(|p| p as u64))
         });
         Rows {
             gen: self.gen,
@@ -1079,6 +1079,7 @@ pub(crate) mod tests {
         let r2 = s.rows(0, 10_000, Some(lazy.id));
         let (id, pos) = r2.found.unwrap();
         assert_eq!(id, lazy.id);
+        let pos = pos.unwrap();
         let row = r2.at(pos).unwrap();
         assert!(!row.lazy && row.children > 0);
         let child = r2.at(pos + 1).unwrap();

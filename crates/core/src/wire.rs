@@ -210,7 +210,20 @@ impl Out {
         for n in &r.rows {
             self.info(n);
         }
-        self.pair(&r.found.map(|(id, p)| (u64::from(id), p)));
+        // 0: no node asked for; 1: asked for and shown at a row; 2: asked
+        // for, not shown.
+        match r.found {
+            None => self.0.push(0),
+            Some((id, Some(p))) => {
+                self.0.push(1);
+                self.uint(u64::from(id));
+                self.uint(p);
+            }
+            Some((id, None)) => {
+                self.0.push(2);
+                self.uint(u64::from(id));
+            }
+        }
     }
 }
 
@@ -498,9 +511,13 @@ impl In<'_> {
         for _ in 0..k {
             rows.push(std::rc::Rc::new(self.info()?));
         }
-        let found = match self.pair()? {
-            Some((id, p)) => Some((u32::try_from(id).or_else(|_| self.err("bad id"))?, p)),
-            None => None,
+        let found = match self.u8()? {
+            0 => None,
+            t @ (1 | 2) => {
+                let id = self.u32()?;
+                Some((id, if t == 1 { Some(self.uint()?) } else { None }))
+            }
+            _ => return self.err("bad found tag"),
         };
         Ok(Rows {
             gen,
