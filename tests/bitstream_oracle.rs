@@ -509,13 +509,13 @@ fn hexlens_reads_llvm_19_bitcode_from_llvm_as_as_llvm_bcanalyzer_19_does() {
 }
 
 /// The generated-code section of the `.dyno` fixtures holds real LLVM 19 bitcode:
-/// `tests/fixtures/dyno/gen_code.bc` must still be what `llvm-as-19` makes of
+/// `tests/fixtures/bitcode/gen_code.bc` must still be what `llvm-as-19` makes of
 /// `gen_code.ll`, and hexlens must read it, inside each fixture that carries it (both
 /// byte orders, two modules), as the analyzer reads the same bytes.
 #[test]
 fn the_dyno_fixtures_generated_code_reads_as_llvm_bcanalyzer_19_reads_it() {
     let tool = bcanalyzer_19();
-    let dir = common::repo_root().join("tests/fixtures/dyno");
+    let dir = common::repo_root().join("tests/fixtures/bitcode");
     let committed = std::fs::read(dir.join("gen_code.bc")).unwrap();
     let tmp = std::env::temp_dir().join(format!("hexlens-dyno-bc-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
@@ -539,8 +539,9 @@ fn the_dyno_fixtures_generated_code_reads_as_llvm_bcanalyzer_19_reads_it() {
     );
     let theirs = parse_dump(&run_bcanalyzer(&tool, &committed).unwrap()).unwrap();
     let mut checked = 0;
+    let dyno = common::repo_root().join("tests/fixtures/chapel-dyno");
     for name in ["writer_le.dyno", "writer_be.dyno", "two_modules.dyno"] {
-        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let bytes = std::fs::read(dyno.join(name)).unwrap();
         let d = decode_bytes(&bytes);
         assert!(d.is_clean(), "{name}");
         for m in 0.. {

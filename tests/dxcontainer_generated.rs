@@ -1,7 +1,7 @@
 //! Generated DirectX Container fixtures: SYM0/STR0, PSV0 v0 and future sizes,
 //! damaged files, and a shader PDB's debug container with the signed shader it
 //! belongs to. The bytes come from `tests/generators/dxcontainer.rs`; these
-//! tests check the checked-in copies in `tests/fixtures/generated/` are current
+//! tests check the checked-in copies in `tests/fixtures/dxcontainer/generated/` are current
 //! (`HEXLENS_BLESS=1` rewrites them) and that hexlens decodes what was written.
 
 #[path = "generators/dxcontainer.rs"]
@@ -16,7 +16,7 @@ use lookup::{display, error, node, s, value};
 use std::path::PathBuf;
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/generated")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dxcontainer/generated")
 }
 
 fn bytes_of(bytes: &[u8], d: &Decoded, path: &str) -> Vec<u8> {

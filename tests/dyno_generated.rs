@@ -1,4 +1,4 @@
-//! Generated Chapel `.dyno` fixtures: the checked-in copies in `tests/fixtures/dyno/`
+//! Generated Chapel `.dyno` fixtures: the checked-in copies in `tests/fixtures/chapel-dyno/`
 //! must be what `tests/generators/dyno.rs` makes (`HEXLENS_BLESS=1` rewrites them),
 //! and hexlens must decode from them what the generator wrote: both byte orders,
 //! all three layouts, the SHA-256, the symbol table's front-coded names, the uAST,
@@ -18,7 +18,7 @@ use lookup::{display, error, node, s, value};
 use std::path::PathBuf;
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dyno")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/chapel-dyno")
 }
 
 fn errors(d: &Decoded) -> Vec<String> {

@@ -18,6 +18,8 @@
 
 #[path = "../fuzz/src/alloc.rs"]
 mod alloc;
+#[path = "support/bless.rs"]
+mod bless;
 #[allow(dead_code)]
 mod common;
 #[path = "../fuzz/src/decoders.rs"]
@@ -440,21 +442,8 @@ fn small_files() -> Vec<(&'static str, Vec<u8>)> {
 #[test]
 fn checked_in_hostile_files_match_the_generator() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile");
-    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
-    if bless {
-        std::fs::create_dir_all(&dir).unwrap();
-    }
+    bless::check_current(&dir, small_files(), "the generator");
     for (name, bytes) in small_files() {
-        let path = dir.join(name);
-        if bless {
-            std::fs::write(&path, &bytes).unwrap();
-        }
-        let on_disk = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (run with HEXLENS_BLESS=1)", path.display()));
-        assert!(
-            on_disk == bytes,
-            "{name} differs from the generator (run with HEXLENS_BLESS=1)"
-        );
         let target = name.split('-').next().unwrap();
         decode(target, name, &bytes);
     }

@@ -1,6 +1,6 @@
 //! Generated LLVM 1.x bytecode fixtures. The bytes come from
 //! `tests/generators/llvm1.rs`; these tests check the checked-in copies in
-//! `tests/fixtures/llvm1/` are current (`HEXLENS_BLESS=1` rewrites them), that
+//! `tests/fixtures/llvm1-bytecode/` are current (`HEXLENS_BLESS=1` rewrites them), that
 //! hexlens decodes what the generator wrote, and that hostile inputs (100,000
 //! nested blocks, over-long vbrs, sizes and counts of 0xFFFFFFFF) finish quickly
 //! with errors at the damage.
@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/llvm1")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/llvm1-bytecode")
 }
 
 fn s(d: &Decoded, path: &str) -> String {

@@ -605,30 +605,19 @@ fn pruned_json(json: &str) -> String {
 #[test]
 fn the_golden_dumps_are_current() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/msf");
-    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
-    if bless {
-        std::fs::create_dir_all(&dir).unwrap();
-    }
+    let mut dumps = Vec::new();
     for (name, bytes) in all_fixtures() {
         let d = decode_bytes(&bytes);
-        for (ext, text) in [
-            ("txt", pruned_text(&output::to_text(&d))),
-            ("json", pruned_json(&output::to_json(&d))),
-        ] {
-            let path = dir.join(format!("{name}.{ext}"));
-            if bless {
-                std::fs::write(&path, &text).unwrap();
-            }
-            let on_disk = std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("{}: {e} (run with HEXLENS_BLESS=1)", path.display()));
-            assert!(
-                on_disk == text,
-                "{} differs from the decode; rerun with HEXLENS_BLESS=1 if intended:\n{}",
-                path.display(),
-                lazy::first_difference(&text, &on_disk)
-            );
-        }
+        dumps.push((
+            format!("{name}.txt"),
+            pruned_text(&output::to_text(&d)).into_bytes(),
+        ));
+        dumps.push((
+            format!("{name}.json"),
+            pruned_json(&output::to_json(&d)).into_bytes(),
+        ));
     }
+    lookup::bless::check_current(&dir, dumps, "the decode");
 }
 
 #[test]

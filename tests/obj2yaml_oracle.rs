@@ -621,95 +621,6 @@ fn hexlens_agrees_with_llvm19_obj2yaml_on_every_dxcontainer_sample() {
     );
 }
 
-/// A node of the JSON contract, reduced to what the span checks need.
-struct JsonSpan<'a> {
-    path: String,
-    kind: &'a str,
-    start: u64,
-    end: u64,
-}
-
-/// The bit span of a JSON node: `bits` when present, else the byte span.
-fn json_span<'a>(v: &'a serde_json::Value, path: String) -> Result<JsonSpan<'a>, String> {
-    let num = |o: &serde_json::Value, k: &str| {
-        o.get(k)
-            .and_then(serde_json::Value::as_u64)
-            .ok_or_else(|| format!("{path}: missing integer {k:?}"))
-    };
-    let (start, end) = match v.get("bits") {
-        Some(b) => (num(b, "start")?, num(b, "end")?),
-        None => (num(v, "start")? * 8, num(v, "end")? * 8),
-    };
-    let kind = v
-        .get("kind")
-        .and_then(serde_json::Value::as_str)
-        .ok_or_else(|| format!("{path}: missing kind"))?;
-    Ok(JsonSpan {
-        path,
-        kind,
-        start,
-        end,
-    })
-}
-
-/// Every node's children lie inside it, and non-empty, non-derived siblings do not
-/// overlap. Returns one message per violation.
-fn check_json_spans(tree: &serde_json::Value) -> Vec<String> {
-    let mut bad = Vec::new();
-    let mut stack = vec![(tree, String::new())];
-    while let Some((node, path)) = stack.pop() {
-        let me = match json_span(node, path.clone()) {
-            Ok(s) => s,
-            Err(e) => {
-                bad.push(e);
-                continue;
-            }
-        };
-        let Some(children) = node.get("children").and_then(serde_json::Value::as_array) else {
-            continue;
-        };
-        let mut kids = Vec::new();
-        for c in children {
-            let name = c
-                .get("name")
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or("?");
-            let cpath = if path.is_empty() {
-                name.to_string()
-            } else {
-                format!("{path}/{name}")
-            };
-            match json_span(c, cpath.clone()) {
-                Ok(s) => kids.push(s),
-                Err(e) => bad.push(e),
-            }
-            stack.push((c, cpath));
-        }
-        for k in &kids {
-            if !(me.start <= k.start && k.end <= me.end) {
-                bad.push(format!(
-                    "{} (bits {}..{}) is not inside its parent {:?} (bits {}..{})",
-                    k.path, k.start, k.end, me.path, me.start, me.end
-                ));
-            }
-        }
-        let mut solid: Vec<&JsonSpan> = kids
-            .iter()
-            .filter(|k| k.kind != "derived" && k.start < k.end)
-            .collect();
-        solid.sort_by_key(|k| (k.start, k.end));
-        for w in solid.windows(2) {
-            if w[1].start < w[0].end {
-                bad.push(format!(
-                    "siblings overlap: {} (bits {}..{}) and {} (bits {}..{})",
-                    w[0].path, w[0].start, w[0].end, w[1].path, w[1].start, w[1].end
-                ));
-            }
-        }
-    }
-    bad
-}
-
 #[test]
 fn curated_samples_decode_cleanly_with_nested_spans() {
     let dir = common::curated_dir();
@@ -746,13 +657,18 @@ fn curated_samples_decode_cleanly_with_nested_spans() {
         if v.get("file_size").and_then(serde_json::Value::as_u64) != Some(bytes.len() as u64) {
             failures.push(format!("{name}: JSON file_size is not {}", bytes.len()));
         }
-        match v.get("tree") {
-            Some(tree) => {
-                for b in check_json_spans(tree) {
-                    failures.push(format!("{name}: {b}"));
-                }
-            }
-            None => failures.push(format!("{name}: JSON has no tree")),
+        if v.get("tree").is_none() {
+            failures.push(format!("{name}: JSON has no tree"));
+        }
+        if let Err(e) = d.tree.validate(bytes.len() as u64) {
+            failures.push(format!("{name}: {e}"));
+        }
+        for (a, b) in d.tree.overlapping_siblings(0) {
+            failures.push(format!(
+                "{name}: siblings overlap: {} and {}",
+                d.tree.path(a),
+                d.tree.path(b)
+            ));
         }
     }
     println!("curated: {} files checked", files.len());

@@ -295,7 +295,7 @@ fn hexlens_yaml_is_obj2yaml_19s_for_the_repository_fixtures() {
     let obj2yaml = common::obj2yaml_19();
     let yaml2obj = common::yaml2obj_19();
     let root = common::repo_root().join("tests/fixtures");
-    let mut files = common::files_with_suffix(&root.join("generated"), ".dxbc");
+    let mut files = common::files_with_suffix(&root.join("dxcontainer/generated"), ".dxbc");
     files.extend(common::files_with_suffix(&common::curated_dir(), ".dxbc"));
     assert!(
         files.len() >= 45,

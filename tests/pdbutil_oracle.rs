@@ -19,6 +19,8 @@
 //!
 //! A missing `llvm-pdbutil-19` fails the tests: they do not skip.
 
+#[path = "support/bless.rs"]
+mod bless;
 #[path = "generators/msf.rs"]
 mod gen;
 #[path = "support/invariants.rs"]
@@ -339,7 +341,7 @@ fn llvm_pdbutil_19_is_installed() {
 fn the_llvm_written_fixtures_are_what_yaml2pdb_19_writes() {
     let dir = fixtures_dir();
     let tmp = scratch("yaml2pdb");
-    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
+    let mut made = Vec::new();
     for name in YAML2PDB {
         let yaml = dir.join(format!("{name}.yaml"));
         let out = tmp.join(format!("{name}.pdb"));
@@ -349,20 +351,10 @@ fn the_llvm_written_fixtures_are_what_yaml2pdb_19_writes() {
             &yaml.to_string_lossy(),
         ])
         .unwrap_or_else(|e| panic!("yaml2pdb {name}: {e}"));
-        let made = std::fs::read(&out).unwrap();
-        let path = dir.join(format!("{name}.pdb"));
-        if bless {
-            std::fs::write(&path, &made).unwrap();
-        }
-        let on_disk = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (run with HEXLENS_BLESS=1)", path.display()));
-        assert!(
-            on_disk == made,
-            "{} differs from what llvm-pdbutil-19 yaml2pdb writes; rerun with HEXLENS_BLESS=1",
-            path.display()
-        );
+        made.push((format!("{name}.pdb"), std::fs::read(&out).unwrap()));
     }
     std::fs::remove_dir_all(&tmp).ok();
+    bless::check_current(&dir, made, "llvm-pdbutil-19 yaml2pdb");
 }
 
 #[test]

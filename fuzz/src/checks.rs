@@ -1,34 +1,22 @@
 //! The properties every decode must have, whatever the input: the checks the fuzz
-//! targets run after each input. This is the project's one invariant checker: the
-//! root package's tests include this file with `#[path]`, the regression tests
-//! directly (`tests/fuzz_regressions.rs`, `tests/hostile.rs`,
-//! `tests/resource_bounds.rs`) and the per-format damage sweeps through
-//! `tests/support/invariants.rs` (whose `check` is [`check_tree`]).
+//! targets run after each input, and the tests through `#[path]` (the
+//! regression tests directly — `tests/fuzz_regressions.rs`, `tests/hostile.rs`,
+//! `tests/resource_bounds.rs` — and the per-format damage sweeps and the
+//! conformance harness through `tests/support/invariants.rs`).
 //!
-//! - the root spans exactly the file, every span lies inside the file and every
-//!   child inside its parent; every non-root node is the child of exactly one
-//!   parent that it points back at (so the arena is a tree, without cycles);
-//! - every error has a message, lies inside the file (its span is its offset) and
-//!   marks all its ancestors damaged; the JSON rendering parses and lists every
-//!   error with a byte offset inside the file;
-//! - the node count is at most [`NODES_PER_BYTE`] · len + [`NODES_BASE`];
+//! - the tree's own invariants: [`hexlens_core::Tree::validate`] (spans nested
+//!   in the file and their parents, one parent per node, errors marking their
+//!   ancestors damaged, the node-count bound [`node_bound`]);
+//! - the JSON rendering parses, spans the file and lists every error with a
+//!   byte offset inside the file; the text rendering is not empty;
 //! - the bytes allocated while decoding peak at most [`ALLOC_PER_BYTE`] · len +
 //!   [`ALLOC_BASE`] (checked by the callers that count allocations).
-//!
-//! A lazy node (one whose children are decoded on expansion) is checked like any
-//! other: a span and no children yet.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
-use hexlens_core::{BitSpan, Decoded, Kind};
+use hexlens_core::Decoded;
 
-/// Nodes per input byte. The builder stops at N = 4096 + 12 · len nodes (its
-/// budget); filling the gaps with `unknown` nodes adds at most one before each
-/// child and one after the last child of each node, so at most 2N more. Measured:
-/// real files ~1 node per byte, node-budget exhaustion ~13.
-pub const NODES_PER_BYTE: u64 = 36;
-/// Constant part of the node bound (see [`NODES_PER_BYTE`]).
-pub const NODES_BASE: u64 = 3 * 4096;
+pub use hexlens_core::tree::{node_bound, NODES_BASE, NODES_PER_BYTE};
 
 /// Peak bytes allocated during a decode, per input byte. Measured (see
 /// `tests/resource_bounds.rs` and the `node_cost` example): real bitcode peaks at
@@ -40,13 +28,6 @@ pub const ALLOC_PER_BYTE: u64 = 4096;
 /// (with growth), per-decoder tables and the first allocations of the tree.
 pub const ALLOC_BASE: u64 = 8 << 20;
 
-/// Upper bound on the nodes of a tree decoded from `len` bytes.
-pub fn node_bound(len: u64) -> u64 {
-    NODES_PER_BYTE
-        .saturating_mul(len)
-        .saturating_add(NODES_BASE)
-}
-
 /// Upper bound on the peak bytes allocated while decoding `len` bytes.
 pub fn alloc_bound(len: u64) -> u64 {
     ALLOC_PER_BYTE
@@ -54,122 +35,15 @@ pub fn alloc_bound(len: u64) -> u64 {
         .saturating_add(ALLOC_BASE)
 }
 
-/// Checks the structure of a tree decoded from `len` bytes; returns the first
-/// violation found.
+/// Checks the structure of a tree decoded from `len` bytes ([`Tree::validate`],
+/// and the file size the decode records); returns the first violation found.
+///
+/// [`Tree::validate`]: hexlens_core::Tree::validate
 pub fn check_tree(d: &Decoded, len: u64) -> Result<(), String> {
-    let t = &d.tree;
     if d.file_size != len {
         return Err(format!("file_size {} for a {len}-byte input", d.file_size));
     }
-    let nodes = t.nodes();
-    let count = nodes.len() as u64;
-    if count > node_bound(len) {
-        return Err(format!(
-            "{count} nodes for a {len}-byte input: more than the bound {}",
-            node_bound(len)
-        ));
-    }
-    let file = BitSpan::bytes(0, len);
-    let root_id = t.root();
-    let root = t.node(root_id);
-    if root.span != file {
-        return Err(format!(
-            "root span {:?} is not the file {file:?}",
-            root.span
-        ));
-    }
-    if root.parent.is_some() {
-        return Err("the root has a parent".into());
-    }
-    // How many times each node is listed as a child: exactly once for all but the root.
-    let mut listed = vec![0u8; nodes.len()];
-    let mut any_error = false;
-    for (i, n) in nodes.iter().enumerate() {
-        let id = i as u32;
-        let path = || t.path(id);
-        if n.span.start > n.span.end {
-            return Err(format!("{} has a reversed span {:?}", path(), n.span));
-        }
-        if !file.contains(&n.span) {
-            return Err(format!("{} {:?} lies outside the file", path(), n.span));
-        }
-        if let Some(r) = n.reference {
-            if r.start > r.end || !file.contains(&r) {
-                return Err(format!("{} refers to {r:?}, outside the file", path()));
-            }
-        }
-        if n.kind == Kind::Derived && !n.span.is_empty() {
-            return Err(format!("{} is derived but claims bits", path()));
-        }
-        if id != root_id && n.parent.is_none() {
-            return Err(format!("node {id} ({}) has no parent", n.name));
-        }
-        if let Some(e) = &n.error {
-            any_error = true;
-            if e.trim().is_empty() {
-                return Err(format!("{} has an empty error message", path()));
-            }
-            if !n.damaged {
-                return Err(format!("{} has an error but is not marked damaged", path()));
-            }
-            let mut p = n.parent;
-            let mut steps = 0usize;
-            while let Some(pid) = p {
-                steps += 1;
-                if steps > nodes.len() {
-                    return Err(format!("the ancestors of {id} form a cycle"));
-                }
-                if !t.node(pid).damaged {
-                    return Err(format!(
-                        "{} has an error but its ancestor {} is not marked damaged",
-                        path(),
-                        t.path(pid)
-                    ));
-                }
-                p = t.node(pid).parent;
-            }
-        }
-        for &c in &n.children {
-            let Some(slot) = listed.get_mut(c as usize) else {
-                return Err(format!("{} lists a child {c} that does not exist", path()));
-            };
-            *slot = slot.saturating_add(1);
-            if *slot > 1 {
-                return Err(format!("node {c} is listed as a child more than once"));
-            }
-            let child = t.node(c);
-            if child.parent != Some(id) {
-                return Err(format!(
-                    "child {} does not point back at {}",
-                    t.path(c),
-                    path()
-                ));
-            }
-            let cs = child.span;
-            let inside = if cs.is_empty() {
-                cs.start >= n.span.start && cs.start <= n.span.end
-            } else {
-                n.span.contains(&cs)
-            };
-            if !inside {
-                return Err(format!(
-                    "child {} {cs:?} lies outside its parent {:?}",
-                    t.path(c),
-                    n.span
-                ));
-            }
-        }
-    }
-    if listed[root_id as usize] != 0 {
-        return Err("the root is listed as a child".into());
-    }
-    if let Some(orphan) = (0..nodes.len()).find(|&i| i as u32 != root_id && listed[i] != 1) {
-        return Err(format!("node {orphan} is not listed by its parent"));
-    }
-    if any_error != root.damaged {
-        return Err("the root's damaged flag disagrees with the errors present".into());
-    }
-    Ok(())
+    d.tree.validate(len)
 }
 
 /// Deepest tree serde_json parses the JSON of: a node at depth k is nested

@@ -10,7 +10,7 @@
 //! and its `SRCI` follows DXC's `SourceInfoWriter` (`dxcshadersourceinfo.cpp`).
 //! The generator signs with its own MD5 code (the DXBC checksum as vkd3d-shader's
 //! `checksum.c` describes it), not hexlens's. `tests/dxcontainer_generated.rs`
-//! checks the files in `tests/fixtures/generated/` are what this generator makes
+//! checks the files in `tests/fixtures/dxcontainer/generated/` are what this generator makes
 //! (`HEXLENS_BLESS=1` rewrites them) and what hexlens decodes from them.
 
 #![allow(dead_code)]

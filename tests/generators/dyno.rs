@@ -12,7 +12,7 @@
 //! each class's `serializeInner` writes them.
 //!
 //! The encoder is independent of the decoder (its own tag numbers, its own SHA-256).
-//! `tests/dyno_generated.rs` checks the files in `tests/fixtures/dyno/` are what this
+//! `tests/dyno_generated.rs` checks the files in `tests/fixtures/chapel-dyno/` are what this
 //! generator makes (`HEXLENS_BLESS=1` rewrites them).
 
 #![allow(dead_code)]
@@ -38,11 +38,11 @@ pub const SOURCE: &str = "module Shapes {
 }
 ";
 
-/// The generated-code section's LLVM IR bitcode: `tests/fixtures/dyno/gen_code.bc`,
+/// The generated-code section's LLVM IR bitcode: `tests/fixtures/bitcode/gen_code.bc`,
 /// which `llvm-as-19` made from `gen_code.ll` beside it (the module's procedures
 /// under their C names; `tests/bitstream_oracle.rs` checks the file is still what
 /// `llvm-as-19` makes of it).
-pub const BITCODE: &[u8] = include_bytes!("../fixtures/dyno/gen_code.bc");
+pub const BITCODE: &[u8] = include_bytes!("../fixtures/bitcode/gen_code.bc");
 
 // ----- uAST tags (position in uast-classes-list.h @659c09f6, markers included) -----
 pub const T_DOT: u8 = 13;

@@ -10,7 +10,7 @@
 //! instructions, type definitions) are filled with plausible bytes following LLVM
 //! 1.x's writer; hexlens shows them raw, so only their sizes matter.
 //!
-//! `tests/llvm1_generated.rs` checks the files in `tests/fixtures/llvm1/` are what
+//! `tests/llvm1_generated.rs` checks the files in `tests/fixtures/llvm1-bytecode/` are what
 //! this generator makes (`HEXLENS_BLESS=1` rewrites them) and what hexlens
 //! decodes from them.
 

@@ -30,7 +30,8 @@ pub const NIL: u32 = u32::MAX;
 
 /// The debug container DXC writes into a shader's PDB (this repository's
 /// generated fixture).
-pub const DEBUG_CONTAINER: &[u8] = include_bytes!("../fixtures/generated/pdb_debug_container.dxbc");
+pub const DEBUG_CONTAINER: &[u8] =
+    include_bytes!("../fixtures/dxcontainer/generated/pdb_debug_container.dxbc");
 /// A DXIL hull shader compiled by DXC (vkd3d-proton corpus), 2,776 bytes.
 pub const DXIL_SHADER: &[u8] =
     include_bytes!("../fixtures/dxcontainer/curated/hs_mismatch_2_code_dxil.dxil.dxbc");

@@ -29,22 +29,22 @@ const hexlens = createRequire(import.meta.url)(join(PKG, "hexlens.js"));
 const EVERY_FORMAT = [
   ["dxcontainer", join(SHARED, "samples/dxcontainer/curated/basic_code_dxil.dxil.dxbc")],
   ["dxcontainer", join(SHARED, "samples/dxcontainer/curated/d3d12_shaders_L2434_ps_dmax_code.dxbc")],
-  ["bitcode", join(ROOT, "tests/fixtures/dyno/gen_code.bc")],
-  ["chapel-dyno", join(ROOT, "tests/fixtures/dyno/writer_le.dyno")],
-  ["chapel-dyno", join(ROOT, "tests/fixtures/dyno/spec_be.dyno")],
+  ["bitcode", join(ROOT, "tests/fixtures/bitcode/gen_code.bc")],
+  ["chapel-dyno", join(ROOT, "tests/fixtures/chapel-dyno/writer_le.dyno")],
+  ["chapel-dyno", join(ROOT, "tests/fixtures/chapel-dyno/spec_be.dyno")],
   ["cdac", join(ROOT, "tests/fixtures/cdac/x86_64-linux.o")],
   ["cdac", join(ROOT, "tests/fixtures/cdac/s390x-blob.bin")],
-  ["llvm1-bytecode", join(ROOT, "tests/fixtures/llvm1/rev3_llvm13.bc")],
+  ["llvm1-bytecode", join(ROOT, "tests/fixtures/llvm1-bytecode/rev3_llvm13.bc")],
   ["msf", join(ROOT, "tests/fixtures/msf/llvm_modules.pdb")],
   ["msf", join(ROOT, "tests/fixtures/msf/dxc_dxil_shader.pdb")],
 ];
 
 /** Damaged files: a partial tree with errors, as the CLI prints it. */
 const DAMAGED = [
-  join(ROOT, "tests/fixtures/dyno/truncated.dyno"),
+  join(ROOT, "tests/fixtures/chapel-dyno/truncated.dyno"),
   join(ROOT, "tests/fixtures/msf/damaged_truncated.pdb"),
-  join(ROOT, "tests/fixtures/llvm1/truncated.bc"),
-  join(ROOT, "tests/fixtures/generated/bad_signature_and_psv.dxbc"),
+  join(ROOT, "tests/fixtures/llvm1-bytecode/truncated.bc"),
+  join(ROOT, "tests/fixtures/dxcontainer/generated/bad_signature_and_psv.dxbc"),
   join(ROOT, "tests/fixtures/cdac/damaged-truncated-blob.bin"),
 ];
 

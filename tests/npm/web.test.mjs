@@ -87,7 +87,7 @@ async function pick(file, { worker, levels }) {
 const FILES = [
   join(SHARED, "samples/dxcontainer/curated/basic_code_dxil.dxil.dxbc"),
   join(ROOT, "tests/fixtures/msf/dxc_dxil_shader.pdb"),
-  join(ROOT, "tests/fixtures/dyno/truncated.dyno"),
+  join(ROOT, "tests/fixtures/chapel-dyno/truncated.dyno"),
 ];
 
 for (const worker of [true, false]) {

@@ -4,6 +4,9 @@
 
 #![allow(dead_code)]
 
+#[path = "bless.rs"]
+pub mod bless;
+
 use hexlens_core::{Decoded, Node, Value};
 use std::path::Path;
 
@@ -54,24 +57,8 @@ pub fn s(v: &str) -> Value {
     Value::Str(v.to_string())
 }
 
-/// Checks that every `(name, bytes)` the generator makes is the file `dir/name`;
-/// with `HEXLENS_BLESS` set, writes them first.
+/// Checks that every `(name, bytes)` the generator makes is the file `dir/name`
+/// (see [`bless::check_current`]; `HEXLENS_BLESS=1` writes them).
 pub fn check_fixtures_current(dir: &Path, fixtures: Vec<(&str, Vec<u8>)>) {
-    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
-    if bless {
-        std::fs::create_dir_all(dir).unwrap();
-    }
-    for (name, bytes) in fixtures {
-        let path = dir.join(name);
-        if bless {
-            std::fs::write(&path, &bytes).unwrap();
-        }
-        let on_disk = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("{}: {e} (run with HEXLENS_BLESS=1)", path.display()));
-        assert!(
-            on_disk == bytes,
-            "{} differs from the generator's output; rerun with HEXLENS_BLESS=1",
-            path.display()
-        );
-    }
+    bless::check_current(dir, fixtures, "the generator");
 }

@@ -16,7 +16,7 @@ fn fixture(rel: &str) -> String {
 }
 
 const CLEAN: &str = "dxcontainer/curated/d3d12_geometry_shader_L1216_gs_code_dxil.dxil.dxbc";
-const DAMAGED: &str = "generated/bad_symbols.dxbc";
+const DAMAGED: &str = "dxcontainer/generated/bad_symbols.dxbc";
 
 #[test]
 fn formats_lists_the_dxcontainer_decoder() {
@@ -163,7 +163,7 @@ fn dump_yaml_writes_obj2yaml_19s_document_for_a_container() {
 #[test]
 fn dump_yaml_of_a_file_that_is_not_a_container_exits_2_with_a_message() {
     for file in [
-        fixture("dyno/gen_code.bc"),
+        fixture("bitcode/gen_code.bc"),
         repo().join("Cargo.toml").to_string_lossy().into_owned(),
     ] {
         let out = hexlens(&["dump", &file, "--yaml"]);
@@ -181,7 +181,7 @@ fn dump_yaml_of_a_file_that_is_not_a_container_exits_2_with_a_message() {
 fn dump_yaml_of_a_damaged_container_exits_1_and_names_what_it_left_out() {
     let out = hexlens(&[
         "dump",
-        &fixture("generated/bad_signature_and_psv.dxbc"),
+        &fixture("dxcontainer/generated/bad_signature_and_psv.dxbc"),
         "--yaml",
     ]);
     assert_eq!(out.status.code(), Some(1));
@@ -213,7 +213,11 @@ fn an_unknown_file_is_dumped_as_raw_with_exit_1() {
 /// byte for byte with `tests/golden/dxcontainer/`.
 #[test]
 fn dumps_match_the_golden_files() {
-    let mut inputs = support::fixtures(&repo().join("tests/fixtures/generated"), &["dxbc"], 8);
+    let mut inputs = support::fixtures(
+        &repo().join("tests/fixtures/dxcontainer/generated"),
+        &["dxbc"],
+        8,
+    );
     inputs.extend(
         [
             CLEAN,
@@ -294,7 +298,7 @@ fn a_lazy_threshold_that_is_not_a_number_is_a_usage_error() {
 
 #[test]
 fn a_raw_bc_file_is_decoded_as_llvm_bitcode() {
-    let out = hexlens(&["dump", &fixture("dyno/gen_code.bc"), "--json"]);
+    let out = hexlens(&["dump", &fixture("bitcode/gen_code.bc"), "--json"]);
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["format"], "bitcode");
@@ -582,7 +586,7 @@ fn completions_for_each_shell_name_every_command() {
 
 #[test]
 fn a_dash_reads_standard_input_as_the_file() {
-    for rel in [CLEAN, DAMAGED, "dyno/gen_code.bc"] {
+    for rel in [CLEAN, DAMAGED, "bitcode/gen_code.bc"] {
         let path = fixture(rel);
         let bytes = std::fs::read(&path).unwrap();
         for form in [

@@ -1,6 +1,6 @@
 //! Golden dumps of the Chapel `.dyno` fixtures: `hexlens dump` (text) and
-//! `hexlens dump --json` of every file in `tests/fixtures/dyno/`, compared byte for
-//! byte with `tests/golden/dyno/`. When an output change is intended,
+//! `hexlens dump --json` of every file in `tests/fixtures/chapel-dyno/`, compared byte for
+//! byte with `tests/golden/chapel-dyno/`. When an output change is intended,
 //! `HEXLENS_BLESS=1 cargo test -p hexlens-cli --test dyno_golden` rewrites them.
 
 mod support;
@@ -10,14 +10,14 @@ use std::process::Command;
 use support::{check_golden, repo};
 
 fn fixtures() -> Vec<PathBuf> {
-    support::fixtures(&repo().join("tests/fixtures/dyno"), &["dyno"], 10)
+    support::fixtures(&repo().join("tests/fixtures/chapel-dyno"), &["dyno"], 10)
 }
 
 #[test]
 fn dyno_dumps_match_the_golden_files() {
     check_golden(
         &fixtures(),
-        &repo().join("tests/golden/dyno"),
+        &repo().join("tests/golden/chapel-dyno"),
         |name, out| {
             assert!(
                 matches!(out.status.code(), Some(0 | 1)),

@@ -1,5 +1,5 @@
 //! Golden text and JSON dumps of the generated LLVM 1.x bytecode fixtures
-//! (`tests/fixtures/llvm1/`), compared byte for byte with `tests/golden/llvm1/`.
+//! (`tests/fixtures/llvm1-bytecode/`), compared byte for byte with `tests/golden/llvm1-bytecode/`.
 //! `HEXLENS_BLESS=1` rewrites them when a change is intended.
 
 mod support;
@@ -8,23 +8,27 @@ use support::{check_golden, decoded_as, fixtures, hexlens, repo};
 
 #[test]
 fn llvm1_dumps_match_the_golden_files() {
-    let inputs = fixtures(&repo().join("tests/fixtures/llvm1"), &["bc"], 16);
-    check_golden(&inputs, &repo().join("tests/golden/llvm1"), |name, out| {
-        assert!(
-            matches!(out.status.code(), Some(0 | 1)),
-            "{name}: {:?}",
-            out.status
-        );
-        assert!(
-            decoded_as(out, "llvm1-bytecode"),
-            "{name} was not decoded as LLVM 1.x bytecode"
-        );
-    });
+    let inputs = fixtures(&repo().join("tests/fixtures/llvm1-bytecode"), &["bc"], 16);
+    check_golden(
+        &inputs,
+        &repo().join("tests/golden/llvm1-bytecode"),
+        |name, out| {
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)),
+                "{name}: {:?}",
+                out.status
+            );
+            assert!(
+                decoded_as(out, "llvm1-bytecode"),
+                "{name} was not decoded as LLVM 1.x bytecode"
+            );
+        },
+    );
 }
 
 #[test]
 fn a_clean_llvm1_file_exits_0_and_a_damaged_one_exits_1() {
-    let dir = repo().join("tests/fixtures/llvm1");
+    let dir = repo().join("tests/fixtures/llvm1-bytecode");
     let ok = hexlens(&["dump", &dir.join("rev3_llvm13.bc").to_string_lossy()]);
     assert_eq!(ok.status.code(), Some(0));
     let text = String::from_utf8(ok.stdout).unwrap();

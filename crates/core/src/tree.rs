@@ -15,6 +15,9 @@ use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
+mod validate;
+pub use validate::{node_bound, NODES_BASE, NODES_PER_BYTE};
+
 /// Index of a node inside its [`Tree`].
 pub type NodeId = u32;
 

@@ -138,7 +138,7 @@ mod tests {
     #[test]
     fn a_group_that_reads_more_than_its_bytes_costs_what_it_reads() {
         // A .dyno header's hash is 32 bytes, but checking it reads the whole file.
-        let data = fixture("dyno/spec_le.dyno");
+        let data = fixture("chapel-dyno/spec_le.dyno");
         let src = data.as_slice();
         let mut d = crate::decode_with(&src, &viewer_options());
         let header = d.tree.find("Header/Sha256").expect("the header's hash");

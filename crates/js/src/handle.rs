@@ -301,7 +301,7 @@ mod tests {
         std::fs::read(format!("{dir}{path}")).expect("fixture")
     }
 
-    const BITCODE: &str = "dyno/gen_code.bc";
+    const BITCODE: &str = "bitcode/gen_code.bc";
     const DXIL: &str = "dxcontainer/curated/basic_code_dxil.dxil.dxbc";
 
     #[test]
@@ -309,9 +309,9 @@ mod tests {
         for (path, want) in [
             (DXIL, "dxcontainer"),
             (BITCODE, "bitcode"),
-            ("dyno/spec_le.dyno", "chapel-dyno"),
+            ("chapel-dyno/spec_le.dyno", "chapel-dyno"),
             ("cdac/x86_64-blob.bin", "cdac"),
-            ("llvm1/rev3_llvm13.bc", "llvm1-bytecode"),
+            ("llvm1-bytecode/rev3_llvm13.bc", "llvm1-bytecode"),
             ("msf/llvm_minimal.pdb", "msf"),
         ] {
             let data = fixture(path);
@@ -373,7 +373,7 @@ mod tests {
 
     #[test]
     fn the_json_dump_is_the_contract_of_an_eager_decode() {
-        for path in [DXIL, "msf/llvm_minimal.pdb", "dyno/truncated.dyno"] {
+        for path in [DXIL, "msf/llvm_minimal.pdb", "chapel-dyno/truncated.dyno"] {
             let data = fixture(path);
             let h = Handle::open(data.clone(), OpenOptions::default());
             let eager = hexlens_core::decode_bytes(&data);

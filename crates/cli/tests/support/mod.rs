@@ -4,6 +4,9 @@
 
 #![allow(dead_code)]
 
+#[path = "../../../../tests/support/bless.rs"]
+mod bless;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -43,8 +46,7 @@ pub fn fixtures(dir: &Path, exts: &[&str], min: usize) -> Vec<PathBuf> {
 /// output (file name, output), and compares it with `golden/<file name>.<ext>`.
 /// Fails listing every stale golden file.
 pub fn check_golden(inputs: &[PathBuf], golden: &Path, mut check: impl FnMut(&str, &Output)) {
-    let bless = std::env::var_os("HEXLENS_BLESS").is_some();
-    let mut stale = Vec::new();
+    let mut dumps = Vec::new();
     for input in inputs {
         let name = input.file_name().unwrap().to_string_lossy().into_owned();
         for (ext, json) in [("txt", false), ("json", true)] {
@@ -55,19 +57,10 @@ pub fn check_golden(inputs: &[PathBuf], golden: &Path, mut check: impl FnMut(&st
             }
             let out = hexlens(&args);
             check(&name, &out);
-            let path = golden.join(format!("{name}.{ext}"));
-            if bless {
-                std::fs::create_dir_all(golden).unwrap();
-                std::fs::write(&path, &out.stdout).unwrap();
-            } else if std::fs::read(&path).ok().as_deref() != Some(&out.stdout[..]) {
-                stale.push(path.display().to_string());
-            }
+            dumps.push((format!("{name}.{ext}"), out.stdout));
         }
     }
-    assert!(
-        stale.is_empty(),
-        "dumps differ from the golden files (HEXLENS_BLESS=1 to accept): {stale:#?}"
-    );
+    bless::check_current(golden, dumps, "hexlens dump");
     // Every golden file is some input's dump: none is left behind by a
     // fixture renamed or removed.
     let names: Vec<String> = inputs

@@ -531,8 +531,10 @@ fn check_hash(b: &mut Builder, id: crate::tree::NodeId) {
 
 // How far a container found inside another file extends (see `super::embedded`).
 
-/// A .dyno header: its module table (one more offset than modules, the last
-/// the end of the file) fits and rises.
+/// A .dyno header: its module table fits and rises. The 2024 writer's and the
+/// spec's table hold one more offset than modules, the last the end of the
+/// file; the 2021–2023 writer's holds the modules' offsets only, and each
+/// module's header its length (see [`layout`]).
 pub(crate) fn extent(src: &dyn ByteSource, offset: u64, room: u64) -> Option<u64> {
     let h = read_exact(src, offset, 64)?;
     let big = h[0] == b'L';
@@ -540,6 +542,37 @@ pub(crate) fn extent(src: &dyn ByteSource, offset: u64, room: u64) -> Option<u64
     let table_end = 64 + (modules + 1) * 8;
     if modules > 1 << 20 || table_end > room {
         return None;
+    }
+    let word = |at: u64| -> Option<u64> {
+        if at.checked_add(8)? > room {
+            return None;
+        }
+        let w: [u8; 8] = read_exact(src, offset + at, 8)?.try_into().ok()?;
+        Some(if big {
+            u64::from_be_bytes(w)
+        } else {
+            u64::from_le_bytes(w)
+        })
+    };
+    // The first module's header tells the 2021–2023 layout (as `layout::detect`
+    // does): its word at +16 is the module's length, larger than the next.
+    let first = word(64)?;
+    let is_2023 = modules > 0
+        && word(first) == Some(MODULE_MAGIC)
+        && matches!((word(first + 16), word(first + 24)), (Some(a), Some(b)) if a > b);
+    if is_2023 {
+        // Modules start after the table (of `modules` offsets here).
+        let table = table_end - 8;
+        let mut end = table;
+        for k in 0..modules {
+            let at = word(64 + 8 * k)?;
+            let module_end = at.checked_add(word(at.checked_add(16)?)?)?;
+            if at < table || module_end > room {
+                return None;
+            }
+            end = end.max(module_end);
+        }
+        return Some(end);
     }
     let t = read_exact(src, offset + 64, ((modules + 1) * 8) as usize)?;
     let mut last = table_end;

@@ -2,7 +2,7 @@
 //! containers, tree checks, node lookups and a truncation / byte-flip loop; and the
 //! truncation and corruption test over the curated files the part tests decode.
 
-use crate::tree::{BitSpan, Tree};
+use crate::tree::Tree;
 
 /// DXC work-graph library: VERS and RDAT (resources, functions, nodes).
 pub(crate) const BASIC: &[u8] =
@@ -51,40 +51,17 @@ pub(crate) fn put(v: &mut Vec<u8>, words: &[u32]) {
     }
 }
 
-/// Every child lies inside its parent, and no two siblings overlap inside a
-/// part (the container itself reports, but keeps, parts that overlap).
+/// The tree holds every decode's invariants ([`Tree::validate`]), and no two
+/// siblings overlap inside a part (the container itself reports, but keeps,
+/// parts that overlap).
 pub(crate) fn check_tree(tree: &Tree) {
-    tree.walk(|id, depth| {
-        let n = tree.node(id);
-        let mut spans: Vec<(BitSpan, u32)> = Vec::new();
-        for &c in &n.children {
-            let s = tree.span(c);
-            if s.is_empty() {
-                continue;
-            }
-            assert!(
-                n.span.contains(&s),
-                "{} {:?} is not inside {} {:?}",
-                tree.path(c),
-                s,
-                tree.path(id),
-                n.span
-            );
-            spans.push((s, c));
-        }
-        spans.sort_by_key(|(s, _)| (s.start, s.end));
-        if depth < 2 {
-            return;
-        }
-        for w in spans.windows(2) {
-            assert!(
-                w[0].0.end <= w[1].0.start,
-                "siblings {} and {} overlap",
-                tree.path(w[0].1),
-                tree.path(w[1].1)
-            );
-        }
-    });
+    let len = tree.span(tree.root()).end / 8;
+    if let Err(e) = tree.validate(len) {
+        panic!("{e}");
+    }
+    if let Some(&(a, b)) = tree.overlapping_siblings(2).first() {
+        panic!("siblings {} and {} overlap", tree.path(a), tree.path(b));
+    }
 }
 
 /// The node at `path`; panics if there is none.
