@@ -221,15 +221,17 @@ impl Decoder<'_> {
         }
     }
 
-    /// A block from its `ENTER_SUBBLOCK` at `pos`; returns the bit after it.
-    fn skim_block(
-        &mut self,
+    /// The header of the block whose `ENTER_SUBBLOCK` (an abbreviation ID of
+    /// `outer_width` bits) is at bit `pos`: its block ID, abbreviation width,
+    /// and the bits where its body starts and ends, inside `limit`. The one
+    /// reading of a block header that makes no nodes (the skim's and the
+    /// symbol gathering's); the decoder's own records each field as a node.
+    pub(super) fn block_header(
+        &self,
         pos: u64,
         outer_width: u64,
-        depth: u32,
         limit: u64,
-        st: &mut State,
-    ) -> Option<u64> {
+    ) -> Option<(u64, u64, u64, u64)> {
         let mut p = pos.checked_add(outer_width)?;
         let Scan::Ok(bid, n) = self.scan_vbr(p, 8, 32, limit) else {
             return None;
@@ -249,7 +251,20 @@ impl Decoder<'_> {
         let words = self.peek(p, 32);
         p += 32;
         let end = p.checked_add(words.checked_mul(32)?)?;
-        if end > limit || depth > MAX_DEPTH {
+        (end <= limit).then_some((bid, width, p, end))
+    }
+
+    /// A block from its `ENTER_SUBBLOCK` at `pos`; returns the bit after it.
+    fn skim_block(
+        &mut self,
+        pos: u64,
+        outer_width: u64,
+        depth: u32,
+        limit: u64,
+        st: &mut State,
+    ) -> Option<u64> {
+        let (bid, width, p, end) = self.block_header(pos, outer_width, limit)?;
+        if depth > MAX_DEPTH {
             return None;
         }
         st.stats.blocks += 1;

@@ -31,7 +31,7 @@
 //! name ([`ModuleNames::function`]), the same in an eager, a lazy and a
 //! streamed decode.
 
-use super::abbrev::{char6, Abbrev, AbbrevOp, Encoding, MAX_VBR_WIDTH};
+use super::abbrev::{char6, Abbrev, AbbrevOp, Encoding};
 use super::decode::{Decoder, Scan};
 use super::names;
 use crate::tree::BitSpan;
@@ -328,32 +328,6 @@ impl Decoder<'_> {
             k += take;
         }
         Some(String::from_utf8_lossy(&bytes).into())
-    }
-
-    /// The header of the block whose `ENTER_SUBBLOCK` (an abbreviation ID of
-    /// `outer_width` bits) is at bit `pos`: its block ID, abbreviation width,
-    /// and the bits where its body starts and ends, inside `limit`.
-    fn block_header(&self, pos: u64, outer_width: u64, limit: u64) -> Option<(u64, u64, u64, u64)> {
-        let mut p = pos.checked_add(outer_width)?;
-        let Scan::Ok(bid, n) = self.scan_vbr(p, 8, 32, limit) else {
-            return None;
-        };
-        p += n;
-        let Scan::Ok(width, n) = self.scan_vbr(p, 4, 32, limit) else {
-            return None;
-        };
-        p += n;
-        if width == 0 || width > MAX_VBR_WIDTH {
-            return None;
-        }
-        p = p.checked_add(self.align_gap(p))?;
-        if p.saturating_add(32) > limit {
-            return None;
-        }
-        let words = self.peek(p, 32);
-        p += 32;
-        let end = p.checked_add(words.checked_mul(32)?)?;
-        (end <= limit).then_some((bid, width, p, end))
     }
 
     /// A `DEFINE_ABBREV` whose `NumOps` is at bit `pos`: the abbreviation and
