@@ -4,7 +4,7 @@ test fixtures: fuzz/seeds.py REPO SHARED OUT. Writes OUT/<target>/<sha1> files.
 
 - dxcontainer: every DXContainer sample and fixture;
 - bitcode: the LLVM bitcode of every DXIL/ILDB part of those containers;
-- chapel_dyno, cdac, llvm1_bytecode, msf, embedded: their fixtures;
+- chapel_dyno, cdac, llvm1_bytecode, msf, embedded, bitcode: their fixtures;
 - diff: pairs of fixtures (a file and itself, a changed copy, the next file);
 - search: queries of every mode over fixtures;
 - detect: all of the above;
@@ -22,7 +22,7 @@ counts = {}
 
 def files_under(d):
     if not os.path.isdir(d):
-        return
+        sys.exit(f"seeds.py: no folder {d}")
     for root, _, names in os.walk(d):
         for n in sorted(names):
             if os.path.splitext(n)[1].lower() not in SKIP_EXT:
@@ -63,15 +63,11 @@ def bitcode_of(data):
 fx = os.path.join(repo, "tests", "fixtures")
 dx = list(files_under(os.path.join(shared, "samples", "dxcontainer")))
 dx += list(files_under(os.path.join(fx, "dxcontainer")))
-dx += [p for p in files_under(os.path.join(fx, "generated"))]
-per_target = {
-    "dxcontainer": dx,
-    "chapel_dyno": list(files_under(os.path.join(fx, "dyno"))),
-    "cdac": list(files_under(os.path.join(fx, "cdac"))),
-    "llvm1_bytecode": list(files_under(os.path.join(fx, "llvm1"))),
-    "msf": list(files_under(os.path.join(fx, "msf"))),
-    "embedded": list(files_under(os.path.join(fx, "embedded"))),
-}
+per_target = {"dxcontainer": dx}
+# Each other format's fixtures are in the folder named after it (the target's
+# name with "-" for "_").
+for target in ("chapel_dyno", "cdac", "llvm1_bytecode", "msf", "embedded", "bitcode"):
+    per_target[target] = list(files_under(os.path.join(fx, target.replace("_", "-"))))
 for target, paths in per_target.items():
     for p in paths:
         with open(p, "rb") as f:
