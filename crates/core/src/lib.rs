@@ -26,6 +26,7 @@ pub mod sorted;
 pub mod source;
 pub mod stream;
 pub mod tree;
+pub mod varint;
 pub mod view;
 pub mod wire;
 

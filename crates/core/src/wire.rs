@@ -132,16 +132,8 @@ impl Answer {
 struct Out(Vec<u8>);
 
 impl Out {
-    fn uint(&mut self, mut v: u64) {
-        loop {
-            let b = (v & 0x7f) as u8;
-            v >>= 7;
-            if v == 0 {
-                self.0.push(b);
-                return;
-            }
-            self.0.push(b | 0x80);
-        }
+    fn uint(&mut self, v: u64) {
+        crate::varint::encode(v, &mut self.0);
     }
     fn str(&mut self, s: &str) {
         self.uint(s.len() as u64);
@@ -398,15 +390,17 @@ impl In<'_> {
         }
     }
     fn uint(&mut self) -> Result<u64, String> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.u8()?;
-            v |= u64::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                return Ok(v);
+        use crate::varint::{scan, MAX_LEN};
+        let rest = self.b.get(self.at..).unwrap_or_default();
+        let s = scan(rest.iter().copied().take(MAX_LEN as usize));
+        match s.fits() {
+            Some(v) => {
+                self.at += s.len as usize;
+                Ok(v)
             }
+            None if !s.terminated && s.len < MAX_LEN => self.err("unexpected end"),
+            None => self.err("integer too long"),
         }
-        self.err("integer too long")
     }
     fn u32(&mut self) -> Result<u32, String> {
         let v = self.uint()?;

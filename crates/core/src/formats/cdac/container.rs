@@ -244,15 +244,8 @@ fn wasm_section_name(id: u8) -> &'static str {
 /// Reads an unsigned LEB128 of at most 5 bytes (a wasm `u32`) at `at`; returns the
 /// value and the bytes it used.
 fn leb_u32(b: &Builder, at: u64) -> Option<(u64, u64)> {
-    let bytes = b.peek_bytes(at, 5);
-    let mut v = 0u64;
-    for (i, &c) in bytes.iter().enumerate() {
-        v |= ((c & 0x7F) as u64) << (7 * i);
-        if c & 0x80 == 0 {
-            return (v <= u32::MAX as u64).then_some((v, i as u64 + 1));
-        }
-    }
-    None
+    let s = crate::varint::scan(b.peek_bytes(at, 5));
+    (s.terminated && s.value <= u64::from(u32::MAX)).then_some((s.value, s.len))
 }
 
 /// The section list of a WebAssembly module (see the module docs).

@@ -13,17 +13,10 @@ use crate::tree::{BitSpan, Kind, Name, NodeId, Tree, Value, ValueRef};
 use std::fmt::Write as _;
 
 /// Longest encoding Chapel's reader accepts for a 64-bit value.
-pub const MAX_VARINT_BYTES: u64 = 10;
+pub const MAX_VARINT_BYTES: u64 = varint::MAX_LEN;
 
-/// Maps a ZigZag-encoded number back to its signed value.
-pub fn unzigzag(u: u64) -> i64 {
-    ((u >> 1) as i64) ^ -((u & 1) as i64)
-}
-
-/// Maps a signed value to its ZigZag encoding (the inverse of [`unzigzag`]).
-fn zigzag(s: i64) -> u64 {
-    ((s << 1) ^ (s >> 63)) as u64
-}
+pub use crate::varint::unzigzag;
+use crate::varint::{self, zigzag};
 
 /// The display of a varint that fits in 64 bits, rendered from its node: its
 /// bytes (the only encoding of its value in that many bytes: 7 bits each, the
@@ -54,22 +47,8 @@ pub(super) fn varint_shown(t: &Tree, id: NodeId, out: &mut String) -> Option<()>
 /// Decodes a variable-byte integer from `bytes`: `(value, length, overflowed)`, or
 /// `None` if no terminating byte comes within `bytes` (or within 10 bytes).
 pub fn decode_varint(bytes: &[u8]) -> Option<(u64, u64, bool)> {
-    let mut v = 0u64;
-    let mut overflow = false;
-    for (i, &x) in bytes.iter().take(MAX_VARINT_BYTES as usize).enumerate() {
-        let part = (x & 0x7F) as u64;
-        let shift = 7 * i as u32;
-        if shift >= 64 || (shift > 57 && part >> (64 - shift) != 0) {
-            overflow = true;
-        }
-        if shift < 64 {
-            v |= part << shift;
-        }
-        if x & 0x80 == 0 {
-            return Some((v, i as u64 + 1, overflow));
-        }
-    }
-    None
+    let s = varint::scan(bytes.iter().copied().take(MAX_VARINT_BYTES as usize));
+    s.terminated.then_some((s.value, s.len, s.overflow))
 }
 
 /// Reads a variable-byte integer at `offset` without creating a node; `None` if it is

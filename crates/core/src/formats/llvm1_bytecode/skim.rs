@@ -7,7 +7,7 @@
 //! [`blocks::layout`], and a part is clean only if its decode sets no error.
 
 use super::blocks::{self, BlockKind, Ctx, Parent, MAX_DEPTH};
-use super::vbr::{MAX_VBR_BYTES, TYPE_SLOT_ESCAPE};
+use super::vbr::TYPE_SLOT_ESCAPE;
 use crate::source::ByteSource;
 
 /// Most bytes of the file held at a time.
@@ -89,32 +89,18 @@ impl<'w, 's> Cur<'w, 's> {
     /// it is unterminated before the limit, longer than 10 bytes or over 64 bits.
     fn vbr(&mut self) -> Option<u64> {
         let at = self.pos;
-        let mut n = 0u64;
-        let mut acc: u128 = 0;
-        loop {
-            let c = match at.checked_add(n).filter(|&p| p < self.limit) {
-                Some(p) => self.w.byte(p),
-                None => None,
-            };
-            let Some(c) = c else {
-                self.clean = false;
-                return None;
-            };
-            if n < MAX_VBR_BYTES {
-                acc |= u128::from(c & 0x7F) << (7 * n);
-            }
-            n += 1;
-            if c & 0x80 == 0 {
-                break;
-            }
+        let limit = self.limit;
+        let w = &mut self.w;
+        let s = crate::varint::scan((at..limit).map_while(|p| w.byte(p)));
+        if !s.terminated {
+            self.clean = false;
+            return None;
         }
-        let v = (n <= MAX_VBR_BYTES)
-            .then(|| u64::try_from(acc).ok())
-            .flatten();
+        let v = s.fits();
         if v.is_none() {
             self.clean = false;
         }
-        self.pos = at + n;
+        self.pos = at + s.len;
         v
     }
 

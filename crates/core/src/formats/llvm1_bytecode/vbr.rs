@@ -10,10 +10,11 @@
 //! goes on with the value.
 
 use crate::builder::{hex_preview, Builder, DResult, Stop};
+use crate::varint;
 use crate::tree::{Kind, Name, NodeId, Value};
 
 /// Longest vbr: 10 bytes carry 70 bits, enough for any 64-bit value.
-pub(crate) const MAX_VBR_BYTES: u64 = 10;
+pub(crate) const MAX_VBR_BYTES: u64 = varint::MAX_LEN;
 
 /// The type slot escape of revisions 3 and later: a type slot of `0x00FFFFFF`
 /// or more is written as this value followed by the real slot in a second vbr
@@ -21,41 +22,30 @@ pub(crate) const MAX_VBR_BYTES: u64 = 10;
 pub(crate) const TYPE_SLOT_ESCAPE: u64 = 0x00FF_FFFF;
 
 // Kept: a LEB128 crate cannot span an over-long vbr's error (bench/RESULTS.md, "Library choices").
-/// Finds the end of the vbr at `at` without reading past `limit`: the length up
-/// to and including the first byte with bit 7 clear, and whether one was found
-/// (if not, the length is everything before `limit`).
-fn scan(b: &Builder, at: u64, limit: u64) -> (u64, bool) {
-    let mut n = 0u64;
-    while at.saturating_add(n) < limit {
-        let chunk = b.peek_bytes(at + n, (limit - at - n).min(64));
-        if chunk.is_empty() {
-            break;
+/// The bytes from `at` up to `limit` (read in chunks, as far as they are asked for).
+fn bytes_from<'a>(b: &'a Builder<'_>, at: u64, limit: u64) -> impl Iterator<Item = u8> + 'a {
+    let mut pos = at;
+    std::iter::from_fn(move || {
+        if pos >= limit {
+            return None;
         }
-        if let Some(i) = chunk.iter().position(|&c| c & 0x80 == 0) {
-            return (n + i as u64 + 1, true);
-        }
-        n += chunk.len() as u64;
-    }
-    (n, false)
+        let chunk = b.peek_bytes(pos, (limit - pos).min(64));
+        pos += chunk.len() as u64;
+        (!chunk.is_empty()).then_some(chunk)
+    })
+    .flatten()
 }
 
-/// Decodes the first (at most 10) bytes of a vbr; values over 64 bits give `None`.
-fn decode(bytes: &[u8]) -> Option<u64> {
-    let mut acc: u128 = 0;
-    for (i, &c) in bytes.iter().take(MAX_VBR_BYTES as usize).enumerate() {
-        acc |= u128::from(c & 0x7F) << (7 * i);
-    }
-    u64::try_from(acc).ok()
+/// The vbr at `at`, measured to its final byte however long (not past `limit`).
+fn scan(b: &Builder, at: u64, limit: u64) -> varint::Scanned {
+    varint::scan(bytes_from(b, at, limit))
 }
 
 /// Peeks the vbr at `at` (ending before `limit`): its length and value, or `None`
 /// if it is unterminated, too long or too large.
 pub(crate) fn peek(b: &Builder, at: u64, limit: u64) -> Option<(u64, u64)> {
-    let (len, done) = scan(b, at, limit);
-    if !done || len > MAX_VBR_BYTES {
-        return None;
-    }
-    decode(&b.peek_bytes(at, len)).map(|v| (len, v))
+    let s = scan(b, at, limit);
+    s.fits().map(|v| (s.len, v))
 }
 
 /// Hex of the encoded bytes (the first 10, then how many more).
@@ -89,7 +79,8 @@ pub(crate) fn span_node(
 fn read(b: &mut Builder, name: Name, what: &str) -> DResult<(NodeId, u64)> {
     let at = b.pos();
     let limit = b.limit();
-    let (len, done) = scan(b, at, limit);
+    let scanned = scan(b, at, limit);
+    let (len, done) = (scanned.len, scanned.terminated);
     if !done {
         let id = span_node(b, name, Kind::VarInt, len)?;
         let msg = if len == 0 {
@@ -119,7 +110,7 @@ fn read(b: &mut Builder, name: Name, what: &str) -> DResult<(NodeId, u64)> {
         );
         return Err(Stop);
     }
-    match decode(&b.peek_bytes(at, len)) {
+    match (!scanned.overflow).then_some(scanned.value) {
         Some(v) => {
             b.set_value(id, Value::U(v));
             Ok((id, v))
