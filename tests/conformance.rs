@@ -28,7 +28,7 @@ mod lazy;
 
 use hexlens_core::formats::{self, embedded, Format};
 use hexlens_core::{decode_bytes, decode_with, Decoded, Options};
-use invariants::{check, check_json, Rng};
+use invariants::{checks, Rng};
 
 /// A fixture: its path below `tests/fixtures/` and its bytes.
 struct Fixture {
@@ -83,10 +83,10 @@ fn options(format: &Format) -> Options {
     }
 }
 
-/// `d`, decoded from `len` bytes, holds every decode's invariants.
+/// `d`, decoded from `len` bytes, holds every decode's invariants (the fuzz
+/// targets' checks: the tree, its JSON and text renderings).
 fn valid(what: &str, d: &Decoded, len: usize) {
-    check(d, len as u64).unwrap_or_else(|e| panic!("{what}: {e}"));
-    check_json(d).unwrap_or_else(|e| panic!("{what}: {e}"));
+    checks::check_all(d, len as u64).unwrap_or_else(|e| panic!("{what}: {e}"));
 }
 
 /// The lengths a fixture of `len` bytes is cut at: every length of a short

@@ -7,7 +7,7 @@ mod support;
 
 use std::path::PathBuf;
 use std::process::Command;
-use support::{check_golden, repo};
+use support::{check_golden, exited_0_or_1, repo};
 
 fn fixtures() -> Vec<PathBuf> {
     support::fixtures(&repo().join("tests/fixtures/chapel-dyno"), &["dyno"], 10)
@@ -19,11 +19,7 @@ fn dyno_dumps_match_the_golden_files() {
         &fixtures(),
         &repo().join("tests/golden/chapel-dyno"),
         |name, out| {
-            assert!(
-                matches!(out.status.code(), Some(0 | 1)),
-                "{name}: {:?}",
-                out.status
-            );
+            exited_0_or_1(name, out);
         },
     );
 }

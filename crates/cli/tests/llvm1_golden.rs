@@ -4,7 +4,7 @@
 
 mod support;
 
-use support::{check_golden, decoded_as, fixtures, hexlens, repo};
+use support::{check_golden, decoded_as, exited_0_or_1, fixtures, hexlens, repo};
 
 #[test]
 fn llvm1_dumps_match_the_golden_files() {
@@ -13,11 +13,7 @@ fn llvm1_dumps_match_the_golden_files() {
         &inputs,
         &repo().join("tests/golden/llvm1-bytecode"),
         |name, out| {
-            assert!(
-                matches!(out.status.code(), Some(0 | 1)),
-                "{name}: {:?}",
-                out.status
-            );
+            exited_0_or_1(name, out);
             assert!(
                 decoded_as(out, "llvm1-bytecode"),
                 "{name} was not decoded as LLVM 1.x bytecode"

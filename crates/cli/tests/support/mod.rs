@@ -42,6 +42,15 @@ pub fn fixtures(dir: &Path, exts: &[&str], min: usize) -> Vec<PathBuf> {
     files
 }
 
+/// Asserts that `hexlens dump` of `name` exited 0 (clean) or 1 (damaged).
+pub fn exited_0_or_1(name: &str, out: &Output) {
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{name}: {:?}",
+        out.status
+    );
+}
+
 /// Dumps every input as text (`.txt`) and JSON (`.json`), lets `check` inspect each
 /// output (file name, output), and compares it with `golden/<file name>.<ext>`.
 /// Fails listing every stale golden file.

@@ -274,6 +274,19 @@ pub(crate) fn u32_at(b: &[u8], i: usize, big: bool) -> u32 {
     }
 }
 
+/// The `u64` at byte `i` of `b` (zero if `b` is too short), big-endian if `big`.
+pub(crate) fn u64_at(b: &[u8], i: usize, big: bool) -> u64 {
+    let w: [u8; 8] = b
+        .get(i..i + 8)
+        .and_then(|w| w.try_into().ok())
+        .unwrap_or_default();
+    if big {
+        u64::from_be_bytes(w)
+    } else {
+        u64::from_le_bytes(w)
+    }
+}
+
 /// True if `src` starts with `magic`.
 pub fn has_magic(src: &dyn ByteSource, magic: &[u8]) -> bool {
     if src.len() < magic.len() as u64 {

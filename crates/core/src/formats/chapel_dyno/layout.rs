@@ -133,6 +133,15 @@ impl Layout {
     }
 }
 
+/// True if a module header whose words at +16 and +24 are `w16` and `w24`
+/// follows the 2021–2023 layout: there +16 holds the module's length, larger
+/// than the next word; in the others it starts a start/end pair (start ≤ end).
+/// [`detect`] decides with it, and so does the extent of a file found inside
+/// another (`super::extent`).
+pub(super) fn is_2023_header(w16: u64, w24: u64) -> bool {
+    w16 > w24
+}
+
 /// The outcome of [`detect`].
 #[derive(Clone, Debug)]
 pub struct Detection {
@@ -174,7 +183,7 @@ pub fn detect(b: &Builder, offsets: &[u64], n_modules: u64) -> Detection {
             module: Some(m),
         };
     };
-    if w16 > w24 {
+    if is_2023_header(w16, w24) {
         return Detection {
             layout: Layout::Writer2023,
             evidence: format!(

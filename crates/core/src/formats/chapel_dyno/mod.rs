@@ -25,7 +25,7 @@ mod symtab;
 pub mod tags;
 mod uast;
 
-use super::{read_exact, u32_at, Embedded, Format};
+use super::{read_exact, u32_at, u64_at, Embedded, Format};
 use crate::builder::{hex_preview, Builder, DResult};
 use crate::source::ByteSource;
 use crate::tree::{BitSpan, Kind, Name, Value};
@@ -547,19 +547,14 @@ pub(crate) fn extent(src: &dyn ByteSource, offset: u64, room: u64) -> Option<u64
         if at.checked_add(8)? > room {
             return None;
         }
-        let w: [u8; 8] = read_exact(src, offset + at, 8)?.try_into().ok()?;
-        Some(if big {
-            u64::from_be_bytes(w)
-        } else {
-            u64::from_le_bytes(w)
-        })
+        Some(u64_at(&read_exact(src, offset + at, 8)?, 0, big))
     };
-    // The first module's header tells the 2021–2023 layout (as `layout::detect`
-    // does): its word at +16 is the module's length, larger than the next.
+    // The first module's header tells the 2021–2023 layout, as it does when
+    // the file is decoded.
     let first = word(64)?;
     let is_2023 = modules > 0
         && word(first) == Some(MODULE_MAGIC)
-        && matches!((word(first + 16), word(first + 24)), (Some(a), Some(b)) if a > b);
+        && matches!((word(first + 16), word(first + 24)), (Some(w16), Some(w24)) if layout::is_2023_header(w16, w24));
     if is_2023 {
         // Modules start after the table (of `modules` offsets here).
         let table = table_end - 8;
@@ -576,13 +571,8 @@ pub(crate) fn extent(src: &dyn ByteSource, offset: u64, room: u64) -> Option<u64
     }
     let t = read_exact(src, offset + 64, ((modules + 1) * 8) as usize)?;
     let mut last = table_end;
-    for w in t.chunks_exact(8) {
-        let w: [u8; 8] = w.try_into().ok()?;
-        let o = if big {
-            u64::from_be_bytes(w)
-        } else {
-            u64::from_le_bytes(w)
-        };
+    for k in 0..=modules as usize {
+        let o = u64_at(&t, 8 * k, big);
         if o < last || o > room {
             return None;
         }
