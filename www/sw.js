@@ -68,8 +68,8 @@ self.addEventListener("message", (event) => {
       // Another window still runs the old build: replacing it now would leave that
       // page asking for files its build had and this one lacks. A window that is
       // closing, or the page the asking one replaced on a reload, may still be
-      // listed for a moment: ask again for up to 3 seconds.
-      for (let i = 0; i < 10; i++) {
+      // listed for a moment (seconds, on a busy machine): ask again for up to 10 seconds.
+      for (let i = 0; i < 34; i++) {
         if ((await otherWindows(event.source?.id)).length === 0) {
           await self.skipWaiting();
           return;
@@ -87,7 +87,6 @@ self.addEventListener("fetch", (event) => {
 });
 
 async function answer(req) {
-  const cache = await caches.open(CACHE);
   const url = new URL(req.url);
   url.search = "";
   url.hash = "";
@@ -95,7 +94,9 @@ async function answer(req) {
   const page = req.mode === "navigate" && (path === SCOPE || path === INDEX);
   // The query is not part of a file's name: `static/worker.js?m=llvm` is
   // `static/worker.js`, `?sample=…` is the page.
-  const hit = await cache.match(page ? INDEX : req, { ignoreSearch: true });
+  // Looked up by name, never `caches.open`: that would create the cache again if a
+  // newer build's worker has just deleted it, leaving an empty one behind.
+  const hit = await caches.match(page ? INDEX : req, { cacheName: CACHE, ignoreSearch: true });
   if (!hit) return fetch(req);
   // A worker's address is that of the response it was started from: the decode
   // worker must see its `?m=` (which module to load), so a file found under
