@@ -30,7 +30,7 @@ pub enum Event {
     /// An answer about the open file.
     Answer {
         job: u32,
-        answer: hexlens_core::wire::Answer,
+        answer: hexlens_core::protocol::Answer,
     },
     /// A request could not be carried out.
     Failed { job: u32, message: String },
@@ -143,8 +143,8 @@ fn on_message(e: web_sys::MessageEvent) {
             done: num(&d, "done"),
             total: num(&d, "total"),
         },
-        "answer" => match hexlens_core::wire::decode(&bytes(&d, "data")) {
-            Ok(hexlens_core::wire::Answer::Decoded { summary, .. })
+        "answer" => match hexlens_core::protocol::Answer::decode(&bytes(&d, "data")) {
+            Ok(hexlens_core::protocol::Answer::Decoded { summary, .. })
                 if summary.format == "raw" && module() == hexlens_core::formats::FALLBACK =>
             {
                 return rescan(job);
@@ -367,7 +367,9 @@ pub fn send_to(job: u32, fields: &[(&str, JsValue)]) -> Result<(), String> {
     send(&m)
 }
 
-/// Asks the worker a question about load `job` (see [`Request`]); the
+/// Asks the worker a question about load `job` (see [`Request`]): one `ask`
+/// message carrying the request's binary form. A structure search goes to the
+/// tools module (it decodes the file afresh; the decoder keeps its tree). The
 /// answer comes back as an [`Event::Answer`].
 pub fn ask(job: u32, r: &Request) -> Result<(), String> {
     #[cfg(test)]
@@ -375,93 +377,13 @@ pub fn ask(job: u32, r: &Request) -> Result<(), String> {
         local::ask(job, r);
         return Ok(());
     }
-    let load = job;
-    let job = ("job", JsValue::from(job));
+    let data: JsValue = js_sys::Uint8Array::from(&r.encode()[..]).into();
+    let fields = [("type", "ask".into()), ("data", data)];
     match r {
-        Request::Rows {
-            gen,
-            open,
-            first,
-            count,
-            find,
-        } => send(&[
-            ("type", "rows".into()),
-            job,
-            ("gen", (*gen).into()),
-            ("open", js_sys::Uint32Array::from(&open[..]).into()),
-            ("first", (*first as f64).into()),
-            ("count", (*count as f64).into()),
-            ("find", find.map_or(-1.0, f64::from).into()),
-        ]),
-        Request::Boxes { start, end } => send(&[
-            ("type", "boxes".into()),
-            job,
-            ("start", (*start as f64).into()),
-            ("end", (*end as f64).into()),
-        ]),
-        Request::Node(id) => send(&[("type", "node".into()), job, ("id", (*id).into())]),
-        Request::Locate(b) => send(&[("type", "locate".into()), job, ("byte", (*b as f64).into())]),
-        Request::Path(p) => send(&[("type", "path".into()), job, ("path", p.as_str().into())]),
-        Request::Hash { from, to } => send(&[
-            ("type", "hash".into()),
-            job,
-            ("from", (*from as f64).into()),
-            ("to", (*to as f64).into()),
-        ]),
-        Request::PathsOf(ids) => send(&[
-            ("type", "paths".into()),
-            job,
-            ("ids", js_sys::Uint32Array::from(&ids[..]).into()),
-        ]),
-        Request::Resolve(paths) => send(&[
-            ("type", "resolve".into()),
-            job,
-            (
-                "paths",
-                paths
-                    .iter()
-                    .map(|p| JsValue::from(p.as_str()))
-                    .collect::<js_sys::Array>()
-                    .into(),
-            ),
-        ]),
-        Request::Search {
-            gen, query, max, ..
-        } if query.mode == hexlens_core::search::Mode::Structure => send_tools(
-            load,
-            &[
-                ("type", "structure".into()),
-                ("gen", (*gen).into()),
-                ("text", query.text.as_str().into()),
-                ("max", (*max).into()),
-            ],
-        ),
-        Request::Search {
-            gen,
-            query,
-            from,
-            to,
-            max,
-        } => send(&[
-            ("type", "search".into()),
-            job,
-            ("gen", (*gen).into()),
-            ("mode", query.mode.name().into()),
-            ("text", query.text.as_str().into()),
-            ("ignoreCase", query.ignore_case.into()),
-            ("utf16", query.utf16.into()),
-            ("number", query.number.name().into()),
-            ("order", query.order.name().into()),
-            (
-                "float",
-                query
-                    .float_bits
-                    .map_or(JsValue::UNDEFINED, |b| f64::from_bits(b).into()),
-            ),
-            ("from", (*from as f64).into()),
-            ("to", (*to as f64).into()),
-            ("max", (*max).into()),
-        ]),
+        Request::Search { query, .. } if query.mode == hexlens_core::search::Mode::Structure => {
+            send_tools(job, &fields)
+        }
+        _ => send_to(job, &fields),
     }
 }
 
@@ -473,8 +395,8 @@ pub const FIRST_ROWS: u32 = 120;
 #[cfg(test)]
 pub mod local {
     use super::*;
+    use hexlens_core::protocol::Answer;
     use hexlens_core::session::Session;
-    use hexlens_core::wire::Answer;
 
     thread_local! {
         pub(super) static LOCAL: RefCell<Option<Session<Vec<u8>>>> = const { RefCell::new(None) };

@@ -3,7 +3,7 @@
 //! what it shows (see [`crate::state`]).
 
 use crate::bytes::FileBytes;
-use hexlens_core::session::{NodeInfo, Summary};
+use hexlens_core::protocol::{NodeInfo, Summary};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU32, Ordering};
 

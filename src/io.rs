@@ -148,7 +148,7 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
                 total,
             },
             decoder::Event::Answer { job, answer } => {
-                let first = matches!(answer, hexlens_core::wire::Answer::Decoded { .. });
+                let first = matches!(answer, hexlens_core::protocol::Answer::Decoded { .. });
                 if first {
                     // "received": the worker's first answer arrived; "decoded":
                     // the store has taken it in.

@@ -16,9 +16,9 @@
 //! `Rc`, so Yew skips the re-render (hovering within one field costs nothing).
 
 use crate::doc::Doc;
-pub use hexlens_core::session::Request;
-use hexlens_core::session::{Boxes, NodeInfo, Rows, Version, MAX_PATHS};
-use hexlens_core::wire::Answer;
+use hexlens_core::protocol::Answer;
+pub use hexlens_core::protocol::Request;
+use hexlens_core::protocol::{Boxes, NodeInfo, Rows, Version, MAX_PATHS};
 use hexlens_core::NodeId;
 use std::rc::Rc;
 
@@ -1352,7 +1352,7 @@ mod tests {
         }
 
         fn feed(&mut self, a: &Answer) {
-            let a = hexlens_core::wire::decode(&hexlens_core::wire::encode(a)).unwrap();
+            let a = hexlens_core::protocol::Answer::decode(&a.encode()).unwrap();
             if let Some(s) = self.s.apply(Action::Answer {
                 load: 7,
                 answer: Rc::new(a),

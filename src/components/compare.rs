@@ -182,11 +182,7 @@ fn compare_with(other: web_sys::Blob, name: &str) {
     st.dispatch(Action::Compare(Some(Rc::new(bytes))));
     let sent = crate::decoder::send_tools(
         doc.load,
-        &[
-            ("type", "diff".into()),
-            ("other", other.into()),
-            ("ticket", 0.into()),
-        ],
+        &[("type", "diff".into()), ("other", other.into())],
     );
     if let Err(e) = sent {
         say("cmp-summary", &e);

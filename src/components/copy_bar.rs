@@ -125,7 +125,7 @@ pub fn copy(choice: &str) {
     let node = st.details.clone().filter(|d| Some(d.id) == st.selected);
     let mut path = node.as_ref().map(|n| n.path.clone()).unwrap_or_default();
     let (kind, form) = choice.split_once(':').unwrap_or((choice, ""));
-    let mut msg: Vec<(&str, JsValue)> = vec![("ticket", 0.into())];
+    let mut msg: Vec<(&str, JsValue)> = Vec::new();
     // What needs a walk of the whole tree goes to the tools module.
     let mut tools = false;
     match (kind, form) {

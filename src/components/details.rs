@@ -3,7 +3,7 @@
 
 use crate::doc::Doc;
 use crate::state::{Action, Origin, State};
-use hexlens_core::session::NodeInfo;
+use hexlens_core::protocol::NodeInfo;
 use hexlens_core::NodeId;
 use std::rc::Rc;
 use yew::prelude::*;

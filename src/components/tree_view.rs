@@ -8,7 +8,7 @@ use crate::hexfmt::px;
 use crate::hooks::use_ask::use_ask;
 use crate::hooks::use_virtual_list::{reveal_row, use_virtual_list};
 use crate::state::{Action, Origin, State, TreeKey};
-use hexlens_core::session::NodeInfo;
+use hexlens_core::protocol::NodeInfo;
 use hexlens_core::{Kind, NodeId};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;

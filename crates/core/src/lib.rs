@@ -20,6 +20,7 @@ pub mod diff;
 pub mod formats;
 pub mod output;
 pub mod pages;
+pub mod protocol;
 pub mod search;
 pub mod session;
 pub mod sorted;
@@ -28,7 +29,6 @@ pub mod stream;
 pub mod tree;
 pub mod varint;
 pub mod view;
-pub mod wire;
 
 pub use builder::{Builder, DResult, Endian, Stop};
 pub use formats::{formats, Format};

@@ -3,7 +3,7 @@
 //! boxes of a window of the hex pane, one node's details, the node owning a byte).
 //!
 //! The web viewer runs a session in its decode worker; the page keeps no copy of
-//! the tree, only the answers for what it shows ([`crate::wire`] carries them).
+//! the tree, only the answers for what it shows ([`crate::protocol`] carries them).
 //! Answers are sized by the window asked for, never by the tree: a tree pane of
 //! 40 rows costs 40 rows however many million nodes the file has.
 //!
@@ -12,10 +12,12 @@
 //! pages as they are opened in turn.
 
 use crate::clip;
+use crate::protocol::{
+    Answer, Boxes, NodeInfo, Request, Rows, Segment, Summary, Version, MAX_DEPTH, MAX_PATHS,
+};
 use crate::source::ByteSource;
 use crate::tree::{Kind, NodeId, Tree, Value};
 use crate::view;
-use crate::wire::Answer;
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -28,225 +30,6 @@ pub const SEEK_OPEN_BYTES: u64 = 16 << 20;
 pub const MAX_ROWS: u64 = 10_000;
 /// Most bytes one answer's field boxes cover (answers stay small).
 pub const MAX_BOX_BYTES: u64 = 64 << 10;
-
-/// Deeper nesting than this is owned by the node at this depth in the field
-/// boxes (keeps the walk bounded on hostile files).
-const MAX_DEPTH: usize = 400;
-
-/// What a viewer shows of one node.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct NodeInfo {
-    /// The node.
-    pub id: NodeId,
-    /// Its parent (`None` for the root).
-    pub parent: Option<NodeId>,
-    /// Nesting depth (the root is 0).
-    pub depth: u32,
-    /// Field name.
-    pub name: String,
-    /// Kind (a [`Kind::code`]).
-    pub kind: u8,
-    /// First byte (the bit span rounded outwards, clipped to the file).
-    pub start: u64,
-    /// One past the last byte.
-    pub end: u64,
-    /// The span in bits when it is not byte aligned.
-    pub bits: Option<(u64, u64)>,
-    /// The bytes the node refers to (a string an offset points at).
-    pub reference: Option<(u64, u64)>,
-    /// The row text: a naming field first, then the value and its rendering.
-    pub text: String,
-    /// Number of children decoded.
-    pub children: u64,
-    /// Children not decoded yet: opening the node decodes them.
-    pub lazy: bool,
-    /// The node's own error, if any.
-    pub error: Option<String>,
-    /// Something below holds an error.
-    pub damaged: bool,
-    /// Slash-separated path (empty for the root). Empty in field boxes.
-    pub path: String,
-    /// Ancestors, root first, with their names. Empty in field boxes (which
-    /// carry parents instead).
-    pub crumbs: Vec<(NodeId, String)>,
-    /// Details only: the value in full (up to [`clip::DETAILS`] bytes).
-    pub value: Option<String>,
-    /// Details only: the decoder's rendering of the value.
-    pub display: Option<String>,
-}
-
-impl NodeInfo {
-    /// The node's kind.
-    pub fn kind(&self) -> Kind {
-        Kind::from_code(self.kind).unwrap_or(Kind::Unknown)
-    }
-
-    /// The bytes to show for the node: its own, or for a node without bytes of
-    /// its own (a derived value), the bytes it refers to.
-    pub fn shown_range(&self) -> (u64, u64) {
-        match self.reference {
-            Some(r) if self.start >= self.end => r,
-            _ => (self.start, self.end),
-        }
-    }
-
-    /// True if opening the node shows something.
-    pub fn has_kids(&self) -> bool {
-        self.children > 0 || self.lazy
-    }
-}
-
-/// The rows `[first, first + rows.len())` of the tree pane.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Rows {
-    /// The open set these rows follow (the viewer's count of its changes).
-    pub gen: u32,
-    /// Number of rows in all.
-    pub total: u64,
-    /// Position of the first row given.
-    pub first: u64,
-    /// The rows (shared: a viewer hands them to its row views without copying).
-    pub rows: Vec<Rc<NodeInfo>>,
-    /// The node the viewer asked to find (if it asked), and its position if
-    /// it is shown (`None`: an ancestor is closed). An answer to a request
-    /// that asked for no node says nothing of the one the viewer seeks now.
-    pub found: Option<(NodeId, Option<u64>)>,
-}
-
-impl Rows {
-    /// The row at position `pos`, if given.
-    pub fn at(&self, pos: u64) -> Option<&Rc<NodeInfo>> {
-        self.rows.get(pos.checked_sub(self.first)? as usize)
-    }
-
-    /// Position of node `id`, if among the rows given.
-    pub fn position(&self, id: NodeId) -> Option<u64> {
-        self.rows
-            .iter()
-            .position(|r| r.id == id)
-            .map(|i| self.first + i as u64)
-    }
-}
-
-/// One run of bytes owned by one node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Segment {
-    /// First byte.
-    pub start: u64,
-    /// One past the last byte.
-    pub end: u64,
-    /// The innermost node owning the bytes.
-    pub owner: NodeId,
-}
-
-/// The field boxes of bytes `[start, end)`: which node owns each byte, and
-/// enough about the owners and their ancestors for hovering a byte to stay a
-/// lookup in the viewer.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Boxes {
-    /// First byte covered.
-    pub start: u64,
-    /// One past the last byte covered.
-    pub end: u64,
-    /// Segments tiling `[start, end)` (clipped to the file), in file order.
-    pub segments: Vec<Segment>,
-    /// The owners and all their ancestors (without paths and crumbs), by id.
-    pub nodes: Vec<NodeInfo>,
-}
-
-impl Boxes {
-    /// The segment holding `byte`.
-    pub fn segment_at(&self, byte: u64) -> Option<Segment> {
-        let i = self
-            .segments
-            .partition_point(|s| s.start <= byte)
-            .checked_sub(1)?;
-        let s = self.segments[i];
-        (byte < s.end).then_some(s)
-    }
-
-    /// What the boxes know of node `id` (`nodes` is sorted by id).
-    pub fn node(&self, id: NodeId) -> Option<&NodeInfo> {
-        let i = self.nodes.binary_search_by_key(&id, |n| n.id).ok()?;
-        Some(&self.nodes[i])
-    }
-
-    /// The ancestors of `id`, root first, with their names (from the parents
-    /// the boxes carry).
-    pub fn crumbs(&self, id: NodeId) -> Vec<(NodeId, String)> {
-        let mut out = Vec::new();
-        let mut cur = self.node(id).and_then(|n| n.parent);
-        while let Some(p) = cur {
-            let Some(n) = self.node(p) else { break };
-            out.push((p, n.name.clone()));
-            cur = n.parent;
-            if out.len() > MAX_DEPTH {
-                break;
-            }
-        }
-        out.reverse();
-        out
-    }
-}
-
-/// A question a viewer asks its session (the web viewer's page asks its decode
-/// worker; [`Session::answer`] answers).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Request {
-    /// Take this open set (generation `gen`) and give rows `[first, first + count)`,
-    /// and the position of `find`.
-    Rows {
-        /// Generation of the open set.
-        gen: u32,
-        /// The open set.
-        open: Vec<NodeId>,
-        /// First row wanted.
-        first: u64,
-        /// Rows wanted.
-        count: u64,
-        /// A node whose row position is wanted.
-        find: Option<NodeId>,
-    },
-    /// The field boxes of bytes `[start, end)`.
-    Boxes {
-        /// First byte.
-        start: u64,
-        /// One past the last byte.
-        end: u64,
-    },
-    /// One node's details.
-    Node(NodeId),
-    /// The innermost node owning a byte, opening small groups on the way.
-    Locate(u64),
-    /// Search `query`'s matches starting in `[from, to)`, at most `max` of them
-    /// (search number `gen`, which the answer carries back).
-    Search {
-        gen: u32,
-        query: crate::search::Query,
-        from: u64,
-        to: u64,
-        max: u32,
-    },
-    /// The node at a path (as the JSON contract writes paths), opening the
-    /// groups on the way.
-    Path(String),
-    /// Hash the file's bytes `[from, to)` into its SHA-256 (steps must follow
-    /// one another from 0; a step from 0 starts over).
-    Hash {
-        /// First byte.
-        from: u64,
-        /// One past the last byte.
-        to: u64,
-    },
-    /// The paths of these nodes (an open set, to put in a link).
-    PathsOf(Vec<NodeId>),
-    /// The nodes at these paths, opening the groups on the way (an open set
-    /// a link holds).
-    Resolve(Vec<String>),
-}
-
-/// Most nodes or paths one [`Request::PathsOf`] or [`Request::Resolve`] takes.
-pub const MAX_PATHS: usize = 256;
 
 /// A structure search (a query of [`crate::search::Mode::Structure`]) over the
 /// whole of `src`, in one step, as an answer to
@@ -286,32 +69,6 @@ pub fn structure_search(
         whats: vec!["structure".into()],
         paths,
     }
-}
-
-/// What the viewer needs once a file is decoded.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Summary {
-    /// The decoder that read the file, or `raw`.
-    pub format: String,
-    /// Errors among the nodes decoded at opening.
-    pub errors: u64,
-    /// The first of them, depth first.
-    pub first_error: Option<NodeInfo>,
-    /// The root.
-    pub root: NodeInfo,
-    /// The open set to start with: the root and its group children that are
-    /// decoded, so a container's header and parts show at once.
-    pub open: Vec<NodeId>,
-}
-
-/// Every answer says how far the tree has been decoded: a viewer holding
-/// boxes or rows from before an expansion asks again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Version {
-    /// Grows with every expansion.
-    pub version: u32,
-    /// Nodes decoded.
-    pub nodes: u64,
 }
 
 /// One file being viewed.

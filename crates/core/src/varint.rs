@@ -1,5 +1,5 @@
 //! Little-endian base-128 integers (LEB128; LLVM 1.x calls them vbr, Chapel's
-//! `.dyno` files variable-byte integers, hexlens's own answer data uses them):
+//! `.dyno` files variable-byte integers, the messages between hexlens's page and workers use them):
 //! seven bits a byte, least significant first, the high bit set on every byte
 //! but the last. One reader for every decoder; what each accepts is its own
 //! policy, applied to what [`scan`] reports:
@@ -9,7 +9,7 @@
 //! | `.dyno` (`chapel_dyno::prim`) | [`MAX_LEN`] | flagged, low bits kept | longer-than-needed forms shown as read |
 //! | LLVM 1.x (`llvm1_bytecode::vbr`, its skim) | [`MAX_LEN`] | an error | a longer run is measured to its end for the error |
 //! | wasm `u32` (cDAC's container scan) | 5 bytes | — | over `u32::MAX` refused |
-//! | answer data (`wire`) | [`MAX_LEN`] | refused | — |
+//! | request and answer data (`protocol`) | [`MAX_LEN`] | refused | — |
 
 /// Bytes that can encode any 64-bit value (10 · 7 = 70 bits).
 pub const MAX_LEN: u64 = 10;

@@ -17,40 +17,33 @@
 //! It decodes as a viewer does ([`hexlens_core::view`]): the top levels and
 //! small groups at once, the rest when the page opens them.
 //!
-//! Messages in: `{type: "open", job, blob, rows, scan}` (`scan`: scan the
-//! file for containers whatever it is, [`hexlens_core::Options::scan`]; the
-//! tools module's messages carry it too); questions about the open
-//! file, answered from its [`Session`]: `{type: "rows", job, gen, open,
-//! first, count, find}` (`open`: the page's open set, a `Uint32Array`),
-//! `{type: "boxes", job, start, end}`, `{type: "node", job, id}`, `{type:
-//! "locate", job, byte}`, `{type: "search", job, gen, mode, text, ignoreCase,
-//! utf16, number, order, float, from, to, max}` (one step of a search; `float`:
-//! an f32/f64 query's value, parsed by the page); `{type: "path", job,
-//! path}` (the node at a path, groups on the way opened); `{type: "hash",
-//! job, from, to}` (a step of the file's SHA-256); `{type: "paths", job,
-//! ids}` (`ids`: a `Uint32Array`; their paths) and `{type: "resolve", job,
-//! paths}` (an array of paths; their nodes, groups on the way opened), for
-//! the open set a link holds; `{type: "crash"}`
-//! (a test hook: panics on purpose).
+//! Every message is one envelope `{type, job, …}`, `job` being the load of a
+//! file it is about ([`hexlens_core::protocol`]). Messages in: `{type: "open",
+//! job, blob, rows, scan}` (`scan`: scan the file for containers whatever it
+//! is, [`hexlens_core::Options::scan`]; the tools module's messages carry it
+//! too); `{type: "ask", job, data}`, a question about the open file (`data`: a
+//! [`Request`] in its binary form), answered from its [`Session`] (a structure
+//! search, by the tools module, which is sent the file as `blob`); `{type:
+//! "crash"}` (a test hook: panics on purpose).
 //!
 //! Copy and export, made here so the page's module holds none of it: `{type:
-//! "copy", job, ticket, what, form, start, end, path}` makes text for the
+//! "copy", job, what, form, start, end, path}` makes text for the
 //! clipboard (`what: "bytes"`: bytes `[start, end)` in a [`copy::Form`];
 //! `"value"`: the value of the node at `path`, whole (a string as it is);
 //! in the tools module only, which is sent the file with each message
 //! (`blob`) and keeps no session, `"json"`: the subtree at `path` in the JSON contract, as `hexlens dump
-//! --json --select PATH` writes it), answered `{type: "copied", job, ticket,
+//! --json --select PATH` writes it), answered `{type: "copied", job,
 //! text, what}` (`what`: what the text is, for the page to say); `{type:
-//! "export", job, ticket, form, path}` writes the dump (`form`: `json` or
+//! "export", job, form, path}` writes the dump (`form`: `json` or
 //! `text`) of the subtree at `path` (empty: the whole file) into a `Blob`, a
 //! few MiB at a time (the browser keeps a blob's data outside this module's
-//! memory), answered `{type: "exported", job, ticket, blob}`. Either fails as
-//! `{type: "copied", job, ticket, error}`.
+//! memory), answered `{type: "exported", job, blob}`. Either fails as
+//! `{type: "copied", job, error}`.
 //!
 //! Messages out: `{type: "progress", job, done, total}` (bytes read), `{type:
 //! "walked", job, done, total}` (the tools module: where in the file a
 //! structure search's walk is), `{type: "answer",
-//! job, data}` (`data`: a [`hexlens_core::wire`] answer), `{type: "failed",
+//! job, data}` (`data`: an [`Answer`] in its binary form), `{type: "failed",
 //! job, message}`, `{type: "panic", message}`. Every message carries
 //! `wasmBytes`, the worker's wasm memory.
 
@@ -58,10 +51,9 @@
 mod worker {
     use hexlens_core::copy;
     use hexlens_core::pages::PageCache;
-    use hexlens_core::search::{Mode, NumberType, Order, Query};
-    use hexlens_core::session::{Request, Session};
-    use hexlens_core::wire::{self, Answer};
-    use hexlens_core::{ByteSource, NodeId};
+    use hexlens_core::protocol::{Answer, Request};
+    use hexlens_core::session::Session;
+    use hexlens_core::ByteSource;
     use js_sys::{Object, Reflect, Uint8Array};
     use std::cell::{Cell, RefCell};
     use wasm_bindgen::prelude::*;
@@ -237,11 +229,10 @@ mod worker {
         match kind.as_str() {
             "open" => open(&m, job),
             "crash" => panic!("decoder crash requested by the page (test hook)"),
-            "rows" | "boxes" | "node" | "locate" | "search" | "path" | "hash" | "paths"
-            | "resolve" => ask(&kind, &m, job),
+            "ask" => ask(&m, job),
             "copy" if get(&m, "what").as_string().as_deref() != Some("json") => copy_out(&m, job),
             #[cfg(feature = "tools")]
-            "copy" | "export" | "structure" | "diff" | "bytediff" => tools::handle(&kind, &m, job),
+            "copy" | "export" | "diff" | "bytediff" => tools::handle(&kind, &m, job),
             _ => {}
         }
     }
@@ -255,7 +246,7 @@ mod worker {
 
     fn answer(job: u32, a: &Answer) {
         let out = msg("answer", &[("job", job.into())]);
-        post_with(&out, "data", &wire::encode(a));
+        post_with(&out, "data", &a.encode());
     }
 
     fn open(m: &JsValue, job: u32) {
@@ -280,72 +271,30 @@ mod worker {
         num(m, k).filter(|v| *v >= 0.0).map(|v| v as u64)
     }
 
-    fn id(m: &JsValue, k: &str) -> Option<NodeId> {
-        uint(m, k).and_then(|v| NodeId::try_from(v).ok())
-    }
-
-    /// A search query from its message fields (see the page's `decoder::ask`).
-    fn query(m: &JsValue) -> Query {
-        let text = |k: &str| get(m, k).as_string().unwrap_or_default();
-        let mut q = Query::new(
-            Mode::from_name(&text("mode")).unwrap_or(Mode::Hex),
-            &text("text"),
-        );
-        q.ignore_case = get(m, "ignoreCase").is_truthy();
-        q.utf16 = get(m, "utf16").is_truthy();
-        q.number = NumberType::from_name(&text("number")).unwrap_or(NumberType::AnyInt);
-        q.order = Order::from_name(&text("order")).unwrap_or(Order::Both);
-        q.float_bits = get(m, "float").as_f64().map(f64::to_bits);
-        q
-    }
-
-    fn ask(kind: &str, m: &JsValue, job: u32) {
+    /// `{type: "ask", job, data}`: a [`Request`] in its binary form, answered
+    /// from the open file's session (a structure search, by the tools module).
+    fn ask(m: &JsValue, job: u32) {
+        let data = get(m, "data")
+            .dyn_into::<Uint8Array>()
+            .map(|a| a.to_vec())
+            .unwrap_or_default();
+        let r = match Request::decode(&data) {
+            Ok(r) => r,
+            Err(e) => return fail(job, e),
+        };
+        #[cfg(feature = "tools")]
+        if let Request::Search {
+            gen, query, max, ..
+        } = &r
+        {
+            if query.mode == hexlens_core::search::Mode::Structure {
+                return tools::structure(m, job, *gen, &query.text, *max);
+            }
+        }
         JOB.with(|j| {
             let mut j = j.borrow_mut();
             let Some(state) = j.as_mut().filter(|s| s.id == job) else {
                 return fail(job, "that file is no longer open in the decoder".into());
-            };
-            let r = match kind {
-                "rows" => Request::Rows {
-                    gen: uint(m, "gen").unwrap_or(0) as u32,
-                    open: get(m, "open")
-                        .dyn_into::<js_sys::Uint32Array>()
-                        .map(|a| a.to_vec())
-                        .unwrap_or_default(),
-                    first: uint(m, "first").unwrap_or(0),
-                    count: uint(m, "count").unwrap_or(0),
-                    find: id(m, "find"),
-                },
-                "boxes" => Request::Boxes {
-                    start: uint(m, "start").unwrap_or(0),
-                    end: uint(m, "end").unwrap_or(0),
-                },
-                "node" => Request::Node(id(m, "id").unwrap_or(NodeId::MAX)),
-                "search" => Request::Search {
-                    gen: uint(m, "gen").unwrap_or(0) as u32,
-                    query: query(m),
-                    from: uint(m, "from").unwrap_or(0),
-                    to: uint(m, "to").unwrap_or(0),
-                    max: uint(m, "max").unwrap_or(1).min(u64::from(u32::MAX)) as u32,
-                },
-                "path" => Request::Path(get(m, "path").as_string().unwrap_or_default()),
-                "hash" => Request::Hash {
-                    from: uint(m, "from").unwrap_or(0),
-                    to: uint(m, "to").unwrap_or(0),
-                },
-                "paths" => Request::PathsOf(
-                    get(m, "ids")
-                        .dyn_into::<js_sys::Uint32Array>()
-                        .map(|a| a.to_vec())
-                        .unwrap_or_default(),
-                ),
-                "resolve" => Request::Resolve(
-                    get(m, "paths")
-                        .dyn_into::<js_sys::Array>()
-                        .map(|a| a.iter().filter_map(|p| p.as_string()).collect())
-                        .unwrap_or_default(),
-                ),
-                _ => Request::Locate(uint(m, "byte").unwrap_or(0)),
             };
             let a = state.session.answer(&r);
             answer(job, &a);
@@ -354,13 +303,13 @@ mod worker {
 
     /// Posts the reply to a copy or an export: `Ok((key, value, what))` sets
     /// `key` (`text` or `blob`) and `what`; `Err` sets `error`.
-    fn reply(kind: &str, m: &JsValue, job: u32, r: Result<(&str, JsValue, String), String>) {
+    fn reply(kind: &str, job: u32, r: Result<(&str, JsValue, String), String>) {
         let kind = if kind == "export" {
             "exported"
         } else {
             "copied"
         };
-        let mut fields = vec![("job", job.into()), ("ticket", get(m, "ticket"))];
+        let mut fields = vec![("job", job.into())];
         match r {
             Ok((key, v, what)) => {
                 fields.push((key, v));
@@ -414,7 +363,7 @@ mod worker {
             let said = format!("{} bytes as {}", bytes.len(), f.label());
             Ok(("text", copy::text(f, &bytes).into(), said))
         });
-        reply("copy", m, job, r);
+        reply("copy", job, r);
     }
 
     /// The tools module (`hexlens-worker-tools`: every decoder, the streaming
@@ -560,56 +509,63 @@ mod worker {
             }
         }
 
-        /// `{type: "structure", job, blob, gen, text, max}`: a structure
-        /// search; `{type: "export", …}` and `{type: "copy", what: "json",
-        /// …}` (see the module's notes), each with the file as `blob`.
-        pub fn handle(kind: &str, m: &JsValue, job: u32) {
+        /// The file of message `m` (its `blob`) as the session decoded it.
+        fn file(m: &JsValue, job: u32) -> Result<(BlobSource, bool), ()> {
             let Ok(blob) = get(m, "blob").dyn_into::<web_sys::Blob>() else {
-                return fail(job, "no file was given to the tools".into());
+                fail(job, "no file was given to the tools".into());
+                return Err(());
             };
-            let src = match BlobSource::new(blob, job) {
-                Ok(s) => s,
-                Err(e) => return fail(job, e),
+            match BlobSource::new(blob, job) {
+                // Scanned for containers when the page asked for that.
+                Ok(s) => Ok((s, get(m, "scan").is_truthy())),
+                Err(e) => {
+                    fail(job, e);
+                    Err(())
+                }
+            }
+        }
+
+        /// A structure search (an `ask` whose request is one), over the file
+        /// as the message's `blob`.
+        pub fn structure(m: &JsValue, job: u32, gen: u32, text: &str, max: u32) {
+            let Ok((src, scan)) = file(m, job) else {
+                return;
+            };
+            // Where the walk is, every so often (as a decode's progress).
+            let total = src.len() as f64;
+            let mut last = now();
+            let mut progress = |at: u64| {
+                let t = now();
+                if t - last >= PROGRESS_EVERY_MS {
+                    last = t;
+                    post(&msg(
+                        "walked",
+                        &[
+                            ("job", job.into()),
+                            ("done", (at as f64).into()),
+                            ("total", total.into()),
+                        ],
+                    ));
+                }
+            };
+            let a =
+                hexlens_core::session::structure_search(&src, gen, text, max, scan, &mut progress);
+            answer(job, &a);
+        }
+
+        /// `{type: "export", …}` and `{type: "copy", what: "json", …}`,
+        /// `{type: "diff", …}` and `{type: "bytediff", …}` (see the module's
+        /// notes), each with the file as `blob`.
+        pub fn handle(kind: &str, m: &JsValue, job: u32) {
+            let Ok((src, scan)) = file(m, job) else {
+                return;
             };
             let text = |k: &str| get(m, k).as_string().unwrap_or_default();
-            // The file as the session decoded it: scanned for containers when
-            // the page asked for that.
-            let scan = get(m, "scan").is_truthy();
             if kind == "diff" {
                 return compare(m, job, &src);
             }
             if kind == "bytediff" {
                 return byte_difference(m, job, &src);
-            }
-            if kind == "structure" {
-                let max = uint(m, "max").unwrap_or(1).min(u64::from(u32::MAX)) as u32;
-                let gen = uint(m, "gen").unwrap_or(0) as u32;
-                // Where the walk is, every so often (as a decode's progress).
-                let total = src.len() as f64;
-                let mut last = now();
-                let mut progress = |at: u64| {
-                    let t = now();
-                    if t - last >= PROGRESS_EVERY_MS {
-                        last = t;
-                        post(&msg(
-                            "walked",
-                            &[
-                                ("job", job.into()),
-                                ("done", (at as f64).into()),
-                                ("total", total.into()),
-                            ],
-                        ));
-                    }
-                };
-                let a = hexlens_core::session::structure_search(
-                    &src,
-                    gen,
-                    &text("text"),
-                    max,
-                    scan,
-                    &mut progress,
-                );
-                return answer(job, &a);
             }
             let path = text("path");
             let path = (!path.is_empty()).then_some(path.as_str());
@@ -651,7 +607,7 @@ mod worker {
                         ("text", t.into(), "the subtree as JSON".into())
                     })
             };
-            reply(kind, m, job, r);
+            reply(kind, job, r);
         }
     }
 }

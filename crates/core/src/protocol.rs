@@ -1,15 +1,268 @@
-//! A compact binary form of a [`crate::session`]'s answers, for moving them from
-//! the decode worker (which holds the tree) to the page (which shows them).
+//! What the web viewer's page and its workers say to each other: the
+//! questions a viewer asks its [`crate::session::Session`] ([`Request`]), the
+//! answers ([`Answer`]) and what they carry, and one compact binary form of
+//! both for the messages between them.
 //!
-//! The format is private to one build of hexlens (both ends run the same code):
-//! a magic, a tag, then the answer's fields in order. Integers are LEB128;
-//! strings are length-prefixed UTF-8. [`decode`] checks every length and
-//! returns an error, never panics, on bad input.
+//! The form is private to one build of hexlens (both ends run the same code):
+//! a magic, a tag, then the message's fields in order. Integers are LEB128;
+//! strings are length-prefixed UTF-8. Decoding checks every length and returns
+//! an error, never panics, on bad input.
+//!
+//! Every message between the page and a worker is one envelope, `{type, job,
+//! …}`: `job` is the one id (the load of a file a message is about); a request
+//! is `{type: "ask", job, data}` and its answer `{type: "answer", job, data}`,
+//! `data` the binary form.
 
-use crate::session::{Boxes, NodeInfo, Rows, Segment, Summary, Version};
-use crate::tree::NodeId;
+use crate::tree::{Kind, NodeId};
+use std::rc::Rc;
+
+/// Deeper nesting than this is owned by the node at this depth in the field
+/// boxes, and ends a walk up their parents (keeps both bounded on hostile
+/// files).
+pub(crate) const MAX_DEPTH: usize = 400;
 
 const MAGIC: &[u8; 4] = b"HXW2";
+
+/// What a viewer shows of one node.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct NodeInfo {
+    /// The node.
+    pub id: NodeId,
+    /// Its parent (`None` for the root).
+    pub parent: Option<NodeId>,
+    /// Nesting depth (the root is 0).
+    pub depth: u32,
+    /// Field name.
+    pub name: String,
+    /// Kind (a [`Kind::code`]).
+    pub kind: u8,
+    /// First byte (the bit span rounded outwards, clipped to the file).
+    pub start: u64,
+    /// One past the last byte.
+    pub end: u64,
+    /// The span in bits when it is not byte aligned.
+    pub bits: Option<(u64, u64)>,
+    /// The bytes the node refers to (a string an offset points at).
+    pub reference: Option<(u64, u64)>,
+    /// The row text: a naming field first, then the value and its rendering.
+    pub text: String,
+    /// Number of children decoded.
+    pub children: u64,
+    /// Children not decoded yet: opening the node decodes them.
+    pub lazy: bool,
+    /// The node's own error, if any.
+    pub error: Option<String>,
+    /// Something below holds an error.
+    pub damaged: bool,
+    /// Slash-separated path (empty for the root). Empty in field boxes.
+    pub path: String,
+    /// Ancestors, root first, with their names. Empty in field boxes (which
+    /// carry parents instead).
+    pub crumbs: Vec<(NodeId, String)>,
+    /// Details only: the value in full (up to [`clip::DETAILS`] bytes).
+    pub value: Option<String>,
+    /// Details only: the decoder's rendering of the value.
+    pub display: Option<String>,
+}
+
+impl NodeInfo {
+    /// The node's kind.
+    pub fn kind(&self) -> Kind {
+        Kind::from_code(self.kind).unwrap_or(Kind::Unknown)
+    }
+
+    /// The bytes to show for the node: its own, or for a node without bytes of
+    /// its own (a derived value), the bytes it refers to.
+    pub fn shown_range(&self) -> (u64, u64) {
+        match self.reference {
+            Some(r) if self.start >= self.end => r,
+            _ => (self.start, self.end),
+        }
+    }
+
+    /// True if opening the node shows something.
+    pub fn has_kids(&self) -> bool {
+        self.children > 0 || self.lazy
+    }
+}
+
+/// The rows `[first, first + rows.len())` of the tree pane.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Rows {
+    /// The open set these rows follow (the viewer's count of its changes).
+    pub gen: u32,
+    /// Number of rows in all.
+    pub total: u64,
+    /// Position of the first row given.
+    pub first: u64,
+    /// The rows (shared: a viewer hands them to its row views without copying).
+    pub rows: Vec<Rc<NodeInfo>>,
+    /// The node the viewer asked to find (if it asked), and its position if
+    /// it is shown (`None`: an ancestor is closed). An answer to a request
+    /// that asked for no node says nothing of the one the viewer seeks now.
+    pub found: Option<(NodeId, Option<u64>)>,
+}
+
+impl Rows {
+    /// The row at position `pos`, if given.
+    pub fn at(&self, pos: u64) -> Option<&Rc<NodeInfo>> {
+        self.rows.get(pos.checked_sub(self.first)? as usize)
+    }
+
+    /// Position of node `id`, if among the rows given.
+    pub fn position(&self, id: NodeId) -> Option<u64> {
+        self.rows
+            .iter()
+            .position(|r| r.id == id)
+            .map(|i| self.first + i as u64)
+    }
+}
+
+/// One run of bytes owned by one node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    /// First byte.
+    pub start: u64,
+    /// One past the last byte.
+    pub end: u64,
+    /// The innermost node owning the bytes.
+    pub owner: NodeId,
+}
+
+/// The field boxes of bytes `[start, end)`: which node owns each byte, and
+/// enough about the owners and their ancestors for hovering a byte to stay a
+/// lookup in the viewer.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Boxes {
+    /// First byte covered.
+    pub start: u64,
+    /// One past the last byte covered.
+    pub end: u64,
+    /// Segments tiling `[start, end)` (clipped to the file), in file order.
+    pub segments: Vec<Segment>,
+    /// The owners and all their ancestors (without paths and crumbs), by id.
+    pub nodes: Vec<NodeInfo>,
+}
+
+impl Boxes {
+    /// The segment holding `byte`.
+    pub fn segment_at(&self, byte: u64) -> Option<Segment> {
+        let i = self
+            .segments
+            .partition_point(|s| s.start <= byte)
+            .checked_sub(1)?;
+        let s = self.segments[i];
+        (byte < s.end).then_some(s)
+    }
+
+    /// What the boxes know of node `id` (`nodes` is sorted by id).
+    pub fn node(&self, id: NodeId) -> Option<&NodeInfo> {
+        let i = self.nodes.binary_search_by_key(&id, |n| n.id).ok()?;
+        Some(&self.nodes[i])
+    }
+
+    /// The ancestors of `id`, root first, with their names (from the parents
+    /// the boxes carry).
+    pub fn crumbs(&self, id: NodeId) -> Vec<(NodeId, String)> {
+        let mut out = Vec::new();
+        let mut cur = self.node(id).and_then(|n| n.parent);
+        while let Some(p) = cur {
+            let Some(n) = self.node(p) else { break };
+            out.push((p, n.name.clone()));
+            cur = n.parent;
+            if out.len() > MAX_DEPTH {
+                break;
+            }
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// A question a viewer asks its session (the web viewer's page asks its decode
+/// worker; [`Session::answer`] answers).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Request {
+    /// Take this open set (generation `gen`) and give rows `[first, first + count)`,
+    /// and the position of `find`.
+    Rows {
+        /// Generation of the open set.
+        gen: u32,
+        /// The open set.
+        open: Vec<NodeId>,
+        /// First row wanted.
+        first: u64,
+        /// Rows wanted.
+        count: u64,
+        /// A node whose row position is wanted.
+        find: Option<NodeId>,
+    },
+    /// The field boxes of bytes `[start, end)`.
+    Boxes {
+        /// First byte.
+        start: u64,
+        /// One past the last byte.
+        end: u64,
+    },
+    /// One node's details.
+    Node(NodeId),
+    /// The innermost node owning a byte, opening small groups on the way.
+    Locate(u64),
+    /// Search `query`'s matches starting in `[from, to)`, at most `max` of them
+    /// (search number `gen`, which the answer carries back).
+    Search {
+        gen: u32,
+        query: crate::search::Query,
+        from: u64,
+        to: u64,
+        max: u32,
+    },
+    /// The node at a path (as the JSON contract writes paths), opening the
+    /// groups on the way.
+    Path(String),
+    /// Hash the file's bytes `[from, to)` into its SHA-256 (steps must follow
+    /// one another from 0; a step from 0 starts over).
+    Hash {
+        /// First byte.
+        from: u64,
+        /// One past the last byte.
+        to: u64,
+    },
+    /// The paths of these nodes (an open set, to put in a link).
+    PathsOf(Vec<NodeId>),
+    /// The nodes at these paths, opening the groups on the way (an open set
+    /// a link holds).
+    Resolve(Vec<String>),
+}
+
+/// Most nodes or paths one [`Request::PathsOf`] or [`Request::Resolve`] takes.
+pub const MAX_PATHS: usize = 256;
+
+/// What the viewer needs once a file is decoded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Summary {
+    /// The decoder that read the file, or `raw`.
+    pub format: String,
+    /// Errors among the nodes decoded at opening.
+    pub errors: u64,
+    /// The first of them, depth first.
+    pub first_error: Option<NodeInfo>,
+    /// The root.
+    pub root: NodeInfo,
+    /// The open set to start with: the root and its group children that are
+    /// decoded, so a container's header and parts show at once.
+    pub open: Vec<NodeId>,
+}
+
+/// Every answer says how far the tree has been decoded: a viewer holding
+/// boxes or rows from before an expansion asks again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Version {
+    /// Grows with every expansion.
+    pub version: u32,
+    /// Nodes decoded.
+    pub nodes: u64,
+}
 
 /// One answer of the decode worker.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +311,7 @@ pub enum Answer {
         /// Its owner (`None` past the end of the file).
         info: Option<NodeInfo>,
     },
-    /// One step of a search (see [`crate::session::Request::Search`]).
+    /// One step of a search (see [`Request::Search`]).
     Found {
         /// How far the tree is decoded.
         version: Version,
@@ -75,7 +328,7 @@ pub enum Answer {
         /// A structure search: each hit's node path, by hit (empty for bytes).
         paths: Vec<String>,
     },
-    /// One step of hashing the file (see [`crate::session::Request::Hash`]).
+    /// One step of hashing the file (see [`Request::Hash`]).
     Hashed {
         /// How far the tree is decoded.
         version: Version,
@@ -96,8 +349,8 @@ pub enum Answer {
         info: Option<NodeInfo>,
     },
     /// Nodes and their paths: the paths of the nodes asked about
-    /// ([`crate::session::Request::PathsOf`]), or the nodes of the paths
-    /// asked about that exist ([`crate::session::Request::Resolve`]).
+    /// ([`Request::PathsOf`]), or the nodes of the paths
+    /// asked about that exist ([`Request::Resolve`]).
     Paths {
         /// How far the tree is decoded.
         version: Version,
@@ -111,6 +364,16 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// The answer's binary form (the `data` of an `answer` message).
+    pub fn encode(&self) -> Vec<u8> {
+        encode_answer(self)
+    }
+
+    /// Reads what [`Answer::encode`] wrote.
+    pub fn decode(bytes: &[u8]) -> Result<Answer, String> {
+        decode_answer(bytes)
+    }
+
     /// How far the tree was decoded when this answer was made.
     pub fn version(&self) -> Version {
         match self {
@@ -219,8 +482,8 @@ impl Out {
     }
 }
 
-/// Encodes `a`.
-pub fn encode(a: &Answer) -> Vec<u8> {
+/// The binary form of `a` (see [`Answer::encode`]).
+fn encode_answer(a: &Answer) -> Vec<u8> {
     let mut o = Out(Vec::with_capacity(256));
     o.0.extend_from_slice(MAGIC);
     match a {
@@ -367,11 +630,13 @@ pub fn encode(a: &Answer) -> Vec<u8> {
 struct In<'a> {
     b: &'a [u8],
     at: usize,
+    /// What is read, for errors: `answer` or `request`.
+    what: &'static str,
 }
 
 impl In<'_> {
     fn err<T>(&self, what: &str) -> Result<T, String> {
-        Err(format!("answer data: {what} at byte {}", self.at))
+        Err(format!("{} data: {what} at byte {}", self.what, self.at))
     }
     fn u8(&mut self) -> Result<u8, String> {
         match self.b.get(self.at) {
@@ -523,9 +788,13 @@ impl In<'_> {
     }
 }
 
-/// Decodes what [`encode`] wrote.
-pub fn decode(bytes: &[u8]) -> Result<Answer, String> {
-    let mut r = In { b: bytes, at: 0 };
+/// Reads what [`encode_answer`] wrote.
+fn decode_answer(bytes: &[u8]) -> Result<Answer, String> {
+    let mut r = In {
+        b: bytes,
+        at: 0,
+        what: "answer",
+    };
     if bytes.get(..4) != Some(MAGIC) {
         return r.err("bad magic");
     }
@@ -689,11 +958,276 @@ pub fn decode(bytes: &[u8]) -> Result<Answer, String> {
     Ok(a)
 }
 
+/// The magic of a request's binary form.
+const REQUEST_MAGIC: &[u8; 4] = b"HXQ1";
+
+impl Request {
+    /// The request's binary form (the `data` of an `ask` message).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut o = Out(Vec::with_capacity(32));
+        o.0.extend_from_slice(REQUEST_MAGIC);
+        let ids = |o: &mut Out, ids: &[NodeId]| {
+            o.uint(ids.len() as u64);
+            for &id in ids {
+                o.uint(u64::from(id));
+            }
+        };
+        match self {
+            Request::Rows {
+                gen,
+                open,
+                first,
+                count,
+                find,
+            } => {
+                o.0.push(0);
+                o.uint(u64::from(*gen));
+                ids(&mut o, open);
+                o.uint(*first);
+                o.uint(*count);
+                o.uint(find.map_or(0, |f| u64::from(f) + 1));
+            }
+            Request::Boxes { start, end } => {
+                o.0.push(1);
+                o.uint(*start);
+                o.uint(*end);
+            }
+            Request::Node(id) => {
+                o.0.push(2);
+                o.uint(u64::from(*id));
+            }
+            Request::Locate(byte) => {
+                o.0.push(3);
+                o.uint(*byte);
+            }
+            Request::Search {
+                gen,
+                query,
+                from,
+                to,
+                max,
+            } => {
+                o.0.push(4);
+                o.uint(u64::from(*gen));
+                o.str(query.mode.name());
+                o.str(&query.text);
+                o.0.push(u8::from(query.ignore_case) | u8::from(query.utf16) << 1);
+                o.str(query.number.name());
+                o.str(query.order.name());
+                match query.float_bits {
+                    None => o.0.push(0),
+                    Some(b) => {
+                        o.0.push(1);
+                        o.0.extend_from_slice(&b.to_le_bytes());
+                    }
+                }
+                o.uint(*from);
+                o.uint(*to);
+                o.uint(u64::from(*max));
+            }
+            Request::Path(p) => {
+                o.0.push(5);
+                o.str(p);
+            }
+            Request::Hash { from, to } => {
+                o.0.push(6);
+                o.uint(*from);
+                o.uint(*to);
+            }
+            Request::PathsOf(list) => {
+                o.0.push(7);
+                ids(&mut o, list);
+            }
+            Request::Resolve(paths) => {
+                o.0.push(8);
+                o.uint(paths.len() as u64);
+                for p in paths {
+                    o.str(p);
+                }
+            }
+        }
+        o.0
+    }
+
+    /// Reads what [`Request::encode`] wrote.
+    pub fn decode(bytes: &[u8]) -> Result<Request, String> {
+        use crate::search::{Mode, NumberType, Order, Query};
+        let mut r = In {
+            b: bytes,
+            at: 0,
+            what: "request",
+        };
+        if bytes.get(..4) != Some(REQUEST_MAGIC) {
+            return r.err("bad magic");
+        }
+        r.at = 4;
+        let ids = |r: &mut In| -> Result<Vec<NodeId>, String> {
+            let k = r.count(1)?;
+            let mut out = Vec::with_capacity(k);
+            for _ in 0..k {
+                out.push(r.u32()?);
+            }
+            Ok(out)
+        };
+        let q = match r.u8()? {
+            0 => Request::Rows {
+                gen: r.u32()?,
+                open: ids(&mut r)?,
+                first: r.uint()?,
+                count: r.uint()?,
+                find: match r.uint()? {
+                    0 => None,
+                    f => Some(NodeId::try_from(f - 1).or_else(|_| r.err("number out of range"))?),
+                },
+            },
+            1 => Request::Boxes {
+                start: r.uint()?,
+                end: r.uint()?,
+            },
+            2 => Request::Node(r.u32()?),
+            3 => Request::Locate(r.uint()?),
+            4 => {
+                let gen = r.u32()?;
+                let mode = r.str()?;
+                let mode =
+                    Mode::from_name(&mode).map_or_else(|| r.err("unknown search mode"), Ok)?;
+                let mut query = Query::new(mode, &r.str()?);
+                let flags = r.u8()?;
+                if flags > 3 {
+                    return r.err("bad flags");
+                }
+                query.ignore_case = flags & 1 != 0;
+                query.utf16 = flags & 2 != 0;
+                let number = r.str()?;
+                query.number = NumberType::from_name(&number)
+                    .map_or_else(|| r.err("unknown number type"), Ok)?;
+                let order = r.str()?;
+                query.order =
+                    Order::from_name(&order).map_or_else(|| r.err("unknown byte order"), Ok)?;
+                if r.flag()? {
+                    let Some(b) = bytes.get(r.at..r.at + 8) else {
+                        return r.err("unexpected end");
+                    };
+                    query.float_bits = Some(u64::from_le_bytes(b.try_into().unwrap_or_default()));
+                    r.at += 8;
+                }
+                Request::Search {
+                    gen,
+                    query,
+                    from: r.uint()?,
+                    to: r.uint()?,
+                    max: r.u32()?,
+                }
+            }
+            5 => Request::Path(r.str()?),
+            6 => Request::Hash {
+                from: r.uint()?,
+                to: r.uint()?,
+            },
+            7 => Request::PathsOf(ids(&mut r)?),
+            8 => {
+                let k = r.count(1)?;
+                let mut paths = Vec::with_capacity(k);
+                for _ in 0..k {
+                    paths.push(r.str()?);
+                }
+                Request::Resolve(paths)
+            }
+            _ => return r.err("unknown request"),
+        };
+        if r.at != bytes.len() {
+            return r.err("trailing data");
+        }
+        Ok(q)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::session::tests::sample;
     use crate::session::Session;
+
+    #[test]
+    fn every_request_comes_back_as_it_was_sent() {
+        use crate::search::{Mode, NumberType, Order, Query};
+        let mut number = Query::new(Mode::Number, "1.5");
+        number.number = NumberType::F64;
+        number.order = Order::Big;
+        number.float_bits = Some(1.5f64.to_bits());
+        let mut text = Query::new(Mode::Text, "héllo");
+        text.ignore_case = true;
+        text.utf16 = true;
+        let requests = vec![
+            Request::Rows {
+                gen: 7,
+                open: vec![0, 3, NodeId::MAX],
+                first: 1 << 40,
+                count: 120,
+                find: Some(NodeId::MAX),
+            },
+            Request::Rows {
+                gen: 0,
+                open: vec![],
+                first: 0,
+                count: 0,
+                find: None,
+            },
+            Request::Boxes {
+                start: 5,
+                end: u64::MAX,
+            },
+            Request::Node(42),
+            Request::Locate(1 << 33),
+            Request::Search {
+                gen: 3,
+                query: number,
+                from: 0,
+                to: 1 << 32,
+                max: u32::MAX,
+            },
+            Request::Search {
+                gen: 4,
+                query: text,
+                from: 9,
+                to: 10,
+                max: 1,
+            },
+            Request::Search {
+                gen: 5,
+                query: Query::new(Mode::Structure, "Parts/*/Name"),
+                from: 0,
+                to: 0,
+                max: 1000,
+            },
+            Request::Path("Parts/[0]/Name".into()),
+            Request::Hash {
+                from: 0,
+                to: 1 << 20,
+            },
+            Request::PathsOf(vec![1, 2, 3]),
+            Request::Resolve(vec!["".into(), "Header".into()]),
+        ];
+        for q in requests {
+            let bytes = q.encode();
+            assert_eq!(Request::decode(&bytes), Ok(q.clone()));
+            // Every cut is refused, never read as something else.
+            for n in 0..bytes.len() {
+                assert!(Request::decode(&bytes[..n]).is_err(), "{q:?} cut at {n}");
+            }
+            let mut longer = bytes.clone();
+            longer.push(0);
+            assert!(Request::decode(&longer)
+                .unwrap_err()
+                .contains("trailing data"));
+        }
+        assert!(Request::decode(b"HXQ1\x09")
+            .unwrap_err()
+            .contains("unknown request"));
+        assert!(Request::decode(b"HXW2\x00")
+            .unwrap_err()
+            .contains("bad magic"));
+    }
 
     #[test]
     fn every_answer_comes_back_as_it_was_sent() {
@@ -726,7 +1260,7 @@ mod tests {
         q.ignore_case = true;
         q.utf16 = true;
         let search = |q: &crate::search::Query, s: &mut Session<Vec<u8>>| {
-            s.answer(&crate::session::Request::Search {
+            s.answer(&Request::Search {
                 gen: 3,
                 query: q.clone(),
                 from: 4,
@@ -754,16 +1288,16 @@ mod tests {
         );
         answers.push(structure);
         for path in ["Parts/[1]/Name", "Parts/[99]"] {
-            answers.push(s.answer(&crate::session::Request::Path(path.into())));
+            answers.push(s.answer(&Request::Path(path.into())));
         }
-        let of = s.answer(&crate::session::Request::PathsOf(vec![parts, 0, 1 << 30]));
+        let of = s.answer(&Request::PathsOf(vec![parts, 0, 1 << 30]));
         assert!(
             matches!(&of, Answer::Paths { paths, resolved: false, .. } if paths[..] == ["Parts", ""]),
             "{of:?}"
         );
         answers.push(of);
         let block = "Parts/[4]/Program/DXIL/Blocks/[0]/Body";
-        let back = s.answer(&crate::session::Request::Resolve(vec![
+        let back = s.answer(&Request::Resolve(vec![
             "Parts/[2]".into(),
             "Parts/[99]".into(),
             block.into(),
@@ -776,7 +1310,7 @@ mod tests {
         answers.push(back);
         let n = data.len() as u64;
         for (from, to) in [(0, n / 2), (n / 2, n)] {
-            answers.push(s.answer(&crate::session::Request::Hash { from, to }));
+            answers.push(s.answer(&Request::Hash { from, to }));
         }
         assert!(matches!(
             answers.last(),
@@ -786,16 +1320,19 @@ mod tests {
             })
         ));
         for a in answers {
-            let bytes = encode(&a);
-            assert_eq!(decode(&bytes).unwrap_or_else(|e| panic!("{e}: {a:?}")), a);
+            let bytes = a.encode();
+            assert_eq!(
+                Answer::decode(&bytes).unwrap_or_else(|e| panic!("{e}: {a:?}")),
+                a
+            );
             // Every cut and a flipped byte is an error or a different answer, never a panic.
             for cut in 0..bytes.len().min(400) {
-                assert!(decode(&bytes[..cut]).is_err());
+                assert!(Answer::decode(&bytes[..cut]).is_err());
             }
             let mut bad = bytes.clone();
             for i in (0..bad.len()).step_by(7) {
                 bad[i] ^= 0x5a;
-                let _ = decode(&bad);
+                let _ = Answer::decode(&bad);
                 bad[i] ^= 0x5a;
             }
         }
