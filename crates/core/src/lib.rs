@@ -14,6 +14,7 @@
 
 pub mod bitstream;
 pub mod builder;
+pub(crate) mod claims;
 pub mod clip;
 pub mod copy;
 pub mod diff;

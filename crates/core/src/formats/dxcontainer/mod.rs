@@ -14,11 +14,11 @@
 //! table are decoded at once.
 
 pub mod checksum;
-mod claims;
 mod ildn;
 mod lazy;
 pub mod names;
 mod padding;
+mod place;
 mod program;
 mod psv;
 mod rdat;
@@ -372,7 +372,7 @@ fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
     // without nodes). A program's bitcode summary counts every block when the
     // decode asks for exact totals, whenever the body is decoded.
     let ctx = *ctx;
-    let label = format!("{}, not decoded yet", claims::plural(avail, "byte"));
+    let label = format!("{}, not decoded yet", place::plural(avail, "byte"));
     lazy_part(b, name, data, avail, label, move |b| f(b, avail, &ctx));
     Ok(())
 }
@@ -472,7 +472,7 @@ pub(crate) fn string_entries_after(
         pages(b, &marks, move |b, first, next| {
             for k in first..next {
                 let at = b.pos();
-                b.cstr(claims::index_name(k))?;
+                b.cstr(place::index_name(k))?;
                 b.display(format!("offset 0x{:X}", at - base));
             }
             Ok(())
@@ -488,7 +488,7 @@ pub(crate) fn string_entries_after(
             break;
         }
         let at = b.pos();
-        b.cstr(claims::index_name(i))?;
+        b.cstr(place::index_name(i))?;
         b.display(format!("offset 0x{:X}", at - base));
         i += 1;
     }

@@ -4,12 +4,12 @@
 //! record tables (resources, functions, subobjects, work-graph nodes) and the raw
 //! bytes, with the root signatures subobjects point into decoded as RTS0. Offsets
 //! inside the part are relative to the part data; sub-parts are laid out with
-//! [`super::claims::place`]. `specs/dxcontainer.md` lists the part but does not lay it
+//! [`super::place::place`]. `specs/dxcontainer.md` lists the part but does not lay it
 //! out.
 
 use std::sync::Arc;
 
-use super::claims::{fit, index_name, place, place_lazy, Block, Claims};
+use super::place::{fit, index_name, place, place_lazy, Block, Claims};
 use super::padding::zero_padding;
 use super::{fixed_pages, names, page_size, pages, string_table, u32_array, Context};
 use crate::builder::{flag_names, Builder, DResult};

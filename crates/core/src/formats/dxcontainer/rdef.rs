@@ -3,12 +3,12 @@
 //! `specs/notes/dxcontainer-layout.md`): bound resources, constant buffers, their
 //! variables and default values, types and members, and the strings between the
 //! tables. Offsets are relative to the part data; tables are laid out with
-//! [`super::claims::place`]. `specs/dxcontainer.md` lists the part but does not lay it
+//! [`super::place::place`]. `specs/dxcontainer.md` lists the part but does not lay it
 //! out.
 
 use crate::sorted::VecMap;
 
-use super::claims::{claim, fit, place, Block, Claims};
+use super::place::{claim, fit, place, Block, Claims};
 use super::{names, u32_array, Context};
 use crate::builder::{flag_names, Builder, DResult};
 use crate::tree::{Kind, NodeId, Value};

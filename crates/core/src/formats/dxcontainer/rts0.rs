@@ -6,13 +6,13 @@
 //! payload at its `ParameterOffset`, shown as `[i]` for parameter `i`; a descriptor
 //! table's ranges are nested in it as `DescriptorRanges` when they follow it, which
 //! is how compilers write them) and `StaticSamplers`. Offsets are relative to the
-//! part data. Payloads and ranges are placed with [`super::claims::place`]: a payload
+//! part data. Payloads and ranges are placed with [`super::place::place`]: a payload
 //! two parameters share is decoded once, and structures that would overlap others
 //! are reported on the offset that points at them instead of being decoded.
 
 use crate::sorted::VecMap;
 
-use super::claims::{claim, fit, place, plural, Block, Claims};
+use super::place::{claim, fit, place, plural, Block, Claims};
 use super::{names, Context};
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, NodeId};

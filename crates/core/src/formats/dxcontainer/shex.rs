@@ -4,7 +4,7 @@
 //! operands are not decoded. `specs/dxcontainer.md` lists the part but does not lay it
 //! out.
 
-use super::claims::{index_name, plural};
+use super::place::{index_name, plural};
 use super::{contiguous_pages, names, page_size, pages, Context, SKIM_CHUNK};
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, Value};

@@ -4,7 +4,7 @@
 //! run when compressed) and compiler arguments. `specs/dxcontainer.md` lists the part
 //! but does not lay it out.
 
-use super::claims::index_name;
+use super::place::index_name;
 use super::padding::{reserved, zero_padding};
 use super::{names, Context};
 use crate::builder::{Builder, DResult};

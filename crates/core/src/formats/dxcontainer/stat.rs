@@ -4,7 +4,7 @@
 //! program instead and is decoded by `program`. It is tested in `rdef`'s tests, whose
 //! sample holds both parts.
 
-use super::claims::index_name;
+use super::place::index_name;
 use super::{names, Context};
 use crate::builder::{Builder, DResult};
 

@@ -11,7 +11,7 @@
 //! tail ("bar" inside "foobar"): such an entry overlaps the string it is a suffix of,
 //! and says so in its display.
 
-use super::claims::index_name;
+use super::place::index_name;
 use super::{
     fixed_pages, names, page_size, pages, skim_strings, string_entries_after, Context, SKIM_CHUNK,
 };
