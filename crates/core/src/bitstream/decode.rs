@@ -12,8 +12,9 @@
 //! damage inside a block stays inside it, and the decoder continues after it. What
 //! a block needs to be decoded on its own is kept in a [`BlockResume`].
 
+mod names;
+
 use super::abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding, MAX_FIXED_WIDTH, MAX_VBR_WIDTH};
-use super::names;
 use super::skim::PageIndex;
 use super::symbols::{ModuleNames, FUNCTION_BLOCK};
 use crate::builder::{Builder, DResult, Stop};

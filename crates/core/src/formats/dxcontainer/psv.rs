@@ -8,6 +8,7 @@
 //! output masks, and the input→output, input→patch and patch→output dependency maps.
 //! Fields sit flat under `PSVInfo`, named as LLVM's `obj2yaml` names them.
 
+use super::names::pick;
 use super::{derived_u, fixed_pages, names, page_size, pages, string_table, u32_array, Context};
 use crate::builder::{Builder, DResult};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
@@ -299,7 +300,7 @@ fn runtime_info(b: &mut Builder, info: &mut Info) -> DResult<()> {
         }
         Some(STAGE_MESH) => {
             info.patch_const_or_prim_vectors = b.u8("SigPrimVectors")? as u64;
-            b.uint_enum("MeshOutputTopology", 1, names::mesh_topology)?;
+            b.uint_enum("MeshOutputTopology", 1, mesh_topology)?;
         }
         _ => {
             b.padding("Unused", 2)?;
@@ -378,7 +379,7 @@ fn bindings(b: &mut Builder, first: u64, next: u64, stride: u64) -> DResult<()> 
     for i in first..next {
         let at = b.pos();
         let done = b.region(Name::Index(i as u32), Kind::Struct, at, stride, |b| {
-            b.uint_enum("Type", 4, names::resource_type)?;
+            b.uint_enum("Type", 4, resource_type)?;
             b.u32("Space")?;
             b.u32("LowerBound")?;
             b.u32("UpperBound")?;
@@ -387,7 +388,7 @@ fn bindings(b: &mut Builder, first: u64, next: u64, stride: u64) -> DResult<()> 
             }
             if stride >= 24 {
                 b.uint_enum("Kind", 4, names::resource_kind)?;
-                b.uint_flags("Flags", 4, names::RESOURCE_FLAGS)?;
+                b.uint_flags("Flags", 4, RESOURCE_FLAGS)?;
             }
             Ok(())
         });
@@ -479,4 +480,31 @@ fn element(b: &mut Builder, strtab: (u64, u64), idx: &IndexTable) -> DResult<()>
     b.bits("Unused", 2)?;
     b.padding("Reserved", 1)?;
     Ok(())
+}
+
+/// PSV resource type.
+pub fn resource_type(v: u64) -> Option<&'static str> {
+    pick(
+        &[
+            "Invalid",
+            "Sampler",
+            "CBV",
+            "SRVTyped",
+            "SRVRaw",
+            "SRVStructured",
+            "UAVTyped",
+            "UAVRaw",
+            "UAVStructured",
+            "UAVStructuredWithCounter",
+        ],
+        v,
+    )
+}
+
+/// PSV resource flags.
+pub const RESOURCE_FLAGS: &[(u64, &str)] = &[(1, "UsedByAtomic64")];
+
+/// Mesh-shader output topology.
+pub fn mesh_topology(v: u64) -> Option<&'static str> {
+    pick(&["Undefined", "Line", "Triangle"], v)
 }

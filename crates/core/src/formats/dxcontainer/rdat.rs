@@ -7,11 +7,13 @@
 //! [`super::place::place`]. `specs/dxcontainer.md` lists the part but does not lay it
 //! out.
 
+mod names;
+
 use std::sync::Arc;
 
 use super::place::{fit, index_name, place, place_lazy, Block, Claims};
 use super::padding::zero_padding;
-use super::{fixed_pages, names, page_size, pages, string_table, u32_array, Context};
+use super::{fixed_pages, page_size, pages, string_table, u32_array, Context};
 use crate::builder::{flag_names, Builder, DResult};
 use crate::tree::Kind;
 

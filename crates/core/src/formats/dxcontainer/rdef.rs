@@ -6,10 +6,12 @@
 //! [`super::place::place`]. `specs/dxcontainer.md` lists the part but does not lay it
 //! out.
 
+mod names;
+
 use crate::sorted::VecMap;
 
 use super::place::{claim, fit, place, Block, Claims};
-use super::{names, u32_array, Context};
+use super::{u32_array, Context};
 use crate::builder::{flag_names, Builder, DResult};
 use crate::tree::{Kind, NodeId, Value};
 

@@ -10,10 +10,12 @@
 //! two parameters share is decoded once, and structures that would overlap others
 //! are reported on the offset that points at them instead of being decoded.
 
+mod names;
+
 use crate::sorted::VecMap;
 
 use super::place::{claim, fit, place, plural, Block, Claims};
-use super::{names, Context};
+use super::{Context};
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, NodeId};
 

@@ -4,8 +4,10 @@
 //! operands are not decoded. `specs/dxcontainer.md` lists the part but does not lay it
 //! out.
 
+mod names;
+
 use super::place::{index_name, plural};
-use super::{contiguous_pages, names, page_size, pages, Context, SKIM_CHUNK};
+use super::{contiguous_pages, page_size, pages, Context, SKIM_CHUNK};
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, Value};
 

@@ -4,9 +4,10 @@
 //! run when compressed) and compiler arguments. `specs/dxcontainer.md` lists the part
 //! but does not lay it out.
 
+use super::names::pick;
 use super::place::index_name;
 use super::padding::{reserved, zero_padding};
-use super::{names, Context};
+use super::Context;
 use crate::builder::{Builder, DResult};
 use crate::tree::Kind;
 
@@ -66,7 +67,7 @@ fn srci_section(b: &mut Builder, sz: u64) -> DResult<()> {
         b.error(format!("section size {sz} is not a multiple of 4"));
     }
     reserved(b, "Flags", 2)?;
-    let ty = b.uint_enum("Type", 2, names::source_info_section_type)?;
+    let ty = b.uint_enum("Type", 2, source_info_section_type)?;
     match ty {
         0 => source_contents(b)?,
         1 => source_names(b)?,
@@ -132,7 +133,7 @@ fn source_names(b: &mut Builder) -> DResult<()> {
 fn source_contents(b: &mut Builder) -> DResult<()> {
     b.u32("AlignedSizeInBytes")?;
     reserved(b, "Flags", 2)?;
-    let compress = b.uint_enum("CompressType", 2, names::source_contents_compress_type)?;
+    let compress = b.uint_enum("CompressType", 2, source_contents_compress_type)?;
     let size = b.u32("EntriesSizeInBytes")? as u64;
     let size_id = b.last().expect("node");
     let raw = b.u32("UncompressedEntriesSizeInBytes")? as u64;
@@ -151,7 +152,7 @@ fn source_contents(b: &mut Builder) -> DResult<()> {
             b.bytes("Entries", n)?;
             b.display(format!(
                 "{} compressed, {n} bytes ({raw} bytes uncompressed); not inflated",
-                names::source_contents_compress_type(compress).unwrap_or("unknown")
+                source_contents_compress_type(compress).unwrap_or("unknown")
             ));
         }
         return Ok(());
@@ -334,4 +335,16 @@ mod tests {
             "{e}"
         );
     }
+}
+
+/// SRCI section type as current DXC writes it (`DxilSourceInfoSectionType`:
+/// the older header's Sources/Defines/Args/TargetProfile/EntryPoint numbering
+/// is not what DXC emits).
+pub fn source_info_section_type(v: u64) -> Option<&'static str> {
+    pick(&["SourceContents", "SourceNames", "Args"], v)
+}
+
+/// SRCI source contents compression (`DxilSourceInfo_SourceContentsCompressType`).
+pub fn source_contents_compress_type(v: u64) -> Option<&'static str> {
+    pick(&["None", "Zlib"], v)
 }

@@ -4,6 +4,7 @@
 //! program instead and is decoded by `program`. It is tested in `rdef`'s tests, whose
 //! sample holds both parts.
 
+use super::names::pick;
 use super::place::index_name;
 use super::{names, Context};
 use crate::builder::{Builder, DResult};
@@ -69,7 +70,7 @@ pub(super) fn fxc_stat(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()
                     "InputPrimitive" => names::input_primitive(v),
                     "GSOutputTopology" => names::primitive_topology(v),
                     "HSOutputPrimitive" => names::tessellator_output(v),
-                    "HSPartitioning" => names::tessellator_partitioning(v),
+                    "HSPartitioning" => tessellator_partitioning(v),
                     "TessellatorDomain" => names::tessellator_domain(v),
                     _ => continue,
                 };
@@ -87,4 +88,18 @@ pub(super) fn fxc_stat(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()
         b.error(format!("{rest} bytes after the last whole dword"));
     }
     Ok(())
+}
+
+/// Tessellator partitioning (`D3D_TESSELLATOR_PARTITIONING`).
+pub fn tessellator_partitioning(v: u64) -> Option<&'static str> {
+    pick(
+        &[
+            "Undefined",
+            "Integer",
+            "Pow2",
+            "FractionalOdd",
+            "FractionalEven",
+        ],
+        v,
+    )
 }

@@ -11,9 +11,11 @@
 //! tail ("bar" inside "foobar"): such an entry overlaps the string it is a suffix of,
 //! and says so in its display.
 
+mod names;
+
 use super::place::index_name;
 use super::{
-    fixed_pages, names, page_size, pages, skim_strings, string_entries_after, Context, SKIM_CHUNK,
+    fixed_pages, page_size, pages, skim_strings, string_entries_after, Context, SKIM_CHUNK,
 };
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, Value};
