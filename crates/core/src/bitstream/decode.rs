@@ -15,21 +15,18 @@
 mod names;
 
 use super::abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding, MAX_FIXED_WIDTH, MAX_VBR_WIDTH};
-use super::skim::PageIndex;
-use super::symbols::{ModuleNames, FUNCTION_BLOCK};
+use super::context::{
+    ModuleNames, PageIndex, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK, UNABBREV_RECORD,
+};
 use crate::builder::{Builder, DResult, Stop};
 use crate::source::ByteSource;
 use crate::tree::{BitSpan, Kind, Name, NodeId, Recipe, Tree, Value};
+use names::FUNCTION_BLOCK;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 /// Blocks nested deeper than this are not decoded (an error says so).
 pub const MAX_DEPTH: u32 = 64;
-
-const END_BLOCK: u64 = 0;
-const ENTER_SUBBLOCK: u64 = 1;
-const DEFINE_ABBREV: u64 = 2;
-const UNABBREV_RECORD: u64 = 3;
 
 /// What is needed to decode one block's body on its own: where it starts, how wide
 /// its abbreviation IDs are and the BLOCKINFO state in force when it was entered.

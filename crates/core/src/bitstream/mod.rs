@@ -49,6 +49,7 @@
 //! ([`Decoder::decode_body`]).
 
 mod abbrev;
+mod context;
 mod decode;
 pub mod names;
 mod skim;

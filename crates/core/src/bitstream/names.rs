@@ -10,6 +10,8 @@ pub const BLOCKINFO_BLOCK: u64 = 0;
 pub const MODULE_BLOCK: u64 = 8;
 /// `CONSTANTS_BLOCK_ID`.
 pub const CONSTANTS_BLOCK: u64 = 11;
+/// `FUNCTION_BLOCK_ID`.
+pub const FUNCTION_BLOCK: u64 = 12;
 /// `VALUE_SYMTAB_BLOCK_ID`.
 pub const VALUE_SYMTAB_BLOCK: u64 = 14;
 /// `METADATA_BLOCK_ID`.

@@ -12,7 +12,7 @@
 //! dropped (`MODULE_CODE_PURGEVALS`, 10) keeps DXC's name.
 
 pub(super) use super::super::names::{
-    BLOCKINFO_BLOCK, METADATA_BLOCK, MODULE_BLOCK, STRTAB_BLOCK, VALUE_SYMTAB_BLOCK,
+    BLOCKINFO_BLOCK, FUNCTION_BLOCK, METADATA_BLOCK, MODULE_BLOCK, STRTAB_BLOCK, VALUE_SYMTAB_BLOCK,
 };
 
 /// The name of a block ID, if LLVM defines it.

@@ -12,12 +12,13 @@
 //! (`writeVInt`); each layout is read its own way.
 
 use super::layout::Layout;
-use super::module::{check_group, group_order, label_entry, Shared};
+use super::context::Shared;
 use super::prim::{string, varint_of, varint_shown, vint, vuint};
-use super::skim::{self, LocIndex};
-use super::{magic, tags, LOCATION_MAGIC};
+use super::skim::{self, AstE, LocIndex};
+use super::prim::{magic, LOCATION_MAGIC};
+use super::tags;
 use crate::builder::{Builder, DResult};
-use crate::tree::{Kind, Name, NodeId, Tree, Value, ValueRef};
+use crate::tree::{BitSpan, Kind, Name, NodeId, Tree, Value, ValueRef};
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
@@ -482,4 +483,63 @@ fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> 
     })?;
     *last = last_line;
     Ok(())
+}
+
+/// The uAST subtree location group `gi` (starting at `start`) describes (group
+/// 0: the module; the others through the symbol table): its root and its entries
+/// in pre-order, leaving out subtrees that have their own group; `None` if it is
+/// not known or not completely decoded.
+pub fn group_order(b: &Builder, sh: &Shared, gi: u64, start: u64) -> Option<(AstE, Vec<u32>)> {
+    sh.ast_base()?;
+    sh.loc_base()?;
+    let syms = sh.syms(b);
+    let ix = sh.ast(b);
+    let root_of = syms.root_of(sh.ast_base()?, sh.loc_base()?);
+    let root = match root_of.binary_search_by_key(&start, |x| x.0) {
+        Ok(i) => root_of[i].1,
+        Err(_) if gi == 0 => ix.e[*ix.roots.first()? as usize].start,
+        Err(_) => return None,
+    };
+    let order = ix.preorder(root, &syms.anchors)?;
+    Some((ix.e[order[0] as usize], order))
+}
+
+/// Checks that location group `gi` holds one entry per node of its uAST
+/// subtree (see [`group_order`]): an error on the group node `gid` if not.
+/// Returns the order when the counts agree, for labelling the entries.
+pub fn check_group(
+    b: &mut Builder,
+    sh: &Shared,
+    gi: u64,
+    start: u64,
+    gid: NodeId,
+    entries: u64,
+) -> Option<Vec<u32>> {
+    let (re, order) = group_order(b, sh, gi, start)?;
+    if order.len() as u64 != entries {
+        let what = sh.describe(b, &re);
+        b.set_error(
+            gid,
+            format!(
+                "the group holds {entries} location entries, but its uAST subtree ({what} at 0x{:X}) has {} nodes outside other groups",
+                re.start,
+                order.len()
+            ),
+        );
+        return None;
+    }
+    Some(order)
+}
+
+/// Labels location entry node `id` with the uAST entry `order_at` (an index
+/// into the uAST index) it describes.
+pub fn label_entry(b: &mut Builder, sh: &Shared, id: NodeId, at: u32) {
+    let ix = sh.ast(b);
+    let Some(e) = ix.e.get(at as usize).copied() else {
+        return;
+    };
+    let prev = b.tree().display(id).clone().unwrap_or_default();
+    let what = sh.describe(b, &e);
+    b.set_display(id, format!("{what}: {prev}"));
+    b.set_reference(id, BitSpan::bytes(e.start, e.end));
 }

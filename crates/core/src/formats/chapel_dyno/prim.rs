@@ -7,6 +7,11 @@
 //! Signed values are ZigZag-mapped first. Each one becomes a [`Kind::VarInt`] node
 //! over its encoded bytes whose value is the decoded number and whose display shows
 //! both.
+//!
+//! The section magics and the reads every section decoder shares (a checked
+//! magic number, alignment padding, a derived note) are here too, so the
+//! section decoders import building blocks from this module and nothing from
+//! the format's root.
 
 use crate::builder::{hex_preview, Builder, DResult, Endian, Stop, MAX_STRING_VALUE};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Tree, Value, ValueRef};
@@ -285,6 +290,75 @@ pub fn ustring(b: &mut Builder, name: impl Into<Name>, strings: &LongStrings) ->
         b.set_error(id, msg);
     }
     Ok(out.0)
+}
+
+// Section magics and the helpers every section decoder shares.
+
+/// `MODULE_SECTION_MAGIC`.
+pub const MODULE_MAGIC: u64 = 0x4D4D_D01E_5EC1_4D4D;
+/// `SYMBOL_TABLE_MAGIC`.
+pub const SYMBOL_TABLE_MAGIC: u64 = 0x4D59_531E_5EC1_10E0;
+/// `UAST_SECTION_MAGIC`.
+pub const UAST_MAGIC: u64 = 0x5453_411E_5EC1_10E0;
+/// `LONG_STRINGS_TABLE_MAGIC` (4 bytes).
+pub const LONG_STRINGS_MAGIC: u64 = 0x5254_5301;
+/// `LOCATION_SECTION_MAGIC`.
+pub const LOCATION_MAGIC: u64 = 0x434F_4C07_5EC1_10E0;
+/// `GEN_CODE_SECTION_MAGIC`.
+pub const GEN_CODE_MAGIC: u64 = 0x4E45_4707_5EC1_10E0;
+
+/// Reads a `u64` in the byte order in force without creating a node.
+pub(super) fn peek_u64(b: &Builder, offset: u64) -> Option<u64> {
+    b.peek_uint(offset, 8)
+}
+
+/// Reads a magic number of `size` bytes, shows its bytes and what it should be, and
+/// records an error if it is not `expected`. Returns whether it matched.
+pub(super) fn magic(b: &mut Builder, size: u64, expected: u64, what: &str) -> DResult<bool> {
+    let at = b.pos();
+    let v = b.uint("Magic", size)?;
+    let shown = hex_preview(&b.peek_bytes(at, size));
+    if v == expected {
+        b.display(format!(
+            "0x{v:0w$X}, bytes {shown}: {what}",
+            w = 2 * size as usize
+        ));
+        Ok(true)
+    } else {
+        b.display(format!("bytes {shown}"));
+        b.error(format!(
+            "expected the {what} magic 0x{expected:0w$X}, found 0x{v:0w$X}",
+            w = 2 * size as usize
+        ));
+        Ok(false)
+    }
+}
+
+/// Adds a derived text node that no particular bytes give (no reference).
+pub(super) fn note(b: &mut Builder, name: &'static str, value: &str, display: &str) -> DResult<()> {
+    b.derived_group(name, None, |_| Ok(()))?;
+    let id = b.last().expect("derived node");
+    b.set_value(id, Value::Str(value.into()));
+    b.set_display(id, display.to_string());
+    Ok(())
+}
+
+/// Claims `[from, to)` as alignment padding if it is shorter than `align`, ends on
+/// an `align` boundary and holds only zeros; otherwise leaves it unclaimed.
+pub(super) fn pad(b: &mut Builder, from: u64, to: u64, align: u64, why: &str) {
+    if to <= from || to - from >= align || !to.is_multiple_of(align) {
+        return;
+    }
+    if b.peek_bytes(from, to - from).iter().any(|&x| x != 0) {
+        return;
+    }
+    b.seek(from);
+    if b.padding("Padding", to - from).is_ok() {
+        let article = if align == 8 { "an" } else { "a" };
+        b.display(format!(
+            "zero bytes {why}, to {article} {align}-byte boundary"
+        ));
+    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 //! the table (spec, 2024 writer) or to the module header (2023 writer).
 
 use super::layout::Layout;
-use super::module::Shared;
-use super::{magic, LONG_STRINGS_MAGIC};
+use super::context::Shared;
+use super::prim::{magic, LONG_STRINGS_MAGIC};
 use crate::builder::{Builder, DResult};
 use crate::tree::Name;
 

@@ -9,13 +9,14 @@
 //! each entry, and so does this decoder. The 2023 writer has a third offset
 //! (types/functions, always 0) and no generated versions.
 
-use super::layout::Layout;
-use super::module::{link_symbols, Shared, SymNodes};
+use super::layout::{Layout, Sect};
+use super::context::Shared;
 use super::prim::vuint;
 use super::skim::{self, sym_fixed, SymState};
-use super::{magic, tags, SYMBOL_TABLE_MAGIC};
+use super::prim::{magic, SYMBOL_TABLE_MAGIC};
+use super::tags;
 use crate::builder::{Builder, DResult, MAX_STRING_VALUE};
-use crate::tree::{Kind, Name, Value};
+use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 use std::sync::Arc;
 
 /// Chapel's reader rejects this many symbols (`MAX_NUM_SYMBOLS`).
@@ -227,4 +228,96 @@ fn front_coded(b: &mut Builder, name: &'static str, prev: &mut Vec<u8>) -> DResu
     );
     *prev = full;
     Ok(text)
+}
+
+/// Nodes of one decoded symbol-table entry the cross-checks annotate.
+#[derive(Clone, Copy, Debug)]
+pub struct SymNodes {
+    pub ast_node: NodeId,
+    pub loc_node: NodeId,
+    pub kind_node: NodeId,
+    pub kind: u64,
+    pub ast: u64,
+    pub loc: u64,
+}
+
+/// The cross-checks of symbol-table entries: where they point in the uAST and
+/// location sections.
+pub fn link_symbols(b: &mut Builder, sh: &Shared, nodes: &[SymNodes]) {
+    if nodes.is_empty() {
+        return;
+    }
+    let ast_span = sh.span(Sect::Uast);
+    let loc_span = sh.span(Sect::Locations);
+    let ix = sh.ast(b);
+    let locs = sh.locs(b);
+    let groups = locs.as_ref().as_ref().filter(|l| !l.paths_cut);
+    for s in nodes {
+        // uAST pointer.
+        match (sh.ast_base(), ast_span) {
+            (Some(base), Some((as_, ae))) => {
+                let t = base.saturating_add(s.ast);
+                let how = format!("0x{base:X} + 0x{:X} = 0x{t:X}", s.ast);
+                if let Some(i) = ix.at(t) {
+                    let e = ix.e[i as usize];
+                    let label = sh.describe(b, &e);
+                    b.set_display(s.ast_node, format!("{how}: {label}"));
+                    b.set_reference(s.ast_node, BitSpan::bytes(t, e.end));
+                    if e.tag as u64 != s.kind {
+                        b.set_error(
+                            s.kind_node,
+                            format!(
+                                "the kind byte says {}, but the uAST entry it points at is a {}",
+                                tags::describe_tag(s.kind),
+                                tags::describe_tag(e.tag as u64)
+                            ),
+                        );
+                    }
+                } else if t < as_ || t >= ae {
+                    b.set_error(
+                        s.ast_node,
+                        format!("{how} is outside the uAST section (0x{as_:X}-0x{ae:X})"),
+                    );
+                } else if ix.checked(t) {
+                    b.set_error(
+                        s.ast_node,
+                        format!("{how} does not point at the start of a uAST entry"),
+                    );
+                } else {
+                    b.set_display(
+                        s.ast_node,
+                        format!("{how}: inside uAST bytes hexlens did not decode; not checked"),
+                    );
+                }
+            }
+            _ if sh.layout != Layout::Writer2023 => {
+                b.set_error(s.ast_node, "the module has no uAST section to point into");
+            }
+            _ => {}
+        }
+        // Location pointer.
+        if let (Some(base), Some((ls, le))) = (sh.loc_base(), loc_span) {
+            let t = base.saturating_add(s.loc);
+            let how = format!("0x{base:X} + 0x{:X} = 0x{t:X}", s.loc);
+            if let Some((g, gi)) = groups.and_then(|g| g.group_at(t).map(|gi| (g, gi))) {
+                b.set_display(s.loc_node, format!("{how}: location group [{gi}]"));
+                b.set_reference(s.loc_node, BitSpan::bytes(g.starts[gi], g.starts[gi + 1]));
+            } else if t < ls || t >= le {
+                b.set_error(
+                    s.loc_node,
+                    format!("{how} is outside the location section (0x{ls:X}-0x{le:X})"),
+                );
+            } else {
+                b.set_error(
+                    s.loc_node,
+                    format!("{how} is not the start of a location group"),
+                );
+            }
+        } else if sh.layout != Layout::Writer2023 {
+            b.set_error(
+                s.loc_node,
+                "the module has no location section to point into",
+            );
+        }
+    }
 }

@@ -14,19 +14,17 @@
 //! verified, so its entries are shown as one run.
 
 use super::layout::Layout;
-use super::module::Shared;
+use super::context::Shared;
 use super::prim::{ustring, vint, vuint, LongStrings};
-use super::skim::AstIndex;
+use super::skim::{AstIndex, MAX_DEPTH};
 use super::tags::{self, TagKind};
-use super::{magic, UAST_MAGIC};
+use super::prim::{magic, note, UAST_MAGIC};
 use crate::builder::{Builder, DResult};
 use crate::tree::Name;
 use std::sync::Arc;
 
 /// Chapel's reader rejects this many uAST entries (`MAX_NUM_ASTS`).
 const MAX_NUM_ASTS: u64 = 100_000_000;
-/// Entries nested deeper than this are not decoded (bounded recursion).
-pub(super) const MAX_DEPTH: u32 = 128;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Flow {
@@ -75,7 +73,7 @@ pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
         }
         Ok(())
     })?;
-    super::note(
+    note(
         b,
         "TagNumbering",
         tags::TAG_SOURCE,

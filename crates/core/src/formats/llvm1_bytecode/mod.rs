@@ -23,6 +23,7 @@
 //! display says so.
 
 mod blocks;
+mod context;
 mod skim;
 mod tables;
 mod vbr;
@@ -31,7 +32,7 @@ use super::{has_magic, read_exact, u32_at, Embedded, Format};
 use crate::builder::{fourcc_text, hex_preview, Builder, DResult};
 use crate::source::ByteSource;
 use crate::tree::{Kind, Value};
-use blocks::{Ctx, Parent};
+use context::{Ctx, Parent};
 
 /// The registry entry.
 pub const FORMAT: Format = Format {

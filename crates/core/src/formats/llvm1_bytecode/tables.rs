@@ -18,7 +18,7 @@
 //! its value planes; from revision 3 on a type slot of 0x00FFFFFF escapes to a
 //! second vbr.
 
-use super::blocks::Ctx;
+use super::context::Ctx;
 use super::skim::{self, Cur, Win};
 use super::vbr::{self, string, type_slot, uint_vbr};
 use crate::builder::{Builder, DResult};
