@@ -31,7 +31,7 @@ pub mod varint;
 pub mod view;
 pub mod wire;
 
-pub use builder::{Builder, DResult, Endian, Stop};
+pub use builder::{Builder, DResult, Endian, Field, Stop};
 pub use formats::{formats, Format};
 pub use source::ByteSource;
 pub use tree::{BitSpan, IdMap, Kind, Name, NameRef, Node, NodeId, Tree, Value, ValueRef};

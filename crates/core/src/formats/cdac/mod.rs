@@ -325,8 +325,11 @@ fn sections(
                 }
                 Placement::NoData(problem) => {
                     let at = b.pos();
-                    b.derived_group(name, None, |b| section_meta(b, s, BitSpan::bytes(at, at)))?;
-                    let id = b.last().expect("group");
+                    let id = b
+                        .derived_group_field(name, None, |b| {
+                            section_meta(b, s, BitSpan::bytes(at, at))
+                        })?
+                        .id;
                     b.set_display(id, format!("{label} (no bytes in the file)"));
                     if let Some(p) = problem {
                         b.set_error(id, p.clone());

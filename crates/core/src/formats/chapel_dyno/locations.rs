@@ -13,11 +13,11 @@
 
 use super::layout::Layout;
 use super::context::Shared;
-use super::prim::{string, varint_of, varint_shown, vint, vuint};
+use super::prim::{string, unzigzag, varint_of, varint_shown, vint, vuint};
 use super::skim::{self, AstE, LocIndex};
 use super::prim::{magic, LOCATION_MAGIC};
 use super::tags;
-use crate::builder::{Builder, DResult};
+use crate::builder::{Builder, DResult, Field};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Tree, Value, ValueRef};
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
@@ -38,8 +38,9 @@ pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
     b.group("Header", |b| {
         magic(b, 8, LOCATION_MAGIC, "location section")?;
         npaths = b.u32("FilePathCount")? as u64;
-        ngroups = b.u32("GroupCount")? as u64;
-        groups_node = b.last();
+        let f = b.uint_field("GroupCount", 4)?;
+        ngroups = f.value;
+        groups_node = Some(f.id);
         b.display("the module's group first, then one per symbol-table entry, in uAST order");
         Ok(())
     })?;
@@ -226,8 +227,7 @@ fn group(
                     let mut l = l0;
                     let mut ids = Vec::new();
                     for i in first..=lastk {
-                        b.item(i, |b| loc_entry(b, &mut l, signed_tags))?;
-                        ids.push(b.last().expect("entry node"));
+                        ids.push(b.item_field(i, |b| loc_entry(b, &mut l, signed_tags))?.id);
                     }
                     if let Some((_, order)) =
                         group_order(b, &sh, k, gstart).filter(|(_, o)| o.len() as u64 == total)
@@ -246,8 +246,11 @@ fn group(
             *count = plan.ok;
         }
         while b.remaining() > 0 {
-            let r = b.item(i, |b| loc_entry(b, &mut last, signed_tags));
-            entries.push(b.last().expect("entry node"));
+            // The entry's node is kept even when decoding stops inside it.
+            let r = b.item(i, |b| {
+                entries.push(b.current());
+                loc_entry(b, &mut last, signed_tags)
+            });
             *count += 1;
             r?;
             i += 1;
@@ -284,9 +287,12 @@ fn line(
     base: i64,
     additional: bool,
 ) -> DResult<i64> {
-    let d = vint(b, delta_name)?;
+    let Field {
+        value: d,
+        id: delta,
+    } = varint_of(b, delta_name, true)?;
+    let d = unzigzag(d);
     let abs = base.saturating_add(d);
-    let delta = b.last().expect("delta node");
     // An overflowing varint keeps its text; a saturated sum cannot be undone.
     let rendered = b.tree().error(delta).is_none() && base.checked_add(d).is_some();
     if rendered {
@@ -456,8 +462,7 @@ fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> 
         for j in 0..m {
             b.item(j, |b| {
                 let it = b.current();
-                varint_of(b, "Tag", signed_tags)?;
-                let tag_id = b.last().expect("tag node");
+                let tag_id = varint_of(b, "Tag", signed_tags)?.id;
                 let tname = tag_name(b.tree(), tag_id).unwrap_or("unknown");
                 if b.tree().error(tag_id).is_none() {
                     b.set_display_with(tag_id, tag_shown);

@@ -8,7 +8,7 @@ use super::prim::string;
 use super::context::Shared;
 use super::prim::{magic, pad, GEN_CODE_MAGIC, MODULE_MAGIC};
 use super::{locations, strings, symtab, uast};
-use crate::builder::{Builder, DResult};
+use crate::builder::{Builder, DResult, Field};
 use crate::tree::{BitSpan, Kind, Name, NodeId};
 use std::sync::Arc;
 
@@ -48,8 +48,7 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
         for &sect in layout.sections() {
             if layout == Layout::Writer2023 {
                 let name: Name = format!("{}Offset", sect.name()).into();
-                let off = b.u64(name)?;
-                let node = b.last().expect("offset node");
+                let Field { value: off, id: node } = b.uint_field(name, 8)?;
                 b.display(format!(
                     "module 0x{m:X} + 0x{off:X} = 0x{:X}",
                     m.saturating_add(off)
@@ -63,7 +62,7 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
                 });
             } else {
                 let mut pair = (0, 0);
-                b.group(sect.name(), |b| {
+                let node = b.group_field(sect.name(), |b| {
                     for (i, what) in ["Start", "End"].into_iter().enumerate() {
                         let v = b.u64(what)?;
                         b.display(format!(
@@ -77,8 +76,8 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
                         }
                     }
                     Ok(())
-                })?;
-                let node = b.last().expect("pair node");
+                })?
+                .id;
                 let (s, e) = pair;
                 b.display(if s == e {
                     "empty".to_string()

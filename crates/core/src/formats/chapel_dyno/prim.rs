@@ -13,7 +13,7 @@
 //! section decoders import building blocks from this module and nothing from
 //! the format's root.
 
-use crate::builder::{hex_preview, Builder, DResult, Endian, Stop, MAX_STRING_VALUE};
+use crate::builder::{hex_preview, Builder, DResult, Endian, Field, Stop, MAX_STRING_VALUE};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Tree, Value, ValueRef};
 use std::fmt::Write as _;
 
@@ -67,32 +67,33 @@ pub fn peek_varint(b: &Builder, offset: u64, end: u64) -> Option<(u64, u64)> {
 /// Reads an unsigned variable-byte integer node. Errors (unterminated, more than 10
 /// bytes) are recorded on the node and stop the enclosing region.
 pub fn vuint(b: &mut Builder, name: impl Into<Name>) -> DResult<u64> {
-    varint(b, name.into(), false)
+    varint(b, name.into(), false).map(|f| f.value)
 }
 
 /// Reads a signed (ZigZag) variable-byte integer node; returns the signed value.
 pub fn vint(b: &mut Builder, name: impl Into<Name>) -> DResult<i64> {
-    varint(b, name.into(), true).map(unzigzag)
+    varint(b, name.into(), true).map(|f| unzigzag(f.value))
 }
 
 /// Reads a variable-byte integer, signed or not, and returns the raw (unsigned,
-/// un-ZigZagged) number.
-pub fn varint_of(b: &mut Builder, name: impl Into<Name>, signed: bool) -> DResult<u64> {
+/// un-ZigZagged) number with the node.
+pub fn varint_of(b: &mut Builder, name: impl Into<Name>, signed: bool) -> DResult<Field<u64>> {
     varint(b, name.into(), signed)
 }
 
-fn varint(b: &mut Builder, name: Name, signed: bool) -> DResult<u64> {
+fn varint(b: &mut Builder, name: Name, signed: bool) -> DResult<Field<u64>> {
     let start = b.pos();
     let limit = b.limit();
     let avail = limit.saturating_sub(start);
     let window = b.peek_bytes(start, avail.min(MAX_VARINT_BYTES));
     match decode_varint(&window) {
         Some((v, n, overflow)) => {
-            b.valued_group(name, Kind::VarInt, |b| {
-                b.seek(start + n);
-                Ok(())
-            })?;
-            let id = b.last().expect("varint node");
+            let id = b
+                .valued_group_field(name, Kind::VarInt, |b| {
+                    b.seek(start + n);
+                    Ok(())
+                })?
+                .id;
             if signed {
                 b.set_value(id, Value::I(unzigzag(v)));
             } else {
@@ -114,15 +115,16 @@ fn varint(b: &mut Builder, name: Name, signed: bool) -> DResult<u64> {
             } else {
                 b.set_display_with(id, varint_shown);
             }
-            Ok(v)
+            Ok(Field { value: v, id })
         }
         None => {
             let take = window.len() as u64;
-            b.valued_group(name, Kind::VarInt, |b| {
-                b.seek(start + take);
-                Ok(())
-            })?;
-            let id = b.last().expect("varint node");
+            let id = b
+                .valued_group_field(name, Kind::VarInt, |b| {
+                    b.seek(start + take);
+                    Ok(())
+                })?
+                .id;
             let msg = if take >= MAX_VARINT_BYTES {
                 format!(
                     "variable-byte integer at 0x{start:X}: all of its first {MAX_VARINT_BYTES} bytes have the continuation bit (0x80) set, but at most {MAX_VARINT_BYTES} bytes encode a 64-bit value"
@@ -162,7 +164,7 @@ fn text_at(b: &Builder, offset: u64, len: u64) -> String {
 /// children are the length and the bytes.
 pub fn string(b: &mut Builder, name: impl Into<Name>) -> DResult<String> {
     let mut text = String::new();
-    let r = b.valued_group(name, Kind::Str, |b| {
+    let Field { value: len, id } = b.valued_group_field(name, Kind::Str, |b| {
         let len = vuint(b, "Length")?;
         let at = b.pos();
         if len > 0 {
@@ -170,9 +172,7 @@ pub fn string(b: &mut Builder, name: impl Into<Name>) -> DResult<String> {
         }
         text = text_at(b, at, len);
         Ok(len)
-    });
-    let id = b.last().expect("string node");
-    let len = r?;
+    })?;
     b.set_value(id, Value::Str(text.clone()));
     b.set_display(id, plural(len, "byte"));
     Ok(text)
@@ -237,16 +237,16 @@ pub fn ustring(b: &mut Builder, name: impl Into<Name>, strings: &LongStrings) ->
     let first = b.peek_bytes(b.pos(), 1).first().copied();
     let mut out: (String, Option<BitSpan>, Option<String>, String) =
         (String::new(), None, None, String::new());
-    let r = b.valued_group(name, Kind::Str, |b| {
+    let id = b
+        .valued_group_field(name, Kind::Str, |b| {
         match first {
             Some(x) if x & 0x80 != 0 => {
                 let saved = b.endian();
                 b.set_endian(Endian::Big);
-                let raw = b.u32("LongStringIndex");
+                let raw = b.uint_field("LongStringIndex", 4);
                 b.set_endian(saved);
-                let raw = raw? as u64;
+                let Field { value: raw, id } = raw?;
                 let idx = raw & 0x7FFF_FFFF;
-                let id = b.last().expect("index node");
                 b.set_value(id, Value::U(idx));
                 b.set_display(
                     id,
@@ -278,9 +278,8 @@ pub fn ustring(b: &mut Builder, name: impl Into<Name>, strings: &LongStrings) ->
             }
         }
         Ok(())
-    });
-    let id: NodeId = b.last().expect("string node");
-    r?;
+    })?
+        .id;
     b.set_value(id, Value::Str(out.0.clone()));
     b.set_display(id, out.3);
     if let Some(span) = out.1 {
@@ -336,8 +335,7 @@ pub(super) fn magic(b: &mut Builder, size: u64, expected: u64, what: &str) -> DR
 
 /// Adds a derived text node that no particular bytes give (no reference).
 pub(super) fn note(b: &mut Builder, name: &'static str, value: &str, display: &str) -> DResult<()> {
-    b.derived_group(name, None, |_| Ok(()))?;
-    let id = b.last().expect("derived node");
+    let id = b.derived_group_field(name, None, |_| Ok(()))?.id;
     b.set_value(id, Value::Str(value.into()));
     b.set_display(id, display.to_string());
     Ok(())

@@ -25,8 +25,9 @@ pub fn decode(b: &mut Builder, sh: &Shared) -> DResult<()> {
     let mut count_node = None;
     b.group("Header", |b| {
         magic(b, 4, LONG_STRINGS_MAGIC, "long strings table")?;
-        count = b.u32("Count")? as u64;
-        count_node = b.last();
+        let f = b.uint_field("Count", 4)?;
+        count = f.value;
+        count_node = Some(f.id);
         b.display(format!(
             "{count} offsets: strings #1..#{} (index 0 and the last index name no string)",
             count.saturating_sub(2)

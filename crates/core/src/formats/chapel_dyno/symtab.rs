@@ -11,11 +11,11 @@
 
 use super::layout::{Layout, Sect};
 use super::context::Shared;
-use super::prim::vuint;
+use super::prim::{varint_of, vuint};
 use super::skim::{self, sym_fixed, SymState};
 use super::prim::{magic, SYMBOL_TABLE_MAGIC};
 use super::tags;
-use crate::builder::{Builder, DResult, MAX_STRING_VALUE};
+use crate::builder::{Builder, DResult, Field, MAX_STRING_VALUE};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 use std::sync::Arc;
 
@@ -112,18 +112,15 @@ fn entry(
     } else {
         "section"
     };
-    let ast = b.u32("UastOffset")? as u64;
-    let ast_node = b.last().expect("node");
+    let Field { value: ast, id: ast_node } = b.uint_field("UastOffset", 4)?;
     b.display(format!("relative to the uAST {rel}"));
-    let loc = b.u32("LocationOffset")? as u64;
-    let loc_node = b.last().expect("node");
+    let Field { value: loc, id: loc_node } = b.uint_field("LocationOffset", 4)?;
     b.display(format!("relative to the location {rel}"));
     if layout == Layout::Writer2023 {
         b.u32("TypeOrFnOffset")?;
         b.display("types/functions entry (the 2023 writer leaves it 0)");
     }
-    let kind = b.u8("Kind")? as u64;
-    let kind_node = b.last().expect("node");
+    let Field { value: kind, id: kind_node } = b.uint_field("Kind", 1)?;
     b.display(format!(
         "{} (flags/kind byte: Chapel's writer stores the uAST tag)",
         tags::describe_tag(kind)
@@ -186,8 +183,9 @@ fn entry(
 fn front_coded(b: &mut Builder, name: &'static str, prev: &mut Vec<u8>) -> DResult<String> {
     let mut full: Vec<u8> = Vec::new();
     let mut parts = (String::new(), String::new());
-    let r = b.valued_group(Name::Static(name), Kind::Str, |b| {
-        let p = vuint(b, "PrefixLength")?;
+    let id = b
+        .valued_group_field(Name::Static(name), Kind::Str, |b| {
+        let Field { value: p, id: p_id } = varint_of(b, "PrefixLength", false)?;
         let keep = (p.min(prev.len() as u64)) as usize;
         let kept = String::from_utf8_lossy(prev.get(..keep).unwrap_or_default()).into_owned();
         if p > prev.len() as u64 {
@@ -199,7 +197,7 @@ fn front_coded(b: &mut Builder, name: &'static str, prev: &mut Vec<u8>) -> DResu
             b.display(format!(
                 "{}; copies \"{kept}\" from the previous string",
                 b.tree()
-                    .display(b.last().expect("node"))
+                    .display(p_id)
                     .as_deref()
                     .unwrap_or_default()
             ));
@@ -214,9 +212,8 @@ fn front_coded(b: &mut Builder, name: &'static str, prev: &mut Vec<u8>) -> DResu
         full.extend_from_slice(prev.get(..keep).unwrap_or_default());
         full.extend_from_slice(&suffix);
         Ok(())
-    });
-    let id = b.last().expect("node");
-    r?;
+    })?
+        .id;
     let text = String::from_utf8_lossy(&full).into_owned();
     b.set_value(id, Value::Str(text.clone()));
     b.set_display(

@@ -19,7 +19,7 @@ use super::prim::{ustring, vint, vuint, LongStrings};
 use super::skim::{AstIndex, MAX_DEPTH};
 use super::tags::{self, TagKind};
 use super::prim::{magic, note, UAST_MAGIC};
-use crate::builder::{Builder, DResult};
+use crate::builder::{Builder, DResult, Stop};
 use crate::tree::Name;
 use std::sync::Arc;
 
@@ -64,8 +64,9 @@ pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
         if old {
             byte_count = b.u64("ByteCount")?;
         }
-        declared = b.u64("EntryCount")?;
-        count_node = b.last();
+        let count = b.uint_field("EntryCount", 8)?;
+        declared = count.value;
+        count_node = Some(count.id);
         if declared > MAX_NUM_ASTS {
             b.error(format!(
                 "{declared} entries: Chapel's reader rejects more than {MAX_NUM_ASTS}"
@@ -208,7 +209,9 @@ fn entry(
     let mut flow = Flow::Done;
     let mut tag = 0u64;
     let mut label = None;
+    let mut entry_id = None;
     let r = b.group(name, |b| {
+        entry_id = Some(b.current());
         tag = b.u8("Tag")? as u64;
         b.display(tags::describe_tag(tag));
         let kind = match tags::ast_tag(tag) {
@@ -270,7 +273,11 @@ fn entry(
             Ok(())
         })
     });
-    let id = b.last().expect("entry node");
+    // The entry's node, even when decoding stopped inside it: it shows what the
+    // entry is. Without one, the group could not be made and `r` is that stop.
+    let Some(id) = entry_id else {
+        return Err(Stop);
+    };
     let what = describe(tag, &label);
     if tags::ast_tag(tag).is_some() {
         b.set_display(id, what.clone());

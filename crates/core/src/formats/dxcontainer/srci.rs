@@ -8,7 +8,7 @@ use super::names::pick;
 use super::place::index_name;
 use super::padding::{reserved, zero_padding};
 use super::Context;
-use crate::builder::{Builder, DResult};
+use crate::builder::{Builder, DResult, Field};
 use crate::tree::Kind;
 
 /// SRCI (`DxilSourceInfo`): sections of source names, source contents and
@@ -22,8 +22,7 @@ pub(super) fn srci(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
         ));
     }
     reserved(b, "Flags", 2)?;
-    let count = b.u16("SectionCount")? as u64;
-    let count_id = b.last().expect("node");
+    let Field { value: count, id: count_id } = b.uint_field("SectionCount", 2)?;
     b.array("Sections", |b| {
         let mut pos = b.pos();
         for i in 0..count {
@@ -85,8 +84,7 @@ fn srci_section(b: &mut Builder, sz: u64) -> DResult<()> {
 
 fn source_names(b: &mut Builder) -> DResult<()> {
     reserved(b, "Flags", 4)?;
-    let count = b.u32("Count")? as u64;
-    let count_id = b.last().expect("node");
+    let Field { value: count, id: count_id } = b.uint_field("Count", 4)?;
     b.u16("EntriesSizeInBytes")?;
     b.array("Entries", |b| {
         for k in 0..count {
@@ -134,11 +132,9 @@ fn source_contents(b: &mut Builder) -> DResult<()> {
     b.u32("AlignedSizeInBytes")?;
     reserved(b, "Flags", 2)?;
     let compress = b.uint_enum("CompressType", 2, source_contents_compress_type)?;
-    let size = b.u32("EntriesSizeInBytes")? as u64;
-    let size_id = b.last().expect("node");
+    let Field { value: size, id: size_id } = b.uint_field("EntriesSizeInBytes", 4)?;
     let raw = b.u32("UncompressedEntriesSizeInBytes")? as u64;
-    let count = b.u32("Count")? as u64;
-    let count_id = b.last().expect("node");
+    let Field { value: count, id: count_id } = b.uint_field("Count", 4)?;
     let r = b.remaining();
     if size > r {
         b.set_error(
@@ -201,10 +197,8 @@ fn source_contents(b: &mut Builder) -> DResult<()> {
 
 fn source_args(b: &mut Builder) -> DResult<()> {
     reserved(b, "Flags", 4)?;
-    let size = b.u32("SizeInBytes")? as u64;
-    let size_id = b.last().expect("node");
-    let count = b.u32("Count")? as u64;
-    let count_id = b.last().expect("node");
+    let Field { value: size, id: size_id } = b.uint_field("SizeInBytes", 4)?;
+    let Field { value: count, id: count_id } = b.uint_field("Count", 4)?;
     let r = b.remaining();
     if size > r {
         b.set_error(

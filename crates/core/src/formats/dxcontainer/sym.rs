@@ -17,7 +17,7 @@ use super::place::index_name;
 use super::{
     fixed_pages, page_size, pages, skim_strings, string_entries_after, Context, SKIM_CHUNK,
 };
-use crate::builder::{Builder, DResult};
+use crate::builder::{Builder, DResult, Field};
 use crate::tree::{Kind, Value};
 
 /// Size of one symbol.
@@ -58,11 +58,10 @@ fn symbol(b: &mut Builder, ctx: &Context) -> DResult<()> {
     let long = b.peek_uint(at, 4) == Some(0);
     let name = if long {
         let mut resolved = None;
-        b.group("Name", |b| {
+        let gid = b.group_field("Name", |b| {
             b.u32("Zeros")?;
             b.display("zero: the name is in STR0");
-            let off = b.u32("NameOffset")? as u64;
-            let id = b.last().expect("node");
+            let Field { value: off, id } = b.uint_field("NameOffset", 4)?;
             match ctx.str0 {
                 Some((start, len)) => {
                     resolved = b.resolve_strref(id, off, start, start.saturating_add(len));
@@ -78,8 +77,8 @@ fn symbol(b: &mut Builder, ctx: &Context) -> DResult<()> {
                 ),
             }
             Ok(())
-        })?;
-        let gid = b.last().expect("group");
+        })?
+        .id;
         if let Some(s) = &resolved {
             b.set_value(gid, Value::Str(s.clone()));
             b.set_display(gid, "long name (in STR0)");

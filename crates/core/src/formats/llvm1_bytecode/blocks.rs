@@ -229,8 +229,7 @@ fn header(b: &mut Builder, ctx: &Ctx) -> DResult<(BlockKind, NodeId)> {
         } else {
             b.display(format!("{} (0x{id:02X})", kind.name()));
         }
-        b.u32("Size")?;
-        Ok((kind, b.last().expect("Size node")))
+        Ok((kind, b.uint_field("Size", 4)?.id))
     } else {
         let id = b.bits("BlockId", 5)?;
         let kind = BlockKind::from_short(id, ctx.rev);
@@ -241,8 +240,7 @@ fn header(b: &mut Builder, ctx: &Ctx) -> DResult<(BlockKind, NodeId)> {
         } else {
             b.display(format!("{} ({id})", kind.name()));
         }
-        b.bits("Size", 27)?;
-        Ok((kind, b.last().expect("Size node")))
+        Ok((kind, b.bits_field("Size", 27)?.id))
     }
 }
 
