@@ -17,7 +17,7 @@
 //! that would overlap one already shown is reported instead of decoded twice.
 
 use super::scan::{Hit, MagicBytes};
-use crate::builder::{hex_preview, Builder, DResult, Field, Endian, MAX_REF_STRING};
+use crate::builder::{hex_preview, Builder, DResult, Endian, Field, MAX_REF_STRING};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -1534,7 +1534,10 @@ fn type_spec(
     let c = &sh.c;
     let item = b.current();
     let name = name_field(b, c, "Name", true, Some(later))?;
-    let Field { value: fields, id: fields_id } = b.uint_field("Fields", 4)?;
+    let Field {
+        value: fields,
+        id: fields_id,
+    } = b.uint_field("Fields", 4)?;
     let size = b.u16("Size")?;
     b.display(if size == 0 {
         "indeterminate (0)".to_string()
@@ -1607,16 +1610,16 @@ fn type_spec(
             let ty = sh.name(b, ty);
             let id = b
                 .derived_group_field(Name::Index(k as u32), Some(span), |b| {
-                b.derived("Name", Value::Str(name.clone()), span, None)?;
-                b.derived("TypeName", Value::Str(ty.clone()), span, None)?;
-                b.derived(
-                    "FieldOffset",
-                    Value::U(off),
-                    span,
-                    Some(format!("0x{off:X}")),
-                )?;
-                Ok(())
-            })?
+                    b.derived("Name", Value::Str(name.clone()), span, None)?;
+                    b.derived("TypeName", Value::Str(ty.clone()), span, None)?;
+                    b.derived(
+                        "FieldOffset",
+                        Value::U(off),
+                        span,
+                        Some(format!("0x{off:X}")),
+                    )?;
+                    Ok(())
+                })?
                 .id;
             b.set_value(id, Value::Str(name.clone()));
             let ty_text = if ty.is_empty() {

@@ -11,11 +11,10 @@
 //! The spec stores an additional location's tag unsigned, Chapel's writer signed
 //! (`writeVInt`); each layout is read its own way.
 
-use super::layout::Layout;
 use super::context::Shared;
-use super::prim::{string, unzigzag, varint_of, varint_shown, vint, vuint};
+use super::layout::Layout;
+use super::prim::{magic, string, unzigzag, varint_of, varint_shown, vint, vuint, LOCATION_MAGIC};
 use super::skim::{self, AstE, LocIndex};
-use super::prim::{magic, LOCATION_MAGIC};
 use super::tags;
 use crate::builder::{Builder, DResult, Field};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Tree, Value, ValueRef};

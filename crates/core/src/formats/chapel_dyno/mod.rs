@@ -34,10 +34,11 @@ use crate::Endian;
 use sha2::{Digest, Sha256};
 
 pub use layout::Layout;
-pub use prim::{
-    GEN_CODE_MAGIC, LOCATION_MAGIC, LONG_STRINGS_MAGIC, MODULE_MAGIC, SYMBOL_TABLE_MAGIC, UAST_MAGIC,
-};
 use prim::{magic, note, pad, peek_u64};
+pub use prim::{
+    GEN_CODE_MAGIC, LOCATION_MAGIC, LONG_STRINGS_MAGIC, MODULE_MAGIC, SYMBOL_TABLE_MAGIC,
+    UAST_MAGIC,
+};
 
 /// The registry entry.
 pub const FORMAT: Format = Format {

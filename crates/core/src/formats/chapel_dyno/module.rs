@@ -3,10 +3,9 @@
 //! between sections (symbol table → uAST entries and location groups; location
 //! groups → the uAST nodes they describe).
 
-use super::layout::{Layout, Sect};
-use super::prim::string;
 use super::context::Shared;
-use super::prim::{magic, pad, GEN_CODE_MAGIC, MODULE_MAGIC};
+use super::layout::{Layout, Sect};
+use super::prim::{magic, pad, string, GEN_CODE_MAGIC, MODULE_MAGIC};
 use super::{locations, strings, symtab, uast};
 use crate::builder::{Builder, DResult, Field};
 use crate::tree::{BitSpan, Kind, Name, NodeId};
@@ -48,7 +47,10 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
         for &sect in layout.sections() {
             if layout == Layout::Writer2023 {
                 let name: Name = format!("{}Offset", sect.name()).into();
-                let Field { value: off, id: node } = b.uint_field(name, 8)?;
+                let Field {
+                    value: off,
+                    id: node,
+                } = b.uint_field(name, 8)?;
                 b.display(format!(
                     "module 0x{m:X} + 0x{off:X} = 0x{:X}",
                     m.saturating_add(off)
@@ -62,22 +64,23 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
                 });
             } else {
                 let mut pair = (0, 0);
-                let node = b.group_field(sect.name(), |b| {
-                    for (i, what) in ["Start", "End"].into_iter().enumerate() {
-                        let v = b.u64(what)?;
-                        b.display(format!(
-                            "module 0x{m:X} + 0x{v:X} = 0x{:X}",
-                            m.saturating_add(v)
-                        ));
-                        if i == 0 {
-                            pair.0 = v;
-                        } else {
-                            pair.1 = v;
+                let node = b
+                    .group_field(sect.name(), |b| {
+                        for (i, what) in ["Start", "End"].into_iter().enumerate() {
+                            let v = b.u64(what)?;
+                            b.display(format!(
+                                "module 0x{m:X} + 0x{v:X} = 0x{:X}",
+                                m.saturating_add(v)
+                            ));
+                            if i == 0 {
+                                pair.0 = v;
+                            } else {
+                                pair.1 = v;
+                            }
                         }
-                    }
-                    Ok(())
-                })?
-                .id;
+                        Ok(())
+                    })?
+                    .id;
                 let (s, e) = pair;
                 b.display(if s == e {
                     "empty".to_string()
@@ -324,4 +327,3 @@ fn gen_code(b: &mut Builder) -> DResult<()> {
     });
     Ok(())
 }
-

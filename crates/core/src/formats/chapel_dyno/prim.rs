@@ -239,46 +239,47 @@ pub fn ustring(b: &mut Builder, name: impl Into<Name>, strings: &LongStrings) ->
         (String::new(), None, None, String::new());
     let id = b
         .valued_group_field(name, Kind::Str, |b| {
-        match first {
-            Some(x) if x & 0x80 != 0 => {
-                let saved = b.endian();
-                b.set_endian(Endian::Big);
-                let raw = b.uint_field("LongStringIndex", 4);
-                b.set_endian(saved);
-                let Field { value: raw, id } = raw?;
-                let idx = raw & 0x7FFF_FFFF;
-                b.set_value(id, Value::U(idx));
-                b.set_display(
-                    id,
-                    format!(
+            match first {
+                Some(x) if x & 0x80 != 0 => {
+                    let saved = b.endian();
+                    b.set_endian(Endian::Big);
+                    let raw = b.uint_field("LongStringIndex", 4);
+                    b.set_endian(saved);
+                    let Field { value: raw, id } = raw?;
+                    let idx = raw & 0x7FFF_FFFF;
+                    b.set_value(id, Value::U(idx));
+                    b.set_display(
+                        id,
+                        format!(
                         "{:08X} → long string #{idx} (high bit marks an index; always big-endian)",
                         raw
                     ),
-                );
-                match strings.lookup(idx) {
-                    Ok((s, e)) => {
-                        out.0 = strings.text(s, e).unwrap_or_else(|| text_at(b, s, e - s));
-                        out.1 = Some(BitSpan::bytes(s, e));
-                        out.3 = format!("long string #{idx} at 0x{s:X}, {}", plural(e - s, "byte"));
-                    }
-                    Err(msg) => {
-                        out.2 = Some(msg);
-                        out.3 = format!("long string #{idx}: does not resolve");
+                    );
+                    match strings.lookup(idx) {
+                        Ok((s, e)) => {
+                            out.0 = strings.text(s, e).unwrap_or_else(|| text_at(b, s, e - s));
+                            out.1 = Some(BitSpan::bytes(s, e));
+                            out.3 =
+                                format!("long string #{idx} at 0x{s:X}, {}", plural(e - s, "byte"));
+                        }
+                        Err(msg) => {
+                            out.2 = Some(msg);
+                            out.3 = format!("long string #{idx}: does not resolve");
+                        }
                     }
                 }
-            }
-            _ => {
-                let len = b.u8("Length")? as u64;
-                let at = b.pos();
-                if len > 0 {
-                    b.bytes("Bytes", len)?;
+                _ => {
+                    let len = b.u8("Length")? as u64;
+                    let at = b.pos();
+                    if len > 0 {
+                        b.bytes("Bytes", len)?;
+                    }
+                    out.0 = text_at(b, at, len);
+                    out.3 = format!("inline, {}", plural(len, "byte"));
                 }
-                out.0 = text_at(b, at, len);
-                out.3 = format!("inline, {}", plural(len, "byte"));
             }
-        }
-        Ok(())
-    })?
+            Ok(())
+        })?
         .id;
     b.set_value(id, Value::Str(out.0.clone()));
     b.set_display(id, out.3);

@@ -4,8 +4,8 @@
 //! index (just after the last string) name no string. The offsets are relative to
 //! the table (spec, 2024 writer) or to the module header (2023 writer).
 
-use super::layout::Layout;
 use super::context::Shared;
+use super::layout::Layout;
 use super::prim::{magic, LONG_STRINGS_MAGIC};
 use crate::builder::{Builder, DResult};
 use crate::tree::Name;

@@ -9,11 +9,10 @@
 //! each entry, and so does this decoder. The 2023 writer has a third offset
 //! (types/functions, always 0) and no generated versions.
 
-use super::layout::{Layout, Sect};
 use super::context::Shared;
-use super::prim::{varint_of, vuint};
+use super::layout::{Layout, Sect};
+use super::prim::{magic, varint_of, vuint, SYMBOL_TABLE_MAGIC};
 use super::skim::{self, sym_fixed, SymState};
-use super::prim::{magic, SYMBOL_TABLE_MAGIC};
 use super::tags;
 use crate::builder::{Builder, DResult, Field, MAX_STRING_VALUE};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
@@ -112,15 +111,24 @@ fn entry(
     } else {
         "section"
     };
-    let Field { value: ast, id: ast_node } = b.uint_field("UastOffset", 4)?;
+    let Field {
+        value: ast,
+        id: ast_node,
+    } = b.uint_field("UastOffset", 4)?;
     b.display(format!("relative to the uAST {rel}"));
-    let Field { value: loc, id: loc_node } = b.uint_field("LocationOffset", 4)?;
+    let Field {
+        value: loc,
+        id: loc_node,
+    } = b.uint_field("LocationOffset", 4)?;
     b.display(format!("relative to the location {rel}"));
     if layout == Layout::Writer2023 {
         b.u32("TypeOrFnOffset")?;
         b.display("types/functions entry (the 2023 writer leaves it 0)");
     }
-    let Field { value: kind, id: kind_node } = b.uint_field("Kind", 1)?;
+    let Field {
+        value: kind,
+        id: kind_node,
+    } = b.uint_field("Kind", 1)?;
     b.display(format!(
         "{} (flags/kind byte: Chapel's writer stores the uAST tag)",
         tags::describe_tag(kind)
@@ -185,34 +193,31 @@ fn front_coded(b: &mut Builder, name: &'static str, prev: &mut Vec<u8>) -> DResu
     let mut parts = (String::new(), String::new());
     let id = b
         .valued_group_field(Name::Static(name), Kind::Str, |b| {
-        let Field { value: p, id: p_id } = varint_of(b, "PrefixLength", false)?;
-        let keep = (p.min(prev.len() as u64)) as usize;
-        let kept = String::from_utf8_lossy(prev.get(..keep).unwrap_or_default()).into_owned();
-        if p > prev.len() as u64 {
-            b.error(format!(
-                "copies {p} bytes from the previous string, which has only {}",
-                prev.len()
-            ));
-        } else {
-            b.display(format!(
-                "{}; copies \"{kept}\" from the previous string",
-                b.tree()
-                    .display(p_id)
-                    .as_deref()
-                    .unwrap_or_default()
-            ));
-        }
-        let n = vuint(b, "SuffixLength")?;
-        let at = b.pos();
-        if n > 0 {
-            b.bytes("Suffix", n)?;
-        }
-        let suffix = b.peek_bytes(at, n.min(MAX_STRING_VALUE as u64));
-        parts = (kept, String::from_utf8_lossy(&suffix).into_owned());
-        full.extend_from_slice(prev.get(..keep).unwrap_or_default());
-        full.extend_from_slice(&suffix);
-        Ok(())
-    })?
+            let Field { value: p, id: p_id } = varint_of(b, "PrefixLength", false)?;
+            let keep = (p.min(prev.len() as u64)) as usize;
+            let kept = String::from_utf8_lossy(prev.get(..keep).unwrap_or_default()).into_owned();
+            if p > prev.len() as u64 {
+                b.error(format!(
+                    "copies {p} bytes from the previous string, which has only {}",
+                    prev.len()
+                ));
+            } else {
+                b.display(format!(
+                    "{}; copies \"{kept}\" from the previous string",
+                    b.tree().display(p_id).as_deref().unwrap_or_default()
+                ));
+            }
+            let n = vuint(b, "SuffixLength")?;
+            let at = b.pos();
+            if n > 0 {
+                b.bytes("Suffix", n)?;
+            }
+            let suffix = b.peek_bytes(at, n.min(MAX_STRING_VALUE as u64));
+            parts = (kept, String::from_utf8_lossy(&suffix).into_owned());
+            full.extend_from_slice(prev.get(..keep).unwrap_or_default());
+            full.extend_from_slice(&suffix);
+            Ok(())
+        })?
         .id;
     let text = String::from_utf8_lossy(&full).into_owned();
     b.set_value(id, Value::Str(text.clone()));

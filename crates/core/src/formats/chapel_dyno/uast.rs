@@ -13,12 +13,11 @@
 //! The 2023 writer's uAST header carries a byte count; its node encoding was not
 //! verified, so its entries are shown as one run.
 
-use super::layout::Layout;
 use super::context::Shared;
-use super::prim::{ustring, vint, vuint, LongStrings};
+use super::layout::Layout;
+use super::prim::{magic, note, ustring, vint, vuint, LongStrings, UAST_MAGIC};
 use super::skim::{AstIndex, MAX_DEPTH};
 use super::tags::{self, TagKind};
-use super::prim::{magic, note, UAST_MAGIC};
 use crate::builder::{Builder, DResult, Stop};
 use crate::tree::Name;
 use std::sync::Arc;

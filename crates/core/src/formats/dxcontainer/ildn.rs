@@ -10,7 +10,10 @@ use crate::builder::{Builder, DResult, Field};
 /// ILDN (`DxilShaderDebugName`): flags, name length, name, NUL, zero padding to 4.
 pub(super) fn ildn(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     reserved(b, "Flags", 2)?;
-    let Field { value: len, id: len_id } = b.uint_field("NameLength", 2)?;
+    let Field {
+        value: len,
+        id: len_id,
+    } = b.uint_field("NameLength", 2)?;
     let expected = align4(4 + len + 1);
     if expected != size {
         b.set_error(

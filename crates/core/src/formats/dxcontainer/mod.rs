@@ -38,7 +38,9 @@ use super::{has_magic, read_exact, u32_at, Embedded, Format};
 use crate::builder::{Builder, DResult, Field};
 use crate::source::ByteSource;
 use crate::tree::{Kind, Name, Value};
-pub(crate) use lazy::{contiguous_pages, fixed_pages, lazy_part, page_size, pages, Page, SKIM_CHUNK};
+pub(crate) use lazy::{
+    contiguous_pages, fixed_pages, lazy_part, page_size, pages, Page, SKIM_CHUNK,
+};
 
 /// The registry entry.
 pub const FORMAT: Format = Format {

@@ -8,8 +8,11 @@
 //! output masks, and the input→output, input→patch and patch→output dependency maps.
 //! Fields sit flat under `PSVInfo`, named as LLVM's `obj2yaml` names them.
 
-use super::names::pick;
-use super::{derived_u, fixed_pages, names, page_size, pages, string_table, u32_array, Context};
+use super::{
+    derived_u, fixed_pages,
+    names::{self, pick},
+    page_size, pages, string_table, u32_array, Context,
+};
 use crate::builder::{Builder, DResult, Field};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 
@@ -216,7 +219,6 @@ pub(super) fn psv0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
     Ok(())
 }
 
-
 /// RuntimeInfo v0..v3 fields, flat.
 fn runtime_info(b: &mut Builder, info: &mut Info) -> DResult<()> {
     let union_start = b.pos();
@@ -419,7 +421,10 @@ fn elements(
 
 fn element(b: &mut Builder, strtab: (u64, u64), idx: &IndexTable) -> DResult<()> {
     b.strref("Name", 4, strtab.0, strtab.1)?;
-    let Field { value: off, id: off_id } = b.uint_field("IndicesOffset", 4)?;
+    let Field {
+        value: off,
+        id: off_id,
+    } = b.uint_field("IndicesOffset", 4)?;
     let rows = b.u8("Rows")? as u64;
     let first = usize::try_from(off).unwrap_or(usize::MAX);
     let fits = first

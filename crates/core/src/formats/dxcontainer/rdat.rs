@@ -11,8 +11,8 @@ mod names;
 
 use std::sync::Arc;
 
-use super::place::{fit, index_name, place, place_lazy, Block, Claims};
 use super::padding::zero_padding;
+use super::place::{fit, index_name, place, place_lazy, Block, Claims};
 use super::{fixed_pages, page_size, pages, string_table, u32_array, Context};
 use crate::builder::{flag_names, Builder, DResult, Field};
 use crate::tree::Kind;
@@ -298,7 +298,10 @@ const NODE_SHADER_INFO: &[(&str, F)] = &[
 
 /// A record table part: `RecordCount`, `RecordStride`, records.
 fn record_table(b: &mut Builder, ty: u64, n: u64, info: &Arc<RdatInfo>) -> DResult<()> {
-    let Field { value: count, id: count_id } = b.uint_field("RecordCount", 4)?;
+    let Field {
+        value: count,
+        id: count_id,
+    } = b.uint_field("RecordCount", 4)?;
     let stride = b.u32("RecordStride")? as u64;
     if stride == 0 && count > 0 {
         b.error("RecordStride is 0, so no record can be read");

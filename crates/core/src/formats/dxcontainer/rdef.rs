@@ -176,22 +176,34 @@ pub(super) fn rdef(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
             Some(cbo.id),
         )
     {
-        b.region("ConstantBuffers", Kind::Array, base + cbo.value, n * 24, |b| {
-            for i in 0..n {
-                b.item(i, |b| {
-                    strs.extend(b.peek_uint(b.pos(), 4));
-                    b.strref("Name", 4, base, end)?;
-                    let Field { value: vc, id: vc_id } = b.uint_field("VariableCount", 4)?;
-                    let Field { value: vo, id: vo_id } = b.uint_field("VariableOffset", 4)?;
-                    cbs.push((vc, vo, vc_id, vo_id));
-                    b.u32("Size")?;
-                    b.uint_flags("Flags", 4, names::CBUFFER_FLAGS)?;
-                    b.uint_enum("Type", 4, names::cbuffer_type)?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        });
+        b.region(
+            "ConstantBuffers",
+            Kind::Array,
+            base + cbo.value,
+            n * 24,
+            |b| {
+                for i in 0..n {
+                    b.item(i, |b| {
+                        strs.extend(b.peek_uint(b.pos(), 4));
+                        b.strref("Name", 4, base, end)?;
+                        let Field {
+                            value: vc,
+                            id: vc_id,
+                        } = b.uint_field("VariableCount", 4)?;
+                        let Field {
+                            value: vo,
+                            id: vo_id,
+                        } = b.uint_field("VariableOffset", 4)?;
+                        cbs.push((vc, vo, vc_id, vo_id));
+                        b.u32("Size")?;
+                        b.uint_flags("Flags", 4, names::CBUFFER_FLAGS)?;
+                        b.uint_enum("Type", 4, names::cbuffer_type)?;
+                        Ok(())
+                    })?;
+                }
+                Ok(())
+            },
+        );
     }
 
     // Variables of each constant buffer.
@@ -230,14 +242,20 @@ pub(super) fn rdef(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
                 b.u32("StartOffset")?;
                 let vsize = b.u32("Size")? as u64;
                 b.uint_flags("Flags", 4, names::VARIABLE_FLAGS)?;
-                let Field { value: to, id: to_id } = b.uint_field("TypeOffset", 4)?;
+                let Field {
+                    value: to,
+                    id: to_id,
+                } = b.uint_field("TypeOffset", 4)?;
                 type_index.get_or_insert_with(to, || {
                     types.push((to, to_id));
                     types.len() - 1
                 });
                 let k = type_index.get(&to).copied().unwrap_or(0);
                 b.set_display(to_id, format!("type {k} at 0x{:X}", base + to));
-                let Field { value: dv, id: dv_id } = b.uint_field("DefaultValueOffset", 4)?;
+                let Field {
+                    value: dv,
+                    id: dv_id,
+                } = b.uint_field("DefaultValueOffset", 4)?;
                 if dv == 0 {
                     b.display("none");
                 } else {

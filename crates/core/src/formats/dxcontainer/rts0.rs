@@ -15,7 +15,7 @@ mod names;
 use crate::sorted::VecMap;
 
 use super::place::{claim, fit, place, plural, Block, Claims};
-use super::{Context};
+use super::Context;
 use crate::builder::{Builder, DResult, Field};
 use crate::tree::{Kind, NodeId};
 
@@ -164,9 +164,15 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
             |b| {
                 for i in 0..n {
                     b.item(i, |b| {
-                        let Field { value: kind, id: kind_id } = b.uint_enum_field("ParameterType", 4, names::root_parameter_type)?;
+                        let Field {
+                            value: kind,
+                            id: kind_id,
+                        } = b.uint_enum_field("ParameterType", 4, names::root_parameter_type)?;
                         b.uint_enum("ShaderVisibility", 4, names::shader_visibility)?;
-                        let Field { value: offset, id: offset_id } = b.uint_field("ParameterOffset", 4)?;
+                        let Field {
+                            value: offset,
+                            id: offset_id,
+                        } = b.uint_field("ParameterOffset", 4)?;
                         params.push(Param {
                             kind,
                             offset,
@@ -301,7 +307,10 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
             TYPE_TABLE => {
                 let r = ranges[i as usize].expect("table plan");
                 let n_id = b.uint_field("NumDescriptorRanges", 4)?.id;
-                let Field { value: off, id: o_id } = b.uint_field("DescriptorRangesOffset", 4)?;
+                let Field {
+                    value: off,
+                    id: o_id,
+                } = b.uint_field("DescriptorRangesOffset", 4)?;
                 table_ids[i as usize] = Some((n_id, o_id));
                 if off > size {
                     b.set_error(

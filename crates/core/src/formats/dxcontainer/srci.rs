@@ -5,8 +5,8 @@
 //! but does not lay it out.
 
 use super::names::pick;
-use super::place::index_name;
 use super::padding::{reserved, zero_padding};
+use super::place::index_name;
 use super::Context;
 use crate::builder::{Builder, DResult, Field};
 use crate::tree::Kind;
@@ -22,7 +22,10 @@ pub(super) fn srci(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
         ));
     }
     reserved(b, "Flags", 2)?;
-    let Field { value: count, id: count_id } = b.uint_field("SectionCount", 2)?;
+    let Field {
+        value: count,
+        id: count_id,
+    } = b.uint_field("SectionCount", 2)?;
     b.array("Sections", |b| {
         let mut pos = b.pos();
         for i in 0..count {
@@ -84,7 +87,10 @@ fn srci_section(b: &mut Builder, sz: u64) -> DResult<()> {
 
 fn source_names(b: &mut Builder) -> DResult<()> {
     reserved(b, "Flags", 4)?;
-    let Field { value: count, id: count_id } = b.uint_field("Count", 4)?;
+    let Field {
+        value: count,
+        id: count_id,
+    } = b.uint_field("Count", 4)?;
     b.u16("EntriesSizeInBytes")?;
     b.array("Entries", |b| {
         for k in 0..count {
@@ -132,9 +138,15 @@ fn source_contents(b: &mut Builder) -> DResult<()> {
     b.u32("AlignedSizeInBytes")?;
     reserved(b, "Flags", 2)?;
     let compress = b.uint_enum("CompressType", 2, source_contents_compress_type)?;
-    let Field { value: size, id: size_id } = b.uint_field("EntriesSizeInBytes", 4)?;
+    let Field {
+        value: size,
+        id: size_id,
+    } = b.uint_field("EntriesSizeInBytes", 4)?;
     let raw = b.u32("UncompressedEntriesSizeInBytes")? as u64;
-    let Field { value: count, id: count_id } = b.uint_field("Count", 4)?;
+    let Field {
+        value: count,
+        id: count_id,
+    } = b.uint_field("Count", 4)?;
     let r = b.remaining();
     if size > r {
         b.set_error(
@@ -197,8 +209,14 @@ fn source_contents(b: &mut Builder) -> DResult<()> {
 
 fn source_args(b: &mut Builder) -> DResult<()> {
     reserved(b, "Flags", 4)?;
-    let Field { value: size, id: size_id } = b.uint_field("SizeInBytes", 4)?;
-    let Field { value: count, id: count_id } = b.uint_field("Count", 4)?;
+    let Field {
+        value: size,
+        id: size_id,
+    } = b.uint_field("SizeInBytes", 4)?;
+    let Field {
+        value: count,
+        id: count_id,
+    } = b.uint_field("Count", 4)?;
     let r = b.remaining();
     if size > r {
         b.set_error(

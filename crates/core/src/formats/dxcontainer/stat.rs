@@ -4,9 +4,11 @@
 //! program instead and is decoded by `program`. It is tested in `rdef`'s tests, whose
 //! sample holds both parts.
 
-use super::names::pick;
 use super::place::index_name;
-use super::{names, Context};
+use super::{
+    names::{self, pick},
+    Context,
+};
 use crate::builder::{Builder, DResult};
 
 /// STAT dwords in the order Wine's reader takes them (`D3D11_SHADER_DESC` names);

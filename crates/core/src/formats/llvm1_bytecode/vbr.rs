@@ -10,8 +10,8 @@
 //! goes on with the value.
 
 use crate::builder::{hex_preview, Builder, DResult, Field, Stop};
-use crate::varint;
 use crate::tree::{Kind, Name, NodeId, Value};
+use crate::varint;
 
 /// Longest vbr: 10 bytes carry 70 bits, enough for any 64-bit value.
 pub(crate) const MAX_VBR_BYTES: u64 = varint::MAX_LEN;
