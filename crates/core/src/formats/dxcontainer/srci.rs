@@ -245,6 +245,18 @@ fn source_args(b: &mut Builder) -> DResult<()> {
     Ok(())
 }
 
+/// SRCI section type as current DXC writes it (`DxilSourceInfoSectionType`:
+/// the older header's Sources/Defines/Args/TargetProfile/EntryPoint numbering
+/// is not what DXC emits).
+pub fn source_info_section_type(v: u64) -> Option<&'static str> {
+    pick(&["SourceContents", "SourceNames", "Args"], v)
+}
+
+/// SRCI source contents compression (`DxilSourceInfo_SourceContentsCompressType`).
+pub fn source_contents_compress_type(v: u64) -> Option<&'static str> {
+    pick(&["None", "Zlib"], v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{check_tree, container, fuzz, num, put, shown, text};
@@ -347,16 +359,4 @@ mod tests {
             "{e}"
         );
     }
-}
-
-/// SRCI section type as current DXC writes it (`DxilSourceInfoSectionType`:
-/// the older header's Sources/Defines/Args/TargetProfile/EntryPoint numbering
-/// is not what DXC emits).
-pub fn source_info_section_type(v: u64) -> Option<&'static str> {
-    pick(&["SourceContents", "SourceNames", "Args"], v)
-}
-
-/// SRCI source contents compression (`DxilSourceInfo_SourceContentsCompressType`).
-pub fn source_contents_compress_type(v: u64) -> Option<&'static str> {
-    pick(&["None", "Zlib"], v)
 }
