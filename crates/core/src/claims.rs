@@ -3,9 +3,9 @@
 //! the decoder can report the overlap instead of showing the same bytes twice.
 //!
 //! Ranges are half-open `[start, end)` in whatever unit the user counts in: the
-//! DXContainer parts that lay structures out by offset ([`crate::formats::dxcontainer`]'s
-//! RTS0, RDAT and RDEF) and the cDAC object file's sections claim bytes; the MSF
-//! layout claims pages, one unit each. What an owner is (`W`) is the user's: a
+//! DXContainer parts that lay structures out by offset (RTS0, RDAT and RDEF) and
+//! the cDAC object file's sections claim bytes; the MSF layout claims pages, one
+//! unit each. What an owner is (`W`) is the user's: a
 //! description for messages, a page's role, or nothing.
 
 use crate::sorted::VecMap;
