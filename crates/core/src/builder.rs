@@ -72,6 +72,15 @@ pub struct Stop;
 /// Result of a builder read.
 pub type DResult<T> = Result<T, Stop>;
 
+/// What a read gives when the caller needs its node as well as its value (to put
+/// an error, a display or a reference on it later): the value and the node that
+/// shows it. The `*_field` reads return it; the plain reads return the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field<T> {
+    pub value: T,
+    pub id: NodeId,
+}
+
 /// Byte order for multi-byte integer reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Endian {
@@ -566,6 +575,11 @@ impl<'s> Builder<'s> {
 
     /// Reads an unsigned integer of `size` bytes in the current byte order.
     pub fn uint(&mut self, name: impl Into<Name>, size: u64) -> DResult<u64> {
+        self.uint_field(name, size).map(|f| f.value)
+    }
+
+    /// [`Builder::uint`], with the node it makes.
+    pub fn uint_field(&mut self, name: impl Into<Name>, size: u64) -> DResult<Field<u64>> {
         let kind = match size {
             1 => Kind::U8,
             2 => Kind::U16,
@@ -575,7 +589,7 @@ impl<'s> Builder<'s> {
         let (id, start) = self.leaf(name.into(), kind, size * 8, What::Int(size))?;
         let v = self.peek_uint(start / 8, size).unwrap_or(0);
         self.tree.set_uint(id, v);
-        Ok(v)
+        Ok(Field { value: v, id })
     }
 
     /// Reads a `u8`.
@@ -627,11 +641,19 @@ impl<'s> Builder<'s> {
         size: u64,
         names: fn(u64) -> Option<&'static str>,
     ) -> DResult<u64> {
-        let v = self.uint(name, size)?;
-        if let Some(id) = self.last {
-            self.tree.set_display_render(id, Render::Enum(names));
-        }
-        Ok(v)
+        self.uint_enum_field(name, size, names).map(|f| f.value)
+    }
+
+    /// [`Builder::uint_enum`], with the node it makes.
+    pub fn uint_enum_field(
+        &mut self,
+        name: impl Into<Name>,
+        size: u64,
+        names: fn(u64) -> Option<&'static str>,
+    ) -> DResult<Field<u64>> {
+        let f = self.uint_field(name, size)?;
+        self.tree.set_display_render(f.id, Render::Enum(names));
+        Ok(f)
     }
 
     /// Reads a flag word: `value` keeps the number, `display` lists the names of the
@@ -642,19 +664,22 @@ impl<'s> Builder<'s> {
         size: u64,
         table: &'static [(u64, &'static str)],
     ) -> DResult<u64> {
-        let v = self.uint(name, size)?;
-        if let Some(id) = self.last {
-            self.tree.set_display_render(id, Render::Flags(table));
-        }
-        Ok(v)
+        let f = self.uint_field(name, size)?;
+        self.tree.set_display_render(f.id, Render::Flags(table));
+        Ok(f.value)
     }
 
     /// Reads `n` bits (LSB first) as an unsigned bitfield.
     pub fn bits(&mut self, name: impl Into<Name>, n: u64) -> DResult<u64> {
+        self.bits_field(name, n).map(|f| f.value)
+    }
+
+    /// [`Builder::bits`], with the node it makes.
+    pub fn bits_field(&mut self, name: impl Into<Name>, n: u64) -> DResult<Field<u64>> {
         let (id, start) = self.leaf(name.into(), Kind::Bits, n, What::Bits(n))?;
         let v = self.raw_bits(start, n.min(64));
         self.tree.set_uint(id, v);
-        Ok(v)
+        Ok(Field { value: v, id })
     }
 
     /// Reads one bit as a boolean.
@@ -720,16 +745,21 @@ impl<'s> Builder<'s> {
     /// comes before the end of the region, the rest of the region becomes an error
     /// node and [`Stop`] is returned.
     pub fn cstr(&mut self, name: impl Into<Name>) -> DResult<String> {
+        self.cstr_field(name).map(|f| f.value)
+    }
+
+    /// [`Builder::cstr`], with the node it makes.
+    pub fn cstr_field(&mut self, name: impl Into<Name>) -> DResult<Field<String>> {
         let name = name.into();
         if !self.pos.is_multiple_of(8) {
-            return self
-                .need(
-                    &name,
-                    Kind::Str,
-                    u64::MAX,
-                    What::Text("a byte-aligned string"),
-                )
-                .map(|_| String::new());
+            // No read of `u64::MAX` bits fits: this records the error node and stops.
+            self.need(
+                &name,
+                Kind::Str,
+                u64::MAX,
+                What::Text("a byte-aligned string"),
+            )?;
+            return Err(Stop);
         }
         let start = self.pos / 8;
         let limit = self.limit();
@@ -760,7 +790,8 @@ impl<'s> Builder<'s> {
                 self.pos = end * 8;
                 let id = self.push(name, Kind::Str, BitSpan::bytes(start, end))?;
                 self.set_string(id, text, total);
-                return Ok(self.str_value(id));
+                let value = self.str_value(id);
+                return Ok(Field { value, id });
             }
             if text.len() < MAX_STRING_VALUE {
                 let take = chunk.len().min(MAX_STRING_VALUE - text.len());
@@ -773,13 +804,19 @@ impl<'s> Builder<'s> {
 
     /// Reads a string of exactly `n` bytes (trailing NULs are not part of the text).
     pub fn fixed_str(&mut self, name: impl Into<Name>, n: u64) -> DResult<String> {
+        self.fixed_str_field(name, n).map(|f| f.value)
+    }
+
+    /// [`Builder::fixed_str`], with the node it makes.
+    pub fn fixed_str_field(&mut self, name: impl Into<Name>, n: u64) -> DResult<Field<String>> {
         let (id, start) = self.leaf(name.into(), Kind::Str, n.saturating_mul(8), What::Str(n))?;
         let mut b = self.peek_bytes(start / 8, n.min(MAX_STRING_VALUE as u64));
         while b.last() == Some(&0) {
             b.pop();
         }
         self.set_string(id, b, n);
-        Ok(self.str_value(id))
+        let value = self.str_value(id);
+        Ok(Field { value, id })
     }
 
     fn set_string(&mut self, id: NodeId, bytes: Vec<u8>, total: u64) {
@@ -810,8 +847,7 @@ impl<'s> Builder<'s> {
         base: u64,
         table_end: u64,
     ) -> DResult<Option<String>> {
-        let off = self.uint(name, size)?;
-        let id = self.last.expect("uint created a node");
+        let Field { value: off, id } = self.uint_field(name, size)?;
         self.tree.set_kind(id, Kind::StrRef);
         Ok(self.resolve_strref(id, off, base, table_end))
     }
@@ -870,6 +906,16 @@ impl<'s> Builder<'s> {
         from: Option<BitSpan>,
         f: impl FnOnce(&mut Self) -> DResult<T>,
     ) -> DResult<T> {
+        self.derived_group_field(name, from, f).map(|g| g.value)
+    }
+
+    /// [`Builder::derived_group`], with the group's node.
+    pub fn derived_group_field<T>(
+        &mut self,
+        name: impl Into<Name>,
+        from: Option<BitSpan>,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> DResult<Field<T>> {
         let at = self.derived_anchor();
         let id = self.push(name.into(), Kind::Derived, BitSpan { start: at, end: at })?;
         self.tree.set_reference(id, from);
@@ -882,7 +928,7 @@ impl<'s> Builder<'s> {
         let f = self.stack.pop().expect("pushed above");
         self.give_kids(f);
         self.last = Some(id);
-        r
+        r.map(|value| Field { value, id })
     }
 
     /// Where a derived node sits: the cursor, clamped into the open group's bounds so
@@ -1014,13 +1060,13 @@ impl<'s> Builder<'s> {
         name: Name,
         kind: Kind,
         f: impl FnOnce(&mut Self) -> DResult<T>,
-    ) -> DResult<T> {
+    ) -> DResult<Field<T>> {
         let limit = self.frame().limit;
         let bound = self.frame().bound.clone();
-        self.open(name, kind, limit, bound)?;
+        let id = self.open(name, kind, limit, bound)?;
         let r = f(self);
         self.close();
-        r
+        r.map(|value| Field { value, id })
     }
 
     /// A group of fields read by `f` from the cursor on. Its span covers everything
@@ -1030,6 +1076,15 @@ impl<'s> Builder<'s> {
         name: impl Into<Name>,
         f: impl FnOnce(&mut Self) -> DResult<T>,
     ) -> DResult<T> {
+        self.group_field(name, f).map(|g| g.value)
+    }
+
+    /// [`Builder::group`], with the group's node.
+    pub fn group_field<T>(
+        &mut self,
+        name: impl Into<Name>,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> DResult<Field<T>> {
         self.nest(name.into(), Kind::Struct, f)
     }
 
@@ -1039,11 +1094,29 @@ impl<'s> Builder<'s> {
         name: impl Into<Name>,
         f: impl FnOnce(&mut Self) -> DResult<T>,
     ) -> DResult<T> {
+        self.array_field(name, f).map(|g| g.value)
+    }
+
+    /// [`Builder::array`], with the list's node.
+    pub fn array_field<T>(
+        &mut self,
+        name: impl Into<Name>,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> DResult<Field<T>> {
         self.nest(name.into(), Kind::Array, f)
     }
 
     /// Element `i` of a list: a group named `[i]`.
     pub fn item<T>(&mut self, i: u64, f: impl FnOnce(&mut Self) -> DResult<T>) -> DResult<T> {
+        self.item_field(i, f).map(|g| g.value)
+    }
+
+    /// [`Builder::item`], with the element's node.
+    pub fn item_field<T>(
+        &mut self,
+        i: u64,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> DResult<Field<T>> {
         self.nest(Name::Index(i.min(u32::MAX as u64) as u32), Kind::Struct, f)
     }
 
@@ -1055,6 +1128,16 @@ impl<'s> Builder<'s> {
         kind: Kind,
         f: impl FnOnce(&mut Self) -> DResult<T>,
     ) -> DResult<T> {
+        self.valued_group_field(name, kind, f).map(|g| g.value)
+    }
+
+    /// [`Builder::valued_group`], with the group's node.
+    pub fn valued_group_field<T>(
+        &mut self,
+        name: impl Into<Name>,
+        kind: Kind,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> DResult<Field<T>> {
         self.nest(name.into(), kind, f)
     }
 

@@ -14,6 +14,7 @@
 
 pub mod bitstream;
 pub mod builder;
+pub(crate) mod claims;
 pub mod clip;
 pub mod copy;
 pub mod diff;
@@ -30,7 +31,7 @@ pub mod tree;
 pub mod varint;
 pub mod view;
 
-pub use builder::{Builder, DResult, Endian, Stop};
+pub use builder::{Builder, DResult, Endian, Field, Stop};
 pub use formats::{formats, Format};
 pub use source::ByteSource;
 pub use tree::{BitSpan, IdMap, Kind, Name, NameRef, Node, NodeId, Tree, Value, ValueRef};

@@ -12,23 +12,21 @@
 //! damage inside a block stays inside it, and the decoder continues after it. What
 //! a block needs to be decoded on its own is kept in a [`BlockResume`].
 
+mod names;
+
 use super::abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding, MAX_FIXED_WIDTH, MAX_VBR_WIDTH};
-use super::names;
-use super::skim::PageIndex;
-use super::symbols::{ModuleNames, FUNCTION_BLOCK};
-use crate::builder::{Builder, DResult, Stop};
+use super::context::{
+    ModuleNames, PageIndex, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK, UNABBREV_RECORD,
+};
+use crate::builder::{Builder, DResult, Field, Stop};
 use crate::source::ByteSource;
 use crate::tree::{BitSpan, Kind, Name, NodeId, Recipe, Tree, Value};
+use names::FUNCTION_BLOCK;
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 /// Blocks nested deeper than this are not decoded (an error says so).
 pub const MAX_DEPTH: u32 = 64;
-
-const END_BLOCK: u64 = 0;
-const ENTER_SUBBLOCK: u64 = 1;
-const DEFINE_ABBREV: u64 = 2;
-const UNABBREV_RECORD: u64 = 3;
 
 /// What is needed to decode one block's body on its own: where it starts, how wide
 /// its abbreviation IDs are and the BLOCKINFO state in force when it was entered.
@@ -503,8 +501,7 @@ impl<'s> Decoder<'s> {
 
     /// A node over `nbits` bits at the cursor whose value is `v` (not the raw bits).
     fn leaf(b: &mut Builder, name: Name, nbits: u64, v: Value) -> DResult<NodeId> {
-        b.bits(name, nbits)?;
-        let id = b.last().expect("bits made a node");
+        let id = b.bits_field(name, nbits)?.id;
         b.set_value(id, v);
         Ok(id)
     }
@@ -541,13 +538,12 @@ impl<'s> Decoder<'s> {
     fn scalar(&self, b: &mut Builder, name: Name, enc: Encoding) -> DResult<(NodeId, u64)> {
         match enc {
             Encoding::Fixed(w) => {
-                let v = b.bits(name, w)?;
-                Ok((b.last().expect("bits made a node"), v))
+                let f = b.bits_field(name, w)?;
+                Ok((f.id, f.value))
             }
             Encoding::Vbr(w) => self.vbr(b, name, w, 64),
             Encoding::Char6 => {
-                let raw = b.bits(name, 6)?;
-                let id = b.last().expect("bits made a node");
+                let Field { value: raw, id } = b.bits_field(name, 6)?;
                 let c = char6(raw);
                 b.set_value(id, Value::U(c as u64));
                 b.set_display(id, format!("'{}' (char6 {raw})", c as char));
@@ -818,8 +814,10 @@ impl<'s> Decoder<'s> {
             return Err(Stop);
         }
         self.align(b)?;
-        let words = b.bits("NumWords", 32)?;
-        let nw_node = b.last().expect("bits made a node");
+        let Field {
+            value: words,
+            id: nw_node,
+        } = b.bits_field("NumWords", 32)?;
         let body_bit = b.pos_bits();
         let body_bytes = words.saturating_mul(4);
         b.set_display(
@@ -1323,8 +1321,7 @@ impl<'s> Decoder<'s> {
     ) -> DResult<()> {
         b.item(i as u64, |b| {
             let gid = b.current();
-            b.bits("AbbrevID", r.abbrev_width)?;
-            let aid_node = b.last().expect("bits made a node");
+            let aid_node = b.bits_field("AbbrevID", r.abbrev_width)?.id;
             let from_info = r.info.abbrevs(r.block_id).len();
             let Some(a) = abbrevs.get((id - 4) as usize).cloned() else {
                 b.set_error(
@@ -1545,7 +1542,7 @@ impl<'s> Decoder<'s> {
         let id = if names.is_empty() {
             b.bytes("Data", n)?
         } else {
-            b.valued_group("Data", Kind::Bytes, |b| {
+            b.valued_group_field("Data", Kind::Bytes, |b| {
                 let mut cur = 0u64;
                 let mut k = 0u32;
                 for &(off, size, code, users) in &names {
@@ -1575,8 +1572,8 @@ impl<'s> Decoder<'s> {
                     b.display("no record refers to these bytes");
                 }
                 Ok(())
-            })?;
-            b.last().expect("the group is the last node")
+            })?
+            .id
         };
         for r in refs {
             let inside = r.offset.checked_add(r.size).is_some_and(|e| e <= n);
@@ -1669,7 +1666,7 @@ impl<'s> Decoder<'s> {
             b.set_error(id, msg);
             return Ok(id);
         }
-        b.valued_group("Data", Kind::Bytes, |b| {
+        let data = b.valued_group_field("Data", Kind::Bytes, |b| {
             let gid = b.current();
             b.array("Lengths", |b| {
                 for (i, &(v, w)) in lens.iter().enumerate() {
@@ -1686,8 +1683,7 @@ impl<'s> Decoder<'s> {
             b.array("Strings", |b| {
                 for (i, &(len, _)) in lens.iter().enumerate() {
                     let at = b.pos();
-                    b.fixed_str(Name::Index(i as u32), len)?;
-                    let id = b.last().expect("fixed_str made a node");
+                    let id = b.fixed_str_field(Name::Index(i as u32), len)?.id;
                     let shown = len.min(crate::builder::MAX_STRING_VALUE as u64);
                     let bytes = b.peek_bytes(at, shown);
                     b.set_value(id, Value::Str(String::from_utf8_lossy(&bytes).into_owned()));
@@ -1703,7 +1699,7 @@ impl<'s> Decoder<'s> {
             b.set_display(gid, format!("{count} metadata strings"));
             Ok(())
         })?;
-        Ok(b.last().expect("the group is the last node"))
+        Ok(data.id)
     }
 
     /// Names a record, counts it, and applies BLOCKINFO records.

@@ -49,6 +49,7 @@
 //! ([`Decoder::decode_body`]).
 
 mod abbrev;
+mod context;
 mod decode;
 pub mod names;
 mod skim;
@@ -57,7 +58,7 @@ mod symbols;
 pub use abbrev::{char6, Abbrev, AbbrevOp, BlockInfo, Encoding};
 pub use decode::{BlockResume, Decoder, LazyBlock, Stats, MAX_DEPTH};
 
-use crate::builder::{Builder, DResult, Endian, Stop};
+use crate::builder::{Builder, DResult, Endian, Field, Stop};
 use crate::tree::Kind;
 
 /// The bitcode wrapper header's magic (`0x0B17C0DE`, little-endian).
@@ -99,8 +100,7 @@ fn decode_stream(b: &mut Builder, start: u64, len: u64) -> DResult<Summary> {
             b.u32("Magic")?;
             b.display("bitcode wrapper 0x0B17C0DE");
             b.u32("Version")?;
-            let off = b.u32("Offset")? as u64;
-            let off_node = b.last().expect("u32 made a node");
+            let Field { value: off, id: off_node } = b.uint_field("Offset", 4)?;
             let size = b.u32("Size")? as u64;
             b.u32("CPUType")?;
             if off < WRAPPER_SIZE || off.saturating_add(size) > len {

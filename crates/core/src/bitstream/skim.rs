@@ -19,43 +19,18 @@
 //! then never hides damage.
 
 use super::abbrev::{Abbrev, AbbrevOp, BlockInfo, Encoding, MAX_FIXED_WIDTH, MAX_VBR_WIDTH};
+use super::context::{
+    PageIndex, PageMark, Pages, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK, UNABBREV_RECORD,
+};
 use super::decode::{Decoder, Scan, Stats, MAX_DEPTH};
 use super::names;
 use crate::tree::BitSpan;
 use std::sync::Arc;
 
-const END_BLOCK: u64 = 0;
-const ENTER_SUBBLOCK: u64 = 1;
-const DEFINE_ABBREV: u64 = 2;
-const UNABBREV_RECORD: u64 = 3;
-
 /// Nodes per byte a skimmed stream may make at most; beyond it the decoder
 /// decodes eagerly (its node budget, 12 a byte, is then what bounds it). Real
 /// bitcode makes about 1.2.
 const MAX_NODES_PER_BYTE: u64 = 6;
-
-/// Where a page of a body's entries starts and what decoding it needs to know.
-#[derive(Clone, Debug)]
-pub(crate) struct PageMark {
-    /// Index of the page's first entry in the body.
-    pub index: u32,
-    /// Absolute bit of that entry's abbreviation ID.
-    pub bit: u64,
-    /// Abbreviations in force there (BLOCKINFO's for the block, then those the
-    /// body defined before the entry).
-    pub abbrevs: Vec<Arc<Abbrev>>,
-}
-
-/// A body's pages, as [`Decoder::skim_pages`] found them.
-#[derive(Debug)]
-pub(crate) struct Pages {
-    /// One mark per page, in order.
-    pub marks: Vec<PageMark>,
-    /// Entries of the body before its `END_BLOCK`.
-    pub entries: u64,
-    /// Bit where the body's `END_BLOCK` ends it.
-    pub end: u64,
-}
 
 /// What a skim tracks besides the position.
 struct State {
@@ -86,10 +61,6 @@ impl State {
         }
     }
 }
-
-/// The pages of bodies, found by one skim of the whole stream, by the bit each
-/// body starts at; a body that is not there is not paged.
-pub(crate) type PageIndex = std::collections::HashMap<u64, Arc<Pages>>;
 
 /// Whether a body of this block may be paged: not BLOCKINFO (which later blocks
 /// depend on), the module (whose records the string table names) or the string

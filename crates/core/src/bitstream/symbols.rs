@@ -32,18 +32,11 @@
 //! streamed decode.
 
 use super::abbrev::{char6, Abbrev, AbbrevOp, Encoding};
+use super::context::{ModuleNames, DEFINE_ABBREV, END_BLOCK, ENTER_SUBBLOCK, UNABBREV_RECORD};
 use super::decode::{Decoder, Scan};
-use super::names;
+use super::names::{self, FUNCTION_BLOCK};
 use crate::tree::BitSpan;
 use std::sync::Arc;
-
-const END_BLOCK: u64 = 0;
-const ENTER_SUBBLOCK: u64 = 1;
-const DEFINE_ABBREV: u64 = 2;
-const UNABBREV_RECORD: u64 = 3;
-
-/// `FUNCTION_BLOCK_ID`.
-pub(crate) const FUNCTION_BLOCK: u64 = 12;
 
 /// Bytes of a name kept. Labels show a name's first 80 characters (then `…`),
 /// and 400 bytes hold more than 80 characters whatever their UTF-8 length, so
@@ -55,31 +48,6 @@ const MAX_NAME: usize = 400;
 /// beyond any real module's) is not read further, so a hostile one cannot make
 /// the pre-pass hold more than this.
 const NAME_BUDGET: usize = 16 << 20;
-
-/// What the pre-pass learnt about one module.
-#[derive(Debug, Default)]
-pub(crate) struct ModuleNames {
-    /// The name of each function with a body, in record order: the function
-    /// the module's `FUNCTION_BLOCK`s hold, in order.
-    functions: Vec<Option<Arc<str>>>,
-    /// Before `VERSION` 2: the symbol table's name of each global value, by
-    /// value ID, and the bits of the symbol-table record that gives it.
-    values: Vec<Option<(Arc<str>, BitSpan)>>,
-}
-
-impl ModuleNames {
-    /// The name of the function the module's `k`-th `FUNCTION_BLOCK` holds.
-    pub(super) fn function(&self, k: u64) -> Option<Arc<str>> {
-        self.functions.get(usize::try_from(k).ok()?)?.clone()
-    }
-
-    /// The symbol table's name of global value `id` (before `VERSION` 2) and
-    /// the bits of the record that gives it.
-    pub(super) fn value(&self, id: u64) -> Option<(Arc<str>, BitSpan)> {
-        let (name, span) = self.values.get(usize::try_from(id).ok()?)?.as_ref()?;
-        Some((Arc::clone(name), *span))
-    }
-}
 
 /// A record read whole by the pre-pass: its code, its first operands (arrays
 /// flattened) and where its blob lies (bit, bytes).

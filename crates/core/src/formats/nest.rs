@@ -168,19 +168,19 @@ fn node(b: &mut Builder, t: &Tree, c: NodeId, g: &Arc<Graft>, chain: &[NodeId]) 
         annotate(b, id, t, c, g);
         return Ok(());
     }
-    if kind == Kind::Derived {
+    let id = if kind == Kind::Derived {
         let from = t.reference(c).map(|r| g.shift(r));
-        b.derived_group(name, from, |b| children(b, t, c, g, chain))?;
+        b.derived_group_field(name, from, |b| children(b, t, c, g, chain))?
+            .id
     } else {
-        b.valued_group(name, kind, |b| {
+        b.valued_group_field(name, kind, |b| {
             children(b, t, c, g, chain)?;
             b.seek_bits(span.end);
             Ok(())
-        })?;
-    }
-    if let Some(id) = b.last() {
-        annotate(b, id, t, c, g);
-    }
+        })?
+        .id
+    };
+    annotate(b, id, t, c, g);
     Ok(())
 }
 

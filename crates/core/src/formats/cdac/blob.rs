@@ -17,7 +17,7 @@
 //! that would overlap one already shown is reported instead of decoded twice.
 
 use super::scan::{Hit, MagicBytes};
-use crate::builder::{hex_preview, Builder, DResult, Endian, MAX_REF_STRING};
+use crate::builder::{hex_preview, Builder, DResult, Endian, Field, MAX_REF_STRING};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -1265,8 +1265,8 @@ fn gap(b: &mut Builder, from: u64, to: u64) {
 fn header(b: &mut Builder, c: &Ctx, start: u64) -> DResult<()> {
     b.seek(start);
     if c.layout == Layout::Runtime {
-        let flags = b.u32("PlatformFlags")?;
-        let at = b.last().map(|id| b.tree().span(id)).unwrap_or_default();
+        let Field { value: flags, id } = b.uint_field("PlatformFlags", 4)?;
+        let at = b.tree().span(id);
         let mut parts = vec![if flags & 1 != 0 {
             "bit 0 set (always set by the runtime)".to_string()
         } else {
@@ -1306,8 +1306,7 @@ fn name_field(
     required: bool,
     later: Option<&mut Later>,
 ) -> DResult<Option<String>> {
-    let off = b.u32(field)? as u64;
-    let id = b.last().expect("u32 made a node");
+    let Field { value: off, id } = b.uint_field(field, 4)?;
     if off == 0 {
         if required {
             b.set_error(
@@ -1535,8 +1534,10 @@ fn type_spec(
     let c = &sh.c;
     let item = b.current();
     let name = name_field(b, c, "Name", true, Some(later))?;
-    let fields = b.u32("Fields")? as u64;
-    let fields_id = b.last().expect("node");
+    let Field {
+        value: fields,
+        id: fields_id,
+    } = b.uint_field("Fields", 4)?;
     let size = b.u16("Size")?;
     b.display(if size == 0 {
         "indeterminate (0)".to_string()
@@ -1607,18 +1608,19 @@ fn type_spec(
         {
             let name = sh.name(b, name);
             let ty = sh.name(b, ty);
-            b.derived_group(Name::Index(k as u32), Some(span), |b| {
-                b.derived("Name", Value::Str(name.clone()), span, None)?;
-                b.derived("TypeName", Value::Str(ty.clone()), span, None)?;
-                b.derived(
-                    "FieldOffset",
-                    Value::U(off),
-                    span,
-                    Some(format!("0x{off:X}")),
-                )?;
-                Ok(())
-            })?;
-            let id = b.last().expect("group");
+            let id = b
+                .derived_group_field(Name::Index(k as u32), Some(span), |b| {
+                    b.derived("Name", Value::Str(name.clone()), span, None)?;
+                    b.derived("TypeName", Value::Str(ty.clone()), span, None)?;
+                    b.derived(
+                        "FieldOffset",
+                        Value::U(off),
+                        span,
+                        Some(format!("0x{off:X}")),
+                    )?;
+                    Ok(())
+                })?
+                .id;
             b.set_value(id, Value::Str(name.clone()));
             let ty_text = if ty.is_empty() {
                 "no type".to_string()
@@ -1677,11 +1679,8 @@ fn field_spec(
         name_field(b, c, "Name", true, Some(later))?
     };
     name_field(b, c, "TypeName", false, Some(later))?;
-    b.u16("FieldOffset")?;
-    let off = b.last().and_then(|id| b.tree().value(id));
-    if let Some(Value::U(v)) = off {
-        b.display(format!("0x{v:X}"));
-    }
+    let off = b.u16("FieldOffset")?;
+    b.display(format!("0x{off:X}"));
     spec_padding(b, stride - FIELD_SPEC_FIELDS)?;
     let text = match (&name, owner) {
         (_, _) if i == 0 && raw == 0 => "placeholder".to_string(),
@@ -1874,8 +1873,7 @@ fn name_entry(b: &mut Builder, sh: &Shared, start: u64, i: u32) -> DResult<()> {
     let at = b.pos();
     let rel = at - start;
     let used = sh.uses(b, rel);
-    let s = b.cstr(Name::Index(i))?;
-    let id = b.last().expect("node");
+    let Field { value: s, id } = b.cstr_field(Name::Index(i))?;
     let uses = match used {
         _ if rel == 0 => "the reserved empty name".to_string(),
         0 => "not referenced".to_string(),

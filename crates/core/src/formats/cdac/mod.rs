@@ -21,7 +21,7 @@ mod scan;
 
 use super::{Embedded, Format};
 use crate::builder::{Builder, DResult};
-use crate::sorted::VecMap;
+use crate::claims::Claims;
 use crate::source::ByteSource;
 use crate::tree::{BitSpan, Kind, Name, Value};
 use scan::Hit;
@@ -184,14 +184,13 @@ enum Placement {
 
 fn object_file(b: &mut Builder, info: &container::ObjectInfo, hits: &[Hit]) -> DResult<()> {
     let len = b.file_len();
-    // Claimed byte ranges (start → end), so no two section regions overlap.
-    let mut taken: VecMap<u64, u64> = VecMap::new();
+    // Claimed byte ranges, so no two section regions overlap: the header's
+    // (no index) and each section region's, with its index in `places`.
+    let mut taken: Claims<Option<usize>> = Claims::default();
     let header = info.header.filter(|&(_, n)| n > 0 && n <= len);
     if let Some((_, n)) = header {
-        taken.insert(0, n);
+        taken.add(0, n, None);
     }
-    // Start of each section region → its index in `places`.
-    let mut region_at: VecMap<u64, usize> = VecMap::new();
     let mut places = Vec::with_capacity(info.sections.len());
     for s in &info.sections {
         let place = match s.file_range {
@@ -201,15 +200,12 @@ fn object_file(b: &mut Builder, info: &container::ObjectInfo, hits: &[Hit]) -> D
             ))),
             Some((off, size)) => {
                 let end = off.saturating_add(size).min(len);
-                let before = taken.at_or_before(&off).filter(|(_, &e)| e > off);
-                let after = taken.at_or_after(&off).filter(|(&st, _)| st < end);
-                match before.or(after) {
-                    Some((&st, &e)) => Placement::NoData(Some(format!(
+                match taken.first_clash(off, end) {
+                    Some((st, e, _)) => Placement::NoData(Some(format!(
                         "its file bytes 0x{off:X}–0x{end:X} overlap bytes 0x{st:X}–0x{e:X} already shown (a header or another section)"
                     ))),
                     None => {
-                        taken.insert(off, end);
-                        region_at.insert(off, places.len());
+                        taken.add(off, end, Some(places.len()));
                         Placement::Region { start: off, len: size }
                     }
                 }
@@ -222,20 +218,9 @@ fn object_file(b: &mut Builder, info: &container::ObjectInfo, hits: &[Hit]) -> D
     let mut outside = Vec::new();
     let mut in_header = Vec::new();
     for &hit in hits {
-        // Regions do not overlap: only the last one starting at or before the
-        // magic can hold it.
-        let holder = region_at
-            .at_or_before(&hit.offset)
-            .map(|(_, &i)| i)
-            .filter(|&i| match places.get(i) {
-                Some(&Placement::Region { start, len: n }) => {
-                    hit.offset < start.saturating_add(n).min(len)
-                }
-                _ => false,
-            });
-        match holder {
-            Some(i) => inside[i].push(hit),
-            None if header.is_some_and(|(_, n)| hit.offset < n) => in_header.push(hit),
+        match taken.owner(hit.offset) {
+            Some(Some(i)) => inside[i].push(hit),
+            Some(None) => in_header.push(hit),
             None => outside.push(hit),
         }
     }
@@ -286,8 +271,8 @@ fn object_file(b: &mut Builder, info: &container::ObjectInfo, hits: &[Hit]) -> D
         }
         sections(b, info, &places, &inside);
         // A blob outside every section may run up to the next section.
-        let free = |off: u64| match taken.at_or_after(&off) {
-            Some((&s, _)) => (s, format!("the free space before the bytes at 0x{s:X}")),
+        let free = |off: u64| match taken.next_start(off) {
+            Some(s) => (s, format!("the free space before the bytes at 0x{s:X}")),
             None => (len, "the file".to_string()),
         };
         blobs(b, &outside, &free);
@@ -340,8 +325,11 @@ fn sections(
                 }
                 Placement::NoData(problem) => {
                     let at = b.pos();
-                    b.derived_group(name, None, |b| section_meta(b, s, BitSpan::bytes(at, at)))?;
-                    let id = b.last().expect("group");
+                    let id = b
+                        .derived_group_field(name, None, |b| {
+                            section_meta(b, s, BitSpan::bytes(at, at))
+                        })?
+                        .id;
                     b.set_display(id, format!("{label} (no bytes in the file)"));
                     if let Some(p) = problem {
                         b.set_error(id, p.clone());

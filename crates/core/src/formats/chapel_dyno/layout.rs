@@ -17,7 +17,7 @@
 //! the first region's start in the others (start ≤ end), and the writer's fifth
 //! region starts with the generated-code magic where the spec has its types region.
 
-use super::{peek_u64, GEN_CODE_MAGIC, MODULE_MAGIC};
+use super::prim::{peek_u64, GEN_CODE_MAGIC, MODULE_MAGIC};
 use crate::builder::Builder;
 
 /// A module-section layout.

@@ -11,13 +11,13 @@
 //! The spec stores an additional location's tag unsigned, Chapel's writer signed
 //! (`writeVInt`); each layout is read its own way.
 
+use super::context::Shared;
 use super::layout::Layout;
-use super::module::{check_group, group_order, label_entry, Shared};
-use super::prim::{string, varint_of, varint_shown, vint, vuint};
-use super::skim::{self, LocIndex};
-use super::{magic, tags, LOCATION_MAGIC};
-use crate::builder::{Builder, DResult};
-use crate::tree::{Kind, Name, NodeId, Tree, Value, ValueRef};
+use super::prim::{magic, string, unzigzag, varint_of, varint_shown, vint, vuint, LOCATION_MAGIC};
+use super::skim::{self, AstE, LocIndex};
+use super::tags;
+use crate::builder::{Builder, DResult, Field};
+use crate::tree::{BitSpan, Kind, Name, NodeId, Tree, Value, ValueRef};
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
 
@@ -37,8 +37,9 @@ pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
     b.group("Header", |b| {
         magic(b, 8, LOCATION_MAGIC, "location section")?;
         npaths = b.u32("FilePathCount")? as u64;
-        ngroups = b.u32("GroupCount")? as u64;
-        groups_node = b.last();
+        let f = b.uint_field("GroupCount", 4)?;
+        ngroups = f.value;
+        groups_node = Some(f.id);
         b.display("the module's group first, then one per symbol-table entry, in uAST order");
         Ok(())
     })?;
@@ -225,8 +226,7 @@ fn group(
                     let mut l = l0;
                     let mut ids = Vec::new();
                     for i in first..=lastk {
-                        b.item(i, |b| loc_entry(b, &mut l, signed_tags))?;
-                        ids.push(b.last().expect("entry node"));
+                        ids.push(b.item_field(i, |b| loc_entry(b, &mut l, signed_tags))?.id);
                     }
                     if let Some((_, order)) =
                         group_order(b, &sh, k, gstart).filter(|(_, o)| o.len() as u64 == total)
@@ -245,8 +245,11 @@ fn group(
             *count = plan.ok;
         }
         while b.remaining() > 0 {
-            let r = b.item(i, |b| loc_entry(b, &mut last, signed_tags));
-            entries.push(b.last().expect("entry node"));
+            // The entry's node is kept even when decoding stops inside it.
+            let r = b.item(i, |b| {
+                entries.push(b.current());
+                loc_entry(b, &mut last, signed_tags)
+            });
             *count += 1;
             r?;
             i += 1;
@@ -283,9 +286,12 @@ fn line(
     base: i64,
     additional: bool,
 ) -> DResult<i64> {
-    let d = vint(b, delta_name)?;
+    let Field {
+        value: d,
+        id: delta,
+    } = varint_of(b, delta_name, true)?;
+    let d = unzigzag(d);
     let abs = base.saturating_add(d);
-    let delta = b.last().expect("delta node");
     // An overflowing varint keeps its text; a saturated sum cannot be undone.
     let rendered = b.tree().error(delta).is_none() && base.checked_add(d).is_some();
     if rendered {
@@ -455,8 +461,7 @@ fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> 
         for j in 0..m {
             b.item(j, |b| {
                 let it = b.current();
-                varint_of(b, "Tag", signed_tags)?;
-                let tag_id = b.last().expect("tag node");
+                let tag_id = varint_of(b, "Tag", signed_tags)?.id;
                 let tname = tag_name(b.tree(), tag_id).unwrap_or("unknown");
                 if b.tree().error(tag_id).is_none() {
                     b.set_display_with(tag_id, tag_shown);
@@ -482,4 +487,63 @@ fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> 
     })?;
     *last = last_line;
     Ok(())
+}
+
+/// The uAST subtree location group `gi` (starting at `start`) describes (group
+/// 0: the module; the others through the symbol table): its root and its entries
+/// in pre-order, leaving out subtrees that have their own group; `None` if it is
+/// not known or not completely decoded.
+pub fn group_order(b: &Builder, sh: &Shared, gi: u64, start: u64) -> Option<(AstE, Vec<u32>)> {
+    sh.ast_base()?;
+    sh.loc_base()?;
+    let syms = sh.syms(b);
+    let ix = sh.ast(b);
+    let root_of = syms.root_of(sh.ast_base()?, sh.loc_base()?);
+    let root = match root_of.binary_search_by_key(&start, |x| x.0) {
+        Ok(i) => root_of[i].1,
+        Err(_) if gi == 0 => ix.e[*ix.roots.first()? as usize].start,
+        Err(_) => return None,
+    };
+    let order = ix.preorder(root, &syms.anchors)?;
+    Some((ix.e[order[0] as usize], order))
+}
+
+/// Checks that location group `gi` holds one entry per node of its uAST
+/// subtree (see [`group_order`]): an error on the group node `gid` if not.
+/// Returns the order when the counts agree, for labelling the entries.
+pub fn check_group(
+    b: &mut Builder,
+    sh: &Shared,
+    gi: u64,
+    start: u64,
+    gid: NodeId,
+    entries: u64,
+) -> Option<Vec<u32>> {
+    let (re, order) = group_order(b, sh, gi, start)?;
+    if order.len() as u64 != entries {
+        let what = sh.describe(b, &re);
+        b.set_error(
+            gid,
+            format!(
+                "the group holds {entries} location entries, but its uAST subtree ({what} at 0x{:X}) has {} nodes outside other groups",
+                re.start,
+                order.len()
+            ),
+        );
+        return None;
+    }
+    Some(order)
+}
+
+/// Labels location entry node `id` with the uAST entry `order_at` (an index
+/// into the uAST index) it describes.
+pub fn label_entry(b: &mut Builder, sh: &Shared, id: NodeId, at: u32) {
+    let ix = sh.ast(b);
+    let Some(e) = ix.e.get(at as usize).copied() else {
+        return;
+    };
+    let prev = b.tree().display(id).clone().unwrap_or_default();
+    let what = sh.describe(b, &e);
+    b.set_display(id, format!("{what}: {prev}"));
+    b.set_reference(id, BitSpan::bytes(e.start, e.end));
 }

@@ -15,6 +15,7 @@
 //! Modules, sections and location groups are decoded in their own regions, so a
 //! damaged one carries its error and the rest is still decoded.
 
+mod context;
 mod layout;
 mod locations;
 mod module;
@@ -33,6 +34,11 @@ use crate::Endian;
 use sha2::{Digest, Sha256};
 
 pub use layout::Layout;
+use prim::{magic, note, pad, peek_u64};
+pub use prim::{
+    GEN_CODE_MAGIC, LOCATION_MAGIC, LONG_STRINGS_MAGIC, MODULE_MAGIC, SYMBOL_TABLE_MAGIC,
+    UAST_MAGIC,
+};
 
 /// The registry entry.
 pub const FORMAT: Format = Format {
@@ -52,18 +58,6 @@ pub const FORMAT: Format = Format {
 
 /// `FILE_HEADER_MAGIC`: `\x7FLIBCHPL` in little-endian byte order.
 pub const FILE_MAGIC: u64 = 0x4C50_4843_4249_4C7F;
-/// `MODULE_SECTION_MAGIC`.
-pub const MODULE_MAGIC: u64 = 0x4D4D_D01E_5EC1_4D4D;
-/// `SYMBOL_TABLE_MAGIC`.
-pub const SYMBOL_TABLE_MAGIC: u64 = 0x4D59_531E_5EC1_10E0;
-/// `UAST_SECTION_MAGIC`.
-pub const UAST_MAGIC: u64 = 0x5453_411E_5EC1_10E0;
-/// `LONG_STRINGS_TABLE_MAGIC` (4 bytes).
-pub const LONG_STRINGS_MAGIC: u64 = 0x5254_5301;
-/// `LOCATION_SECTION_MAGIC`.
-pub const LOCATION_MAGIC: u64 = 0x434F_4C07_5EC1_10E0;
-/// `GEN_CODE_SECTION_MAGIC`.
-pub const GEN_CODE_MAGIC: u64 = 0x4E45_4707_5EC1_10E0;
 
 /// Size of the fixed file header (before the module table).
 const FILE_HEADER_SIZE: u64 = 64;
@@ -80,37 +74,10 @@ pub(crate) fn probe(src: &dyn ByteSource) -> bool {
         && (buf == FILE_MAGIC.to_le_bytes() || buf == FILE_MAGIC.to_be_bytes())
 }
 
-/// Reads a `u64` in the byte order in force without creating a node.
-fn peek_u64(b: &Builder, offset: u64) -> Option<u64> {
-    b.peek_uint(offset, 8)
-}
-
 fn order_name(e: Endian) -> &'static str {
     match e {
         Endian::Little => "little-endian",
         Endian::Big => "big-endian",
-    }
-}
-
-/// Reads a magic number of `size` bytes, shows its bytes and what it should be, and
-/// records an error if it is not `expected`. Returns whether it matched.
-fn magic(b: &mut Builder, size: u64, expected: u64, what: &str) -> DResult<bool> {
-    let at = b.pos();
-    let v = b.uint("Magic", size)?;
-    let shown = hex_preview(&b.peek_bytes(at, size));
-    if v == expected {
-        b.display(format!(
-            "0x{v:0w$X}, bytes {shown}: {what}",
-            w = 2 * size as usize
-        ));
-        Ok(true)
-    } else {
-        b.display(format!("bytes {shown}"));
-        b.error(format!(
-            "expected the {what} magic 0x{expected:0w$X}, found 0x{v:0w$X}",
-            w = 2 * size as usize
-        ));
-        Ok(false)
     }
 }
 
@@ -428,33 +395,6 @@ fn sha256(b: &mut Builder) -> DResult<()> {
         digest,
     );
     Ok(())
-}
-
-/// Adds a derived text node that no particular bytes give (no reference).
-fn note(b: &mut Builder, name: &'static str, value: &str, display: &str) -> DResult<()> {
-    b.derived_group(name, None, |_| Ok(()))?;
-    let id = b.last().expect("derived node");
-    b.set_value(id, Value::Str(value.into()));
-    b.set_display(id, display.to_string());
-    Ok(())
-}
-
-/// Claims `[from, to)` as alignment padding if it is shorter than `align`, ends on
-/// an `align` boundary and holds only zeros; otherwise leaves it unclaimed.
-fn pad(b: &mut Builder, from: u64, to: u64, align: u64, why: &str) {
-    if to <= from || to - from >= align || !to.is_multiple_of(align) {
-        return;
-    }
-    if b.peek_bytes(from, to - from).iter().any(|&x| x != 0) {
-        return;
-    }
-    b.seek(from);
-    if b.padding("Padding", to - from).is_ok() {
-        let article = if align == 8 { "an" } else { "a" };
-        b.display(format!(
-            "zero bytes {why}, to {article} {align}-byte boundary"
-        ));
-    }
 }
 
 /// Records `msg` on node `id` unless it carries it already: a lazy region that

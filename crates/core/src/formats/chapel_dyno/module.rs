@@ -3,14 +3,13 @@
 //! between sections (symbol table → uAST entries and location groups; location
 //! groups → the uAST nodes they describe).
 
+use super::context::Shared;
 use super::layout::{Layout, Sect};
-use super::prim::{string, LongStrings};
-use super::skim::{self, AstE, AstIndex, LocIndex};
-use super::{locations, magic, pad, strings, symtab, tags, uast, MODULE_MAGIC};
-use crate::builder::{Builder, DResult};
-use crate::sorted::VecMap;
+use super::prim::{magic, pad, string, GEN_CODE_MAGIC, MODULE_MAGIC};
+use super::{locations, strings, symtab, uast};
+use crate::builder::{Builder, DResult, Field};
 use crate::tree::{BitSpan, Kind, Name, NodeId};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// A section as the module header gives it.
 #[derive(Clone, Debug)]
@@ -23,181 +22,6 @@ pub struct SectionRef {
     pub end_stored: bool,
     /// The header node describing the section (its pair, or its single offset).
     pub node: NodeId,
-}
-
-/// Nodes of one decoded symbol-table entry the cross-checks annotate.
-#[derive(Clone, Copy, Debug)]
-pub struct SymNodes {
-    pub ast_node: NodeId,
-    pub loc_node: NodeId,
-    pub kind_node: NodeId,
-    pub kind: u64,
-    pub ast: u64,
-    pub loc: u64,
-}
-
-/// Where the symbol table points, as the other sections need it.
-#[derive(Debug, Default)]
-pub struct Syms {
-    /// Where the symbol table says uAST entries start (inside the uAST section).
-    pub anchors: skim::Marks,
-    /// Where it says location groups start (inside the location section).
-    pub loc_starts: skim::Marks,
-    /// What each entry points at (relative offsets).
-    targets: Vec<skim::SymTarget>,
-    /// Location group start → uAST entry start (the last entry naming a group
-    /// wins), sorted; made when a location group is first checked.
-    root_of: OnceLock<Vec<(u64, u64)>>,
-}
-
-impl Syms {
-    /// Location group start → uAST entry start, with the sections' bases.
-    pub fn root_of(&self, ab: u64, lb: u64) -> &[(u64, u64)] {
-        self.root_of.get_or_init(|| {
-            let mut r: Vec<(u64, u64)> = self
-                .targets
-                .iter()
-                .map(|t| (lb.saturating_add(t.loc), ab.saturating_add(t.ast)))
-                .collect();
-            // Stable: of entries naming the same group, the last one wins.
-            skim::radix_sort_by_key(&mut r, |x| x.0);
-            let mut kept: Vec<(u64, u64)> = Vec::with_capacity(r.len());
-            for x in r {
-                match kept.last_mut() {
-                    Some(l) if l.0 == x.0 => *l = x,
-                    _ => kept.push(x),
-                }
-            }
-            kept
-        })
-    }
-}
-
-/// What the sections of one module share: their places, and what each needs from
-/// the others, found (without making nodes) the first time a section asks. The
-/// sections are decoded on demand, each with this context, so they give what an
-/// eager decode gives.
-pub struct Shared {
-    pub layout: Layout,
-    /// Absolute offset of the module header.
-    pub m: u64,
-    /// Absolute spans of the sections present.
-    pub spans: VecMap<&'static str, (u64, u64)>,
-    long: OnceLock<Arc<LongStrings>>,
-    syms: OnceLock<Arc<Syms>>,
-    ast: OnceLock<Arc<AstIndex>>,
-    locs: OnceLock<Arc<Option<LocIndex>>>,
-}
-
-impl Shared {
-    pub fn span(&self, s: Sect) -> Option<(u64, u64)> {
-        self.spans.get(&s.name()).copied()
-    }
-    /// What symbol-table uAST offsets are relative to.
-    pub fn ast_base(&self) -> Option<u64> {
-        match self.layout {
-            Layout::Writer2023 => Some(self.m),
-            _ => self.span(Sect::Uast).map(|s| s.0),
-        }
-    }
-    /// What symbol-table location offsets are relative to.
-    pub fn loc_base(&self) -> Option<u64> {
-        match self.layout {
-            Layout::Writer2023 => Some(self.m),
-            _ => self.span(Sect::Locations).map(|s| s.0),
-        }
-    }
-
-    /// The long strings table's strings.
-    pub fn long(&self, b: &Builder) -> Arc<LongStrings> {
-        self.long
-            .get_or_init(|| {
-                Arc::new(match self.span(Sect::LongStrings) {
-                    Some((s, e)) => {
-                        let base = if self.layout == Layout::Writer2023 {
-                            self.m
-                        } else {
-                            s
-                        };
-                        skim::long_strings(b, s, e, base)
-                    }
-                    None => LongStrings::default(),
-                })
-            })
-            .clone()
-    }
-
-    /// Where the symbol table points.
-    pub fn syms(&self, b: &Builder) -> Arc<Syms> {
-        self.syms
-            .get_or_init(|| {
-                let targets = match self.span(Sect::SymbolTable) {
-                    Some((s, e)) => {
-                        let d = skim::bytes_of(b, s, e);
-                        skim::sym_targets(&d, s, e, b.endian(), self.layout)
-                    }
-                    None => Vec::new(),
-                };
-                let mut out = Syms::default();
-                if let (Some(base), Some((s, e))) = (self.ast_base(), self.span(Sect::Uast)) {
-                    let xs = targets.iter().map(|t| base.saturating_add(t.ast));
-                    out.anchors = skim::Marks::new(s, e, xs);
-                }
-                if let (Some(base), Some((s, e))) = (self.loc_base(), self.span(Sect::Locations)) {
-                    let xs = targets.iter().map(|t| base.saturating_add(t.loc));
-                    out.loc_starts = skim::Marks::new(s, e, xs);
-                }
-                out.targets = targets;
-                Arc::new(out)
-            })
-            .clone()
-    }
-
-    /// The uAST entries, as the uAST section's decoder reads them (none in the
-    /// 2023 layout, whose entries are not decoded, or if the header is cut).
-    pub fn ast(&self, b: &Builder) -> Arc<AstIndex> {
-        self.ast
-            .get_or_init(|| {
-                let Some((s, e)) = self.span(Sect::Uast) else {
-                    return Arc::default();
-                };
-                if self.layout == Layout::Writer2023 || e < s.saturating_add(16) {
-                    return Arc::default();
-                }
-                let long = self.long(b);
-                let d = skim::bytes_of(b, s, e);
-                let syms = || self.syms(b);
-                let declared = b.peek_uint(s + 8, 8).unwrap_or(0);
-                let mut ix = skim::uast(declared, &d, s, s + 16, e, b.endian(), &long, &syms);
-                ix.bytes = d;
-                ix.base = s;
-                Arc::new(ix)
-            })
-            .clone()
-    }
-
-    /// Where the location section's paths and groups are.
-    pub fn locs(&self, b: &Builder) -> Arc<Option<LocIndex>> {
-        self.locs
-            .get_or_init(|| {
-                let Some((s, e)) = self.span(Sect::Locations) else {
-                    return Arc::new(None);
-                };
-                let syms = self.syms(b);
-                Arc::new(skim::locations(b, s, e, &syms.loc_starts))
-            })
-            .clone()
-    }
-
-    /// "Function \"area\"": what the uAST entry `e` is.
-    pub fn describe(&self, b: &Builder, e: &AstE) -> String {
-        let name = tags::ast_tag(e.tag as u64).map_or("?", |t| t.0);
-        let end = self.span(Sect::Uast).map_or(e.end, |s| s.1);
-        match skim::label_at(b, &self.ast(b), e.start, end, e.tag, &self.long(b)) {
-            Some(l) => format!("{name} \"{l}\""),
-            None => name.to_string(),
-        }
-    }
 }
 
 /// Decodes the module whose header is at absolute offset `m` (the cursor); the
@@ -223,8 +47,10 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
         for &sect in layout.sections() {
             if layout == Layout::Writer2023 {
                 let name: Name = format!("{}Offset", sect.name()).into();
-                let off = b.u64(name)?;
-                let node = b.last().expect("offset node");
+                let Field {
+                    value: off,
+                    id: node,
+                } = b.uint_field(name, 8)?;
                 b.display(format!(
                     "module 0x{m:X} + 0x{off:X} = 0x{:X}",
                     m.saturating_add(off)
@@ -238,22 +64,23 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
                 });
             } else {
                 let mut pair = (0, 0);
-                b.group(sect.name(), |b| {
-                    for (i, what) in ["Start", "End"].into_iter().enumerate() {
-                        let v = b.u64(what)?;
-                        b.display(format!(
-                            "module 0x{m:X} + 0x{v:X} = 0x{:X}",
-                            m.saturating_add(v)
-                        ));
-                        if i == 0 {
-                            pair.0 = v;
-                        } else {
-                            pair.1 = v;
+                let node = b
+                    .group_field(sect.name(), |b| {
+                        for (i, what) in ["Start", "End"].into_iter().enumerate() {
+                            let v = b.u64(what)?;
+                            b.display(format!(
+                                "module 0x{m:X} + 0x{v:X} = 0x{:X}",
+                                m.saturating_add(v)
+                            ));
+                            if i == 0 {
+                                pair.0 = v;
+                            } else {
+                                pair.1 = v;
+                            }
                         }
-                    }
-                    Ok(())
-                })?;
-                let node = b.last().expect("pair node");
+                        Ok(())
+                    })?
+                    .id;
                 let (s, e) = pair;
                 b.display(if s == e {
                     "empty".to_string()
@@ -291,15 +118,7 @@ pub fn decode(b: &mut Builder, m: u64, layout: Layout) -> DResult<()> {
         .iter()
         .map(|r| (r.sect.name(), (m + r.start, m + r.end.max(r.start))))
         .collect();
-    let shared = Arc::new(Shared {
-        layout,
-        m,
-        spans,
-        long: OnceLock::new(),
-        syms: OnceLock::new(),
-        ast: OnceLock::new(),
-        locs: OnceLock::new(),
-    });
+    let shared = Arc::new(Shared::new(layout, m, spans));
 
     let mut cursor = m + header_end;
     for r in &plan {
@@ -482,7 +301,7 @@ fn section(b: &mut Builder, sect: Sect, sh: &Arc<Shared>) -> DResult<()> {
 fn gen_code(b: &mut Builder) -> DResult<()> {
     let mut len = 0;
     b.group("Header", |b| {
-        magic(b, 8, super::GEN_CODE_MAGIC, "generated-code section")?;
+        magic(b, 8, GEN_CODE_MAGIC, "generated-code section")?;
         len = b.u64("Length")?;
         Ok(())
     })?;
@@ -507,144 +326,4 @@ fn gen_code(b: &mut Builder) -> DResult<()> {
         Ok(())
     });
     Ok(())
-}
-
-/// The cross-checks of symbol-table entries: where they point in the uAST and
-/// location sections.
-pub fn link_symbols(b: &mut Builder, sh: &Shared, nodes: &[SymNodes]) {
-    if nodes.is_empty() {
-        return;
-    }
-    let ast_span = sh.span(Sect::Uast);
-    let loc_span = sh.span(Sect::Locations);
-    let ix = sh.ast(b);
-    let locs = sh.locs(b);
-    let groups = locs.as_ref().as_ref().filter(|l| !l.paths_cut);
-    for s in nodes {
-        // uAST pointer.
-        match (sh.ast_base(), ast_span) {
-            (Some(base), Some((as_, ae))) => {
-                let t = base.saturating_add(s.ast);
-                let how = format!("0x{base:X} + 0x{:X} = 0x{t:X}", s.ast);
-                if let Some(i) = ix.at(t) {
-                    let e = ix.e[i as usize];
-                    let label = sh.describe(b, &e);
-                    b.set_display(s.ast_node, format!("{how}: {label}"));
-                    b.set_reference(s.ast_node, BitSpan::bytes(t, e.end));
-                    if e.tag as u64 != s.kind {
-                        b.set_error(
-                            s.kind_node,
-                            format!(
-                                "the kind byte says {}, but the uAST entry it points at is a {}",
-                                tags::describe_tag(s.kind),
-                                tags::describe_tag(e.tag as u64)
-                            ),
-                        );
-                    }
-                } else if t < as_ || t >= ae {
-                    b.set_error(
-                        s.ast_node,
-                        format!("{how} is outside the uAST section (0x{as_:X}-0x{ae:X})"),
-                    );
-                } else if ix.checked(t) {
-                    b.set_error(
-                        s.ast_node,
-                        format!("{how} does not point at the start of a uAST entry"),
-                    );
-                } else {
-                    b.set_display(
-                        s.ast_node,
-                        format!("{how}: inside uAST bytes hexlens did not decode; not checked"),
-                    );
-                }
-            }
-            _ if sh.layout != Layout::Writer2023 => {
-                b.set_error(s.ast_node, "the module has no uAST section to point into");
-            }
-            _ => {}
-        }
-        // Location pointer.
-        if let (Some(base), Some((ls, le))) = (sh.loc_base(), loc_span) {
-            let t = base.saturating_add(s.loc);
-            let how = format!("0x{base:X} + 0x{:X} = 0x{t:X}", s.loc);
-            if let Some((g, gi)) = groups.and_then(|g| g.group_at(t).map(|gi| (g, gi))) {
-                b.set_display(s.loc_node, format!("{how}: location group [{gi}]"));
-                b.set_reference(s.loc_node, BitSpan::bytes(g.starts[gi], g.starts[gi + 1]));
-            } else if t < ls || t >= le {
-                b.set_error(
-                    s.loc_node,
-                    format!("{how} is outside the location section (0x{ls:X}-0x{le:X})"),
-                );
-            } else {
-                b.set_error(
-                    s.loc_node,
-                    format!("{how} is not the start of a location group"),
-                );
-            }
-        } else if sh.layout != Layout::Writer2023 {
-            b.set_error(
-                s.loc_node,
-                "the module has no location section to point into",
-            );
-        }
-    }
-}
-
-/// The uAST subtree location group `gi` (starting at `start`) describes (group
-/// 0: the module; the others through the symbol table): its root and its entries
-/// in pre-order, leaving out subtrees that have their own group; `None` if it is
-/// not known or not completely decoded.
-pub fn group_order(b: &Builder, sh: &Shared, gi: u64, start: u64) -> Option<(AstE, Vec<u32>)> {
-    sh.ast_base()?;
-    sh.loc_base()?;
-    let syms = sh.syms(b);
-    let ix = sh.ast(b);
-    let root_of = syms.root_of(sh.ast_base()?, sh.loc_base()?);
-    let root = match root_of.binary_search_by_key(&start, |x| x.0) {
-        Ok(i) => root_of[i].1,
-        Err(_) if gi == 0 => ix.e[*ix.roots.first()? as usize].start,
-        Err(_) => return None,
-    };
-    let order = ix.preorder(root, &syms.anchors)?;
-    Some((ix.e[order[0] as usize], order))
-}
-
-/// Checks that location group `gi` holds one entry per node of its uAST
-/// subtree (see [`group_order`]): an error on the group node `gid` if not.
-/// Returns the order when the counts agree, for labelling the entries.
-pub fn check_group(
-    b: &mut Builder,
-    sh: &Shared,
-    gi: u64,
-    start: u64,
-    gid: NodeId,
-    entries: u64,
-) -> Option<Vec<u32>> {
-    let (re, order) = group_order(b, sh, gi, start)?;
-    if order.len() as u64 != entries {
-        let what = sh.describe(b, &re);
-        b.set_error(
-            gid,
-            format!(
-                "the group holds {entries} location entries, but its uAST subtree ({what} at 0x{:X}) has {} nodes outside other groups",
-                re.start,
-                order.len()
-            ),
-        );
-        return None;
-    }
-    Some(order)
-}
-
-/// Labels location entry node `id` with the uAST entry `order_at` (an index
-/// into the uAST index) it describes.
-pub fn label_entry(b: &mut Builder, sh: &Shared, id: NodeId, at: u32) {
-    let ix = sh.ast(b);
-    let Some(e) = ix.e.get(at as usize).copied() else {
-        return;
-    };
-    let prev = b.tree().display(id).clone().unwrap_or_default();
-    let what = sh.describe(b, &e);
-    b.set_display(id, format!("{what}: {prev}"));
-    b.set_reference(id, BitSpan::bytes(e.start, e.end));
 }

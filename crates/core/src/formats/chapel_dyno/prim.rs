@@ -7,8 +7,13 @@
 //! Signed values are ZigZag-mapped first. Each one becomes a [`Kind::VarInt`] node
 //! over its encoded bytes whose value is the decoded number and whose display shows
 //! both.
+//!
+//! The section magics and the reads every section decoder shares (a checked
+//! magic number, alignment padding, a derived note) are here too, so the
+//! section decoders import building blocks from this module and nothing from
+//! the format's root.
 
-use crate::builder::{hex_preview, Builder, DResult, Endian, Stop, MAX_STRING_VALUE};
+use crate::builder::{hex_preview, Builder, DResult, Endian, Field, Stop, MAX_STRING_VALUE};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Tree, Value, ValueRef};
 use std::fmt::Write as _;
 
@@ -62,32 +67,33 @@ pub fn peek_varint(b: &Builder, offset: u64, end: u64) -> Option<(u64, u64)> {
 /// Reads an unsigned variable-byte integer node. Errors (unterminated, more than 10
 /// bytes) are recorded on the node and stop the enclosing region.
 pub fn vuint(b: &mut Builder, name: impl Into<Name>) -> DResult<u64> {
-    varint(b, name.into(), false)
+    varint(b, name.into(), false).map(|f| f.value)
 }
 
 /// Reads a signed (ZigZag) variable-byte integer node; returns the signed value.
 pub fn vint(b: &mut Builder, name: impl Into<Name>) -> DResult<i64> {
-    varint(b, name.into(), true).map(unzigzag)
+    varint(b, name.into(), true).map(|f| unzigzag(f.value))
 }
 
 /// Reads a variable-byte integer, signed or not, and returns the raw (unsigned,
-/// un-ZigZagged) number.
-pub fn varint_of(b: &mut Builder, name: impl Into<Name>, signed: bool) -> DResult<u64> {
+/// un-ZigZagged) number with the node.
+pub fn varint_of(b: &mut Builder, name: impl Into<Name>, signed: bool) -> DResult<Field<u64>> {
     varint(b, name.into(), signed)
 }
 
-fn varint(b: &mut Builder, name: Name, signed: bool) -> DResult<u64> {
+fn varint(b: &mut Builder, name: Name, signed: bool) -> DResult<Field<u64>> {
     let start = b.pos();
     let limit = b.limit();
     let avail = limit.saturating_sub(start);
     let window = b.peek_bytes(start, avail.min(MAX_VARINT_BYTES));
     match decode_varint(&window) {
         Some((v, n, overflow)) => {
-            b.valued_group(name, Kind::VarInt, |b| {
-                b.seek(start + n);
-                Ok(())
-            })?;
-            let id = b.last().expect("varint node");
+            let id = b
+                .valued_group_field(name, Kind::VarInt, |b| {
+                    b.seek(start + n);
+                    Ok(())
+                })?
+                .id;
             if signed {
                 b.set_value(id, Value::I(unzigzag(v)));
             } else {
@@ -109,15 +115,16 @@ fn varint(b: &mut Builder, name: Name, signed: bool) -> DResult<u64> {
             } else {
                 b.set_display_with(id, varint_shown);
             }
-            Ok(v)
+            Ok(Field { value: v, id })
         }
         None => {
             let take = window.len() as u64;
-            b.valued_group(name, Kind::VarInt, |b| {
-                b.seek(start + take);
-                Ok(())
-            })?;
-            let id = b.last().expect("varint node");
+            let id = b
+                .valued_group_field(name, Kind::VarInt, |b| {
+                    b.seek(start + take);
+                    Ok(())
+                })?
+                .id;
             let msg = if take >= MAX_VARINT_BYTES {
                 format!(
                     "variable-byte integer at 0x{start:X}: all of its first {MAX_VARINT_BYTES} bytes have the continuation bit (0x80) set, but at most {MAX_VARINT_BYTES} bytes encode a 64-bit value"
@@ -157,7 +164,7 @@ fn text_at(b: &Builder, offset: u64, len: u64) -> String {
 /// children are the length and the bytes.
 pub fn string(b: &mut Builder, name: impl Into<Name>) -> DResult<String> {
     let mut text = String::new();
-    let r = b.valued_group(name, Kind::Str, |b| {
+    let Field { value: len, id } = b.valued_group_field(name, Kind::Str, |b| {
         let len = vuint(b, "Length")?;
         let at = b.pos();
         if len > 0 {
@@ -165,9 +172,7 @@ pub fn string(b: &mut Builder, name: impl Into<Name>) -> DResult<String> {
         }
         text = text_at(b, at, len);
         Ok(len)
-    });
-    let id = b.last().expect("string node");
-    let len = r?;
+    })?;
     b.set_value(id, Value::Str(text.clone()));
     b.set_display(id, plural(len, "byte"));
     Ok(text)
@@ -232,50 +237,50 @@ pub fn ustring(b: &mut Builder, name: impl Into<Name>, strings: &LongStrings) ->
     let first = b.peek_bytes(b.pos(), 1).first().copied();
     let mut out: (String, Option<BitSpan>, Option<String>, String) =
         (String::new(), None, None, String::new());
-    let r = b.valued_group(name, Kind::Str, |b| {
-        match first {
-            Some(x) if x & 0x80 != 0 => {
-                let saved = b.endian();
-                b.set_endian(Endian::Big);
-                let raw = b.u32("LongStringIndex");
-                b.set_endian(saved);
-                let raw = raw? as u64;
-                let idx = raw & 0x7FFF_FFFF;
-                let id = b.last().expect("index node");
-                b.set_value(id, Value::U(idx));
-                b.set_display(
-                    id,
-                    format!(
+    let id = b
+        .valued_group_field(name, Kind::Str, |b| {
+            match first {
+                Some(x) if x & 0x80 != 0 => {
+                    let saved = b.endian();
+                    b.set_endian(Endian::Big);
+                    let raw = b.uint_field("LongStringIndex", 4);
+                    b.set_endian(saved);
+                    let Field { value: raw, id } = raw?;
+                    let idx = raw & 0x7FFF_FFFF;
+                    b.set_value(id, Value::U(idx));
+                    b.set_display(
+                        id,
+                        format!(
                         "{:08X} → long string #{idx} (high bit marks an index; always big-endian)",
                         raw
                     ),
-                );
-                match strings.lookup(idx) {
-                    Ok((s, e)) => {
-                        out.0 = strings.text(s, e).unwrap_or_else(|| text_at(b, s, e - s));
-                        out.1 = Some(BitSpan::bytes(s, e));
-                        out.3 = format!("long string #{idx} at 0x{s:X}, {}", plural(e - s, "byte"));
-                    }
-                    Err(msg) => {
-                        out.2 = Some(msg);
-                        out.3 = format!("long string #{idx}: does not resolve");
+                    );
+                    match strings.lookup(idx) {
+                        Ok((s, e)) => {
+                            out.0 = strings.text(s, e).unwrap_or_else(|| text_at(b, s, e - s));
+                            out.1 = Some(BitSpan::bytes(s, e));
+                            out.3 =
+                                format!("long string #{idx} at 0x{s:X}, {}", plural(e - s, "byte"));
+                        }
+                        Err(msg) => {
+                            out.2 = Some(msg);
+                            out.3 = format!("long string #{idx}: does not resolve");
+                        }
                     }
                 }
-            }
-            _ => {
-                let len = b.u8("Length")? as u64;
-                let at = b.pos();
-                if len > 0 {
-                    b.bytes("Bytes", len)?;
+                _ => {
+                    let len = b.u8("Length")? as u64;
+                    let at = b.pos();
+                    if len > 0 {
+                        b.bytes("Bytes", len)?;
+                    }
+                    out.0 = text_at(b, at, len);
+                    out.3 = format!("inline, {}", plural(len, "byte"));
                 }
-                out.0 = text_at(b, at, len);
-                out.3 = format!("inline, {}", plural(len, "byte"));
             }
-        }
-        Ok(())
-    });
-    let id: NodeId = b.last().expect("string node");
-    r?;
+            Ok(())
+        })?
+        .id;
     b.set_value(id, Value::Str(out.0.clone()));
     b.set_display(id, out.3);
     if let Some(span) = out.1 {
@@ -285,6 +290,74 @@ pub fn ustring(b: &mut Builder, name: impl Into<Name>, strings: &LongStrings) ->
         b.set_error(id, msg);
     }
     Ok(out.0)
+}
+
+// Section magics and the helpers every section decoder shares.
+
+/// `MODULE_SECTION_MAGIC`.
+pub const MODULE_MAGIC: u64 = 0x4D4D_D01E_5EC1_4D4D;
+/// `SYMBOL_TABLE_MAGIC`.
+pub const SYMBOL_TABLE_MAGIC: u64 = 0x4D59_531E_5EC1_10E0;
+/// `UAST_SECTION_MAGIC`.
+pub const UAST_MAGIC: u64 = 0x5453_411E_5EC1_10E0;
+/// `LONG_STRINGS_TABLE_MAGIC` (4 bytes).
+pub const LONG_STRINGS_MAGIC: u64 = 0x5254_5301;
+/// `LOCATION_SECTION_MAGIC`.
+pub const LOCATION_MAGIC: u64 = 0x434F_4C07_5EC1_10E0;
+/// `GEN_CODE_SECTION_MAGIC`.
+pub const GEN_CODE_MAGIC: u64 = 0x4E45_4707_5EC1_10E0;
+
+/// Reads a `u64` in the byte order in force without creating a node.
+pub(super) fn peek_u64(b: &Builder, offset: u64) -> Option<u64> {
+    b.peek_uint(offset, 8)
+}
+
+/// Reads a magic number of `size` bytes, shows its bytes and what it should be, and
+/// records an error if it is not `expected`. Returns whether it matched.
+pub(super) fn magic(b: &mut Builder, size: u64, expected: u64, what: &str) -> DResult<bool> {
+    let at = b.pos();
+    let v = b.uint("Magic", size)?;
+    let shown = hex_preview(&b.peek_bytes(at, size));
+    if v == expected {
+        b.display(format!(
+            "0x{v:0w$X}, bytes {shown}: {what}",
+            w = 2 * size as usize
+        ));
+        Ok(true)
+    } else {
+        b.display(format!("bytes {shown}"));
+        b.error(format!(
+            "expected the {what} magic 0x{expected:0w$X}, found 0x{v:0w$X}",
+            w = 2 * size as usize
+        ));
+        Ok(false)
+    }
+}
+
+/// Adds a derived text node that no particular bytes give (no reference).
+pub(super) fn note(b: &mut Builder, name: &'static str, value: &str, display: &str) -> DResult<()> {
+    let id = b.derived_group_field(name, None, |_| Ok(()))?.id;
+    b.set_value(id, Value::Str(value.into()));
+    b.set_display(id, display.to_string());
+    Ok(())
+}
+
+/// Claims `[from, to)` as alignment padding if it is shorter than `align`, ends on
+/// an `align` boundary and holds only zeros; otherwise leaves it unclaimed.
+pub(super) fn pad(b: &mut Builder, from: u64, to: u64, align: u64, why: &str) {
+    if to <= from || to - from >= align || !to.is_multiple_of(align) {
+        return;
+    }
+    if b.peek_bytes(from, to - from).iter().any(|&x| x != 0) {
+        return;
+    }
+    b.seek(from);
+    if b.padding("Padding", to - from).is_ok() {
+        let article = if align == 8 { "an" } else { "a" };
+        b.display(format!(
+            "zero bytes {why}, to {article} {align}-byte boundary"
+        ));
+    }
 }
 
 #[cfg(test)]

@@ -8,12 +8,14 @@
 //! and the pages of a decode on demand give the same tree as an eager decode.
 
 use super::layout::Layout;
-use super::module::Syms;
 use super::prim::{decode_varint, unzigzag, LongStrings, MAX_VARINT_BYTES};
 use super::tags::{self, TagKind};
 use crate::builder::{Builder, MAX_STRING_VALUE};
 use crate::Endian;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+/// Entries nested deeper than this are not decoded (bounded recursion).
+pub(super) const MAX_DEPTH: u32 = 128;
 
 /// A decoder read that would fail: it reaches past the end of its region.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -566,7 +568,7 @@ fn ast_body(sk: &mut AstSkim, depth: u32, slot: usize) -> SR<(bool, bool)> {
         }
     }
     let n = sk.rd.varint()?;
-    if n > 0 && depth >= super::uast::MAX_DEPTH {
+    if n > 0 && depth >= MAX_DEPTH {
         skim_undecoded(sk)?;
         return Ok((true, false));
     }
@@ -1060,4 +1062,41 @@ pub fn loc_plan(
     plan.ok = i;
     plan.marks.push((rd.pos, last));
     plan
+}
+
+/// Where the symbol table points, as the other sections need it.
+#[derive(Debug, Default)]
+pub struct Syms {
+    /// Where the symbol table says uAST entries start (inside the uAST section).
+    pub anchors: Marks,
+    /// Where it says location groups start (inside the location section).
+    pub loc_starts: Marks,
+    /// What each entry points at (relative offsets).
+    pub(super) targets: Vec<SymTarget>,
+    /// Location group start → uAST entry start (the last entry naming a group
+    /// wins), sorted; made when a location group is first checked.
+    pub(super) root_of: OnceLock<Vec<(u64, u64)>>,
+}
+
+impl Syms {
+    /// Location group start → uAST entry start, with the sections' bases.
+    pub fn root_of(&self, ab: u64, lb: u64) -> &[(u64, u64)] {
+        self.root_of.get_or_init(|| {
+            let mut r: Vec<(u64, u64)> = self
+                .targets
+                .iter()
+                .map(|t| (lb.saturating_add(t.loc), ab.saturating_add(t.ast)))
+                .collect();
+            // Stable: of entries naming the same group, the last one wins.
+            radix_sort_by_key(&mut r, |x| x.0);
+            let mut kept: Vec<(u64, u64)> = Vec::with_capacity(r.len());
+            for x in r {
+                match kept.last_mut() {
+                    Some(l) if l.0 == x.0 => *l = x,
+                    _ => kept.push(x),
+                }
+            }
+            kept
+        })
+    }
 }

@@ -4,9 +4,9 @@
 //! index (just after the last string) name no string. The offsets are relative to
 //! the table (spec, 2024 writer) or to the module header (2023 writer).
 
+use super::context::Shared;
 use super::layout::Layout;
-use super::module::Shared;
-use super::{magic, LONG_STRINGS_MAGIC};
+use super::prim::{magic, LONG_STRINGS_MAGIC};
 use crate::builder::{Builder, DResult};
 use crate::tree::Name;
 
@@ -25,8 +25,9 @@ pub fn decode(b: &mut Builder, sh: &Shared) -> DResult<()> {
     let mut count_node = None;
     b.group("Header", |b| {
         magic(b, 4, LONG_STRINGS_MAGIC, "long strings table")?;
-        count = b.u32("Count")? as u64;
-        count_node = b.last();
+        let f = b.uint_field("Count", 4)?;
+        count = f.value;
+        count_node = Some(f.id);
         b.display(format!(
             "{count} offsets: strings #1..#{} (index 0 and the last index name no string)",
             count.saturating_sub(2)

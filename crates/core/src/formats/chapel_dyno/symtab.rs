@@ -9,13 +9,13 @@
 //! each entry, and so does this decoder. The 2023 writer has a third offset
 //! (types/functions, always 0) and no generated versions.
 
-use super::layout::Layout;
-use super::module::{link_symbols, Shared, SymNodes};
-use super::prim::vuint;
+use super::context::Shared;
+use super::layout::{Layout, Sect};
+use super::prim::{magic, varint_of, vuint, SYMBOL_TABLE_MAGIC};
 use super::skim::{self, sym_fixed, SymState};
-use super::{magic, tags, SYMBOL_TABLE_MAGIC};
-use crate::builder::{Builder, DResult, MAX_STRING_VALUE};
-use crate::tree::{Kind, Name, Value};
+use super::tags;
+use crate::builder::{Builder, DResult, Field, MAX_STRING_VALUE};
+use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 use std::sync::Arc;
 
 /// Chapel's reader rejects this many symbols (`MAX_NUM_SYMBOLS`).
@@ -111,18 +111,24 @@ fn entry(
     } else {
         "section"
     };
-    let ast = b.u32("UastOffset")? as u64;
-    let ast_node = b.last().expect("node");
+    let Field {
+        value: ast,
+        id: ast_node,
+    } = b.uint_field("UastOffset", 4)?;
     b.display(format!("relative to the uAST {rel}"));
-    let loc = b.u32("LocationOffset")? as u64;
-    let loc_node = b.last().expect("node");
+    let Field {
+        value: loc,
+        id: loc_node,
+    } = b.uint_field("LocationOffset", 4)?;
     b.display(format!("relative to the location {rel}"));
     if layout == Layout::Writer2023 {
         b.u32("TypeOrFnOffset")?;
         b.display("types/functions entry (the 2023 writer leaves it 0)");
     }
-    let kind = b.u8("Kind")? as u64;
-    let kind_node = b.last().expect("node");
+    let Field {
+        value: kind,
+        id: kind_node,
+    } = b.uint_field("Kind", 1)?;
     b.display(format!(
         "{} (flags/kind byte: Chapel's writer stores the uAST tag)",
         tags::describe_tag(kind)
@@ -185,37 +191,34 @@ fn entry(
 fn front_coded(b: &mut Builder, name: &'static str, prev: &mut Vec<u8>) -> DResult<String> {
     let mut full: Vec<u8> = Vec::new();
     let mut parts = (String::new(), String::new());
-    let r = b.valued_group(Name::Static(name), Kind::Str, |b| {
-        let p = vuint(b, "PrefixLength")?;
-        let keep = (p.min(prev.len() as u64)) as usize;
-        let kept = String::from_utf8_lossy(prev.get(..keep).unwrap_or_default()).into_owned();
-        if p > prev.len() as u64 {
-            b.error(format!(
-                "copies {p} bytes from the previous string, which has only {}",
-                prev.len()
-            ));
-        } else {
-            b.display(format!(
-                "{}; copies \"{kept}\" from the previous string",
-                b.tree()
-                    .display(b.last().expect("node"))
-                    .as_deref()
-                    .unwrap_or_default()
-            ));
-        }
-        let n = vuint(b, "SuffixLength")?;
-        let at = b.pos();
-        if n > 0 {
-            b.bytes("Suffix", n)?;
-        }
-        let suffix = b.peek_bytes(at, n.min(MAX_STRING_VALUE as u64));
-        parts = (kept, String::from_utf8_lossy(&suffix).into_owned());
-        full.extend_from_slice(prev.get(..keep).unwrap_or_default());
-        full.extend_from_slice(&suffix);
-        Ok(())
-    });
-    let id = b.last().expect("node");
-    r?;
+    let id = b
+        .valued_group_field(Name::Static(name), Kind::Str, |b| {
+            let Field { value: p, id: p_id } = varint_of(b, "PrefixLength", false)?;
+            let keep = (p.min(prev.len() as u64)) as usize;
+            let kept = String::from_utf8_lossy(prev.get(..keep).unwrap_or_default()).into_owned();
+            if p > prev.len() as u64 {
+                b.error(format!(
+                    "copies {p} bytes from the previous string, which has only {}",
+                    prev.len()
+                ));
+            } else {
+                b.display(format!(
+                    "{}; copies \"{kept}\" from the previous string",
+                    b.tree().display(p_id).as_deref().unwrap_or_default()
+                ));
+            }
+            let n = vuint(b, "SuffixLength")?;
+            let at = b.pos();
+            if n > 0 {
+                b.bytes("Suffix", n)?;
+            }
+            let suffix = b.peek_bytes(at, n.min(MAX_STRING_VALUE as u64));
+            parts = (kept, String::from_utf8_lossy(&suffix).into_owned());
+            full.extend_from_slice(prev.get(..keep).unwrap_or_default());
+            full.extend_from_slice(&suffix);
+            Ok(())
+        })?
+        .id;
     let text = String::from_utf8_lossy(&full).into_owned();
     b.set_value(id, Value::Str(text.clone()));
     b.set_display(
@@ -227,4 +230,96 @@ fn front_coded(b: &mut Builder, name: &'static str, prev: &mut Vec<u8>) -> DResu
     );
     *prev = full;
     Ok(text)
+}
+
+/// Nodes of one decoded symbol-table entry the cross-checks annotate.
+#[derive(Clone, Copy, Debug)]
+pub struct SymNodes {
+    pub ast_node: NodeId,
+    pub loc_node: NodeId,
+    pub kind_node: NodeId,
+    pub kind: u64,
+    pub ast: u64,
+    pub loc: u64,
+}
+
+/// The cross-checks of symbol-table entries: where they point in the uAST and
+/// location sections.
+pub fn link_symbols(b: &mut Builder, sh: &Shared, nodes: &[SymNodes]) {
+    if nodes.is_empty() {
+        return;
+    }
+    let ast_span = sh.span(Sect::Uast);
+    let loc_span = sh.span(Sect::Locations);
+    let ix = sh.ast(b);
+    let locs = sh.locs(b);
+    let groups = locs.as_ref().as_ref().filter(|l| !l.paths_cut);
+    for s in nodes {
+        // uAST pointer.
+        match (sh.ast_base(), ast_span) {
+            (Some(base), Some((as_, ae))) => {
+                let t = base.saturating_add(s.ast);
+                let how = format!("0x{base:X} + 0x{:X} = 0x{t:X}", s.ast);
+                if let Some(i) = ix.at(t) {
+                    let e = ix.e[i as usize];
+                    let label = sh.describe(b, &e);
+                    b.set_display(s.ast_node, format!("{how}: {label}"));
+                    b.set_reference(s.ast_node, BitSpan::bytes(t, e.end));
+                    if e.tag as u64 != s.kind {
+                        b.set_error(
+                            s.kind_node,
+                            format!(
+                                "the kind byte says {}, but the uAST entry it points at is a {}",
+                                tags::describe_tag(s.kind),
+                                tags::describe_tag(e.tag as u64)
+                            ),
+                        );
+                    }
+                } else if t < as_ || t >= ae {
+                    b.set_error(
+                        s.ast_node,
+                        format!("{how} is outside the uAST section (0x{as_:X}-0x{ae:X})"),
+                    );
+                } else if ix.checked(t) {
+                    b.set_error(
+                        s.ast_node,
+                        format!("{how} does not point at the start of a uAST entry"),
+                    );
+                } else {
+                    b.set_display(
+                        s.ast_node,
+                        format!("{how}: inside uAST bytes hexlens did not decode; not checked"),
+                    );
+                }
+            }
+            _ if sh.layout != Layout::Writer2023 => {
+                b.set_error(s.ast_node, "the module has no uAST section to point into");
+            }
+            _ => {}
+        }
+        // Location pointer.
+        if let (Some(base), Some((ls, le))) = (sh.loc_base(), loc_span) {
+            let t = base.saturating_add(s.loc);
+            let how = format!("0x{base:X} + 0x{:X} = 0x{t:X}", s.loc);
+            if let Some((g, gi)) = groups.and_then(|g| g.group_at(t).map(|gi| (g, gi))) {
+                b.set_display(s.loc_node, format!("{how}: location group [{gi}]"));
+                b.set_reference(s.loc_node, BitSpan::bytes(g.starts[gi], g.starts[gi + 1]));
+            } else if t < ls || t >= le {
+                b.set_error(
+                    s.loc_node,
+                    format!("{how} is outside the location section (0x{ls:X}-0x{le:X})"),
+                );
+            } else {
+                b.set_error(
+                    s.loc_node,
+                    format!("{how} is not the start of a location group"),
+                );
+            }
+        } else if sh.layout != Layout::Writer2023 {
+            b.set_error(
+                s.loc_node,
+                "the module has no location section to point into",
+            );
+        }
+    }
 }

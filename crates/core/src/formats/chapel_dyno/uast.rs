@@ -13,20 +13,17 @@
 //! The 2023 writer's uAST header carries a byte count; its node encoding was not
 //! verified, so its entries are shown as one run.
 
+use super::context::Shared;
 use super::layout::Layout;
-use super::module::Shared;
-use super::prim::{ustring, vint, vuint, LongStrings};
-use super::skim::AstIndex;
+use super::prim::{magic, note, ustring, vint, vuint, LongStrings, UAST_MAGIC};
+use super::skim::{AstIndex, MAX_DEPTH};
 use super::tags::{self, TagKind};
-use super::{magic, UAST_MAGIC};
-use crate::builder::{Builder, DResult};
+use crate::builder::{Builder, DResult, Stop};
 use crate::tree::Name;
 use std::sync::Arc;
 
 /// Chapel's reader rejects this many uAST entries (`MAX_NUM_ASTS`).
 const MAX_NUM_ASTS: u64 = 100_000_000;
-/// Entries nested deeper than this are not decoded (bounded recursion).
-pub(super) const MAX_DEPTH: u32 = 128;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Flow {
@@ -66,8 +63,9 @@ pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
         if old {
             byte_count = b.u64("ByteCount")?;
         }
-        declared = b.u64("EntryCount")?;
-        count_node = b.last();
+        let count = b.uint_field("EntryCount", 8)?;
+        declared = count.value;
+        count_node = Some(count.id);
         if declared > MAX_NUM_ASTS {
             b.error(format!(
                 "{declared} entries: Chapel's reader rejects more than {MAX_NUM_ASTS}"
@@ -75,7 +73,7 @@ pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
         }
         Ok(())
     })?;
-    super::note(
+    note(
         b,
         "TagNumbering",
         tags::TAG_SOURCE,
@@ -210,7 +208,9 @@ fn entry(
     let mut flow = Flow::Done;
     let mut tag = 0u64;
     let mut label = None;
+    let mut entry_id = None;
     let r = b.group(name, |b| {
+        entry_id = Some(b.current());
         tag = b.u8("Tag")? as u64;
         b.display(tags::describe_tag(tag));
         let kind = match tags::ast_tag(tag) {
@@ -272,7 +272,11 @@ fn entry(
             Ok(())
         })
     });
-    let id = b.last().expect("entry node");
+    // The entry's node, even when decoding stopped inside it: it shows what the
+    // entry is. Without one, the group could not be made and `r` is that stop.
+    let Some(id) = entry_id else {
+        return Err(Stop);
+    };
     let what = describe(tag, &label);
     if tags::ast_tag(tag).is_some() {
         b.set_display(id, what.clone());

@@ -5,13 +5,15 @@
 
 use super::padding::{align4, reserved, zero_padding};
 use super::Context;
-use crate::builder::{Builder, DResult};
+use crate::builder::{Builder, DResult, Field};
 
 /// ILDN (`DxilShaderDebugName`): flags, name length, name, NUL, zero padding to 4.
 pub(super) fn ildn(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     reserved(b, "Flags", 2)?;
-    let len = b.u16("NameLength")? as u64;
-    let len_id = b.last().expect("node");
+    let Field {
+        value: len,
+        id: len_id,
+    } = b.uint_field("NameLength", 2)?;
     let expected = align4(4 + len + 1);
     if expected != size {
         b.set_error(

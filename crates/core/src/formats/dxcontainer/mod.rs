@@ -14,11 +14,11 @@
 //! table are decoded at once.
 
 pub mod checksum;
-mod claims;
 mod ildn;
 mod lazy;
 pub mod names;
 mod padding;
+mod place;
 mod program;
 mod psv;
 mod rdat;
@@ -35,10 +35,12 @@ mod vers;
 pub mod yaml;
 
 use super::{has_magic, read_exact, u32_at, Embedded, Format};
-use crate::builder::{Builder, DResult};
+use crate::builder::{Builder, DResult, Field};
 use crate::source::ByteSource;
 use crate::tree::{Kind, Name, Value};
-pub(crate) use lazy::{contiguous_pages, fixed_pages, lazy_part, page_size, pages, Page, SKIM_CHUNK};
+pub(crate) use lazy::{
+    contiguous_pages, fixed_pages, lazy_part, page_size, pages, Page, SKIM_CHUNK,
+};
 
 /// The registry entry.
 pub const FORMAT: Format = Format {
@@ -176,8 +178,8 @@ fn decode(b: &mut Builder) -> DResult<()> {
 /// Entry `i` of the part table: an offset that refers to the part's header
 /// (its FourCC and size) when that is inside the file.
 fn part_offset(b: &mut Builder, i: u64, file_len: u64) -> DResult<u64> {
-    let off = u64::from(b.u32(Name::Index(i as u32))?);
-    if let (Some(id), true) = (b.last(), off.saturating_add(8) <= file_len) {
+    let Field { value: off, id } = b.uint_field(Name::Index(i as u32), 4)?;
+    if off.saturating_add(8) <= file_len {
         b.set_reference(id, crate::tree::BitSpan::bytes(off, off + 8));
     }
     Ok(off)
@@ -320,7 +322,10 @@ fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
             desc.unwrap_or("part not named by the spec")
         ),
     );
-    let size = b.u32("Size")? as u64;
+    let Field {
+        value: size,
+        id: size_id,
+    } = b.uint_field("Size", 4)?;
     let data = off + PART_HEADER_SIZE;
     if let Some(desc) = desc {
         let id = b.children(b.current())[0];
@@ -328,9 +333,8 @@ fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
     }
     let file_len = b.file_len();
     if data.saturating_add(size) > file_len {
-        let id = b.last().expect("Size node");
         b.set_error(
-            id,
+            size_id,
             format!(
                 "part {index} ({}) claims {size} bytes of data from 0x{data:X}, but the file ends at 0x{file_len:X}",
                 crate::builder::fourcc_text(&cc)
@@ -372,7 +376,7 @@ fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
     // without nodes). A program's bitcode summary counts every block when the
     // decode asks for exact totals, whenever the body is decoded.
     let ctx = *ctx;
-    let label = format!("{}, not decoded yet", claims::plural(avail, "byte"));
+    let label = format!("{}, not decoded yet", place::plural(avail, "byte"));
     lazy_part(b, name, data, avail, label, move |b| f(b, avail, &ctx));
     Ok(())
 }
@@ -417,9 +421,14 @@ fn part_description(cc: &[u8; 4]) -> Option<&'static str> {
     })
 }
 
-/// Reads `count` consecutive `u32`s as an array named `name` (elements `[i]`).
-pub(crate) fn u32_array(b: &mut Builder, name: &'static str, count: u64) -> DResult<Vec<u32>> {
-    b.array(name, |b| {
+/// Reads `count` consecutive `u32`s as an array named `name` (elements `[i]`):
+/// their values and the array's node.
+pub(crate) fn u32_array(
+    b: &mut Builder,
+    name: &'static str,
+    count: u64,
+) -> DResult<Field<Vec<u32>>> {
+    b.array_field(name, |b| {
         let mut out = Vec::new();
         for i in 0..count {
             out.push(b.u32(Name::Index(i as u32))?);
@@ -472,7 +481,7 @@ pub(crate) fn string_entries_after(
         pages(b, &marks, move |b, first, next| {
             for k in first..next {
                 let at = b.pos();
-                b.cstr(claims::index_name(k))?;
+                b.cstr(place::index_name(k))?;
                 b.display(format!("offset 0x{:X}", at - base));
             }
             Ok(())
@@ -488,7 +497,7 @@ pub(crate) fn string_entries_after(
             break;
         }
         let at = b.pos();
-        b.cstr(claims::index_name(i))?;
+        b.cstr(place::index_name(i))?;
         b.display(format!("offset 0x{:X}", at - base));
         i += 1;
     }

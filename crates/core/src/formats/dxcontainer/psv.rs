@@ -8,8 +8,12 @@
 //! output masks, and the input→output, input→patch and patch→output dependency maps.
 //! Fields sit flat under `PSVInfo`, named as LLVM's `obj2yaml` names them.
 
-use super::{derived_u, fixed_pages, names, page_size, pages, string_table, u32_array, Context};
-use crate::builder::{Builder, DResult};
+use super::{
+    derived_u, fixed_pages,
+    names::{self, pick},
+    page_size, pages, string_table, u32_array, Context,
+};
+use crate::builder::{Builder, DResult, Field};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 
 /// PSV shader stages with stage-specific fields.
@@ -47,8 +51,11 @@ fn map_dwords(inputs: u64, outputs: u64) -> u64 {
 pub(super) fn psv0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
     let base = b.pos();
     let end = base + size;
-    let info_size = b.u32("RuntimeInfoSize")? as u64;
-    let size_span = span_of(b);
+    let Field {
+        value: info_size,
+        id: size_id,
+    } = b.uint_field("RuntimeInfoSize", 4)?;
+    let size_span = b.tree().span(size_id);
     let version = match info_size {
         52.. => 3,
         48.. => 2,
@@ -110,7 +117,7 @@ pub(super) fn psv0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
     // Semantic index table.
     let idx_count = b.u32("SemanticIndexTableCount")? as u64;
     let idx_start = b.pos();
-    let indices = u32_array(b, "SemanticIndexTable", idx_count)?;
+    let indices = u32_array(b, "SemanticIndexTable", idx_count)?.value;
     let strtab = (table_start, table_end.min(end));
 
     // Signature elements.
@@ -212,18 +219,6 @@ pub(super) fn psv0(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
     Ok(())
 }
 
-fn span_of(b: &Builder) -> BitSpan {
-    b.tree().span(b.last().expect("a node was read"))
-}
-
-fn val(b: &Builder) -> u64 {
-    b.tree()
-        .value(b.last().expect("a node was read"))
-        .as_ref()
-        .and_then(|v| v.as_u64())
-        .unwrap_or(0)
-}
-
 /// RuntimeInfo v0..v3 fields, flat.
 fn runtime_info(b: &mut Builder, info: &mut Info) -> DResult<()> {
     let union_start = b.pos();
@@ -276,12 +271,10 @@ fn runtime_info(b: &mut Builder, info: &mut Info) -> DResult<()> {
             b.display(format!("stage-specific data unused for {stage}"));
         }
     }
-    b.u32("MinimumWaveLaneCount")?;
-    if val(b) == 0 {
+    if b.u32("MinimumWaveLaneCount")? == 0 {
         b.display("no minimum");
     }
-    b.u32("MaximumWaveLaneCount")?;
-    if val(b) == u32::MAX as u64 {
+    if b.u32("MaximumWaveLaneCount")? == u32::MAX {
         b.display("no maximum");
     }
     if info.version < 1 {
@@ -299,7 +292,7 @@ fn runtime_info(b: &mut Builder, info: &mut Info) -> DResult<()> {
         }
         Some(STAGE_MESH) => {
             info.patch_const_or_prim_vectors = b.u8("SigPrimVectors")? as u64;
-            b.uint_enum("MeshOutputTopology", 1, names::mesh_topology)?;
+            b.uint_enum("MeshOutputTopology", 1, mesh_topology)?;
         }
         _ => {
             b.padding("Unused", 2)?;
@@ -326,17 +319,19 @@ fn runtime_info(b: &mut Builder, info: &mut Info) -> DResult<()> {
     if info.version < 3 {
         return Ok(());
     }
-    let off = b.u32("EntryName")? as u64;
-    let id = b.last().expect("node");
+    let Field { value: off, id } = b.uint_field("EntryName", 4)?;
     b.display(format!("offset 0x{off:X} into the PSV string table"));
     info.entry_name = Some((id, off));
     Ok(())
 }
 
 fn resources(b: &mut Builder, version: u32) -> DResult<()> {
-    let count = b.u32("ResourceCount")? as u64;
+    let Field {
+        value: count,
+        id: count_id,
+    } = b.uint_field("ResourceCount", 4)?;
     if count == 0 {
-        let from = span_of(b);
+        let from = b.tree().span(count_id);
         derived_u(
             b,
             "ResourceStride",
@@ -378,16 +373,15 @@ fn bindings(b: &mut Builder, first: u64, next: u64, stride: u64) -> DResult<()> 
     for i in first..next {
         let at = b.pos();
         let done = b.region(Name::Index(i as u32), Kind::Struct, at, stride, |b| {
-            b.uint_enum("Type", 4, names::resource_type)?;
+            b.uint_enum("Type", 4, resource_type)?;
             b.u32("Space")?;
             b.u32("LowerBound")?;
-            b.u32("UpperBound")?;
-            if val(b) == u32::MAX as u64 {
+            if b.u32("UpperBound")? == u32::MAX {
                 b.display("unbounded");
             }
             if stride >= 24 {
                 b.uint_enum("Kind", 4, names::resource_kind)?;
-                b.uint_flags("Flags", 4, names::RESOURCE_FLAGS)?;
+                b.uint_flags("Flags", 4, RESOURCE_FLAGS)?;
             }
             Ok(())
         });
@@ -427,8 +421,10 @@ fn elements(
 
 fn element(b: &mut Builder, strtab: (u64, u64), idx: &IndexTable) -> DResult<()> {
     b.strref("Name", 4, strtab.0, strtab.1)?;
-    let off = b.u32("IndicesOffset")? as u64;
-    let off_id = b.last().expect("node");
+    let Field {
+        value: off,
+        id: off_id,
+    } = b.uint_field("IndicesOffset", 4)?;
     let rows = b.u8("Rows")? as u64;
     let first = usize::try_from(off).unwrap_or(usize::MAX);
     let fits = first
@@ -479,4 +475,31 @@ fn element(b: &mut Builder, strtab: (u64, u64), idx: &IndexTable) -> DResult<()>
     b.bits("Unused", 2)?;
     b.padding("Reserved", 1)?;
     Ok(())
+}
+
+/// PSV resource type.
+pub fn resource_type(v: u64) -> Option<&'static str> {
+    pick(
+        &[
+            "Invalid",
+            "Sampler",
+            "CBV",
+            "SRVTyped",
+            "SRVRaw",
+            "SRVStructured",
+            "UAVTyped",
+            "UAVRaw",
+            "UAVStructured",
+            "UAVStructuredWithCounter",
+        ],
+        v,
+    )
+}
+
+/// PSV resource flags.
+pub const RESOURCE_FLAGS: &[(u64, &str)] = &[(1, "UsedByAtomic64")];
+
+/// Mesh-shader output topology.
+pub fn mesh_topology(v: u64) -> Option<&'static str> {
+    pick(&["Undefined", "Line", "Triangle"], v)
 }

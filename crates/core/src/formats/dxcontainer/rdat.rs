@@ -4,15 +4,17 @@
 //! record tables (resources, functions, subobjects, work-graph nodes) and the raw
 //! bytes, with the root signatures subobjects point into decoded as RTS0. Offsets
 //! inside the part are relative to the part data; sub-parts are laid out with
-//! [`super::claims::place`]. `specs/dxcontainer.md` lists the part but does not lay it
+//! [`super::place::place`]. `specs/dxcontainer.md` lists the part but does not lay it
 //! out.
+
+mod names;
 
 use std::sync::Arc;
 
-use super::claims::{fit, index_name, place, place_lazy, Block, Claims};
 use super::padding::zero_padding;
-use super::{fixed_pages, names, page_size, pages, string_table, u32_array, Context};
-use crate::builder::{flag_names, Builder, DResult};
+use super::place::{fit, index_name, place, place_lazy, Block, Claims};
+use super::{fixed_pages, page_size, pages, string_table, u32_array, Context};
+use crate::builder::{flag_names, Builder, DResult, Field};
 use crate::tree::Kind;
 
 const RDAT_NULL: u64 = 0xFFFF_FFFF;
@@ -45,11 +47,16 @@ pub(super) fn rdat(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
         return Ok(());
     }
     b.display("RDAT_Version_10");
-    let count = b.u32("PartCount")? as u64;
-    let count_id = b.last();
-    let n = fit(b, count, 4, 8, size, count_id, None, "part offsets");
-    let offsets = u32_array(b, "PartOffsets", n)?;
-    let offset_ids = b.children(b.last().expect("node")).to_vec();
+    let Field {
+        value: count,
+        id: count_id,
+    } = b.uint_field("PartCount", 4)?;
+    let n = fit(b, count, 4, 8, size, Some(count_id), None, "part offsets");
+    let Field {
+        value: offsets,
+        id: offsets_id,
+    } = u32_array(b, "PartOffsets", n)?;
+    let offset_ids = b.children(offsets_id).to_vec();
     let mut claims = Claims::default();
     claims.add(base, b.pos(), "the RDAT header");
 
@@ -291,8 +298,10 @@ const NODE_SHADER_INFO: &[(&str, F)] = &[
 
 /// A record table part: `RecordCount`, `RecordStride`, records.
 fn record_table(b: &mut Builder, ty: u64, n: u64, info: &Arc<RdatInfo>) -> DResult<()> {
-    let count = b.u32("RecordCount")? as u64;
-    let count_id = b.last().expect("node");
+    let Field {
+        value: count,
+        id: count_id,
+    } = b.uint_field("RecordCount", 4)?;
     let stride = b.u32("RecordStride")? as u64;
     if stride == 0 && count > 0 {
         b.error("RecordStride is 0, so no record can be read");
@@ -491,9 +500,9 @@ fn subobject(b: &mut Builder, info: &RdatInfo) -> DResult<()> {
         return Ok(());
     }
     let union_start = b.pos();
-    b.group(name, |b| fields(b, body, info))?;
+    let union = b.group_field(name, |b| fields(b, body, info))?.id;
     if kind == 1 || kind == 2 {
-        if let Some(&id) = b.children(b.last().expect("node")).first() {
+        if let Some(&id) = b.children(union).first() {
             b.set_display(
                 id,
                 "offset into RawBytes; decoded as RawBytes/RootSignatures/[record]",
@@ -530,14 +539,13 @@ fn fields(b: &mut Builder, list: &[(&'static str, F)], info: &RdatInfo) -> DResu
 }
 
 fn field(b: &mut Builder, name: &'static str, f: F, info: &RdatInfo) -> DResult<()> {
-    let v = match f {
+    let Field { value: v, id } = match f {
         F::U8 => return b.u8(name).map(|_| ()),
         F::Flags16(t) => return b.uint_flags(name, 2, t).map(|_| ()),
         F::Enum(t) => return b.uint_enum(name, 4, t).map(|_| ()),
         F::Flags(t) => return b.uint_flags(name, 4, t).map(|_| ()),
-        _ => b.u32(name)? as u64,
+        _ => b.uint_field(name, 4)?,
     };
-    let id = b.last().expect("node");
     match f {
         F::Hex => b.display(format!("0x{v:X}")),
         F::Bound if v == RDAT_NULL => b.display("unbounded"),

@@ -3,14 +3,16 @@
 //! `specs/notes/dxcontainer-layout.md`): bound resources, constant buffers, their
 //! variables and default values, types and members, and the strings between the
 //! tables. Offsets are relative to the part data; tables are laid out with
-//! [`super::claims::place`]. `specs/dxcontainer.md` lists the part but does not lay it
+//! [`super::place::place`]. `specs/dxcontainer.md` lists the part but does not lay it
 //! out.
+
+mod names;
 
 use crate::sorted::VecMap;
 
-use super::claims::{claim, fit, place, Block, Claims};
-use super::{names, u32_array, Context};
-use crate::builder::{flag_names, Builder, DResult};
+use super::place::{claim, fit, place, Block, Claims};
+use super::{u32_array, Context};
+use crate::builder::{flag_names, Builder, DResult, Field};
 use crate::tree::{Kind, NodeId, Value};
 
 /// RDEF (FXC resource definitions): header with `Target` and creator string, the
@@ -21,21 +23,19 @@ pub(super) fn rdef(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     let base = b.pos();
     let end = base + size;
     let mut strs: Vec<u64> = Vec::new();
-    let cb_count = b.u32("ConstantBufferCount")? as u64;
-    let cbc_id = b.last();
-    let cb_off = b.u32("ConstantBufferOffset")? as u64;
-    let cbo_id = b.last();
-    let br_count = b.u32("BoundResourceCount")? as u64;
-    let brc_id = b.last();
-    let br_off = b.u32("BoundResourceOffset")? as u64;
-    let bro_id = b.last();
-    let (minor, major, ptype) = b.group("Target", |b| {
+    let cbc = b.uint_field("ConstantBufferCount", 4)?;
+    let cbo = b.uint_field("ConstantBufferOffset", 4)?;
+    let brc = b.uint_field("BoundResourceCount", 4)?;
+    let bro = b.uint_field("BoundResourceOffset", 4)?;
+    let Field {
+        value: (minor, major, ptype),
+        id: tid,
+    } = b.group_field("Target", |b| {
         let minor = b.u8("MinorVersion")? as u64;
         let major = b.u8("MajorVersion")? as u64;
         let ptype = b.uint_enum("ProgramType", 2, names::rdef_program_type)?;
         Ok((minor, major, ptype))
     })?;
-    let tid = b.last().expect("node");
     if let Some(raw) = b.peek_uint(base + 16, 4) {
         b.set_value(tid, Value::U(raw));
     }
@@ -93,36 +93,36 @@ pub(super) fn rdef(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     claims.plan(rdef_starts(
         b,
         &layout,
-        (br_count, br_off),
-        (cb_count, cb_off),
+        (brc.value, bro.value),
+        (cbc.value, cbo.value),
     ));
 
     // Bound resources.
     let br_stride = layout.br_stride;
     let n = fit(
         b,
-        br_count,
+        brc.value,
         br_stride,
-        br_off,
+        bro.value,
         size,
-        brc_id,
-        bro_id,
+        Some(brc.id),
+        Some(bro.id),
         "bound resources",
     );
     if n > 0
         && claim(
             b,
             &mut claims,
-            base + br_off,
+            base + bro.value,
             n * br_stride,
             "the bound resources",
-            bro_id,
+            Some(bro.id),
         )
     {
         b.region(
             "BoundResources",
             Kind::Array,
-            base + br_off,
+            base + bro.value,
             n * br_stride,
             |b| {
                 for i in 0..n {
@@ -157,12 +157,12 @@ pub(super) fn rdef(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     // Constant buffers.
     let n = fit(
         b,
-        cb_count,
+        cbc.value,
         24,
-        cb_off,
+        cbo.value,
         size,
-        cbc_id,
-        cbo_id,
+        Some(cbc.id),
+        Some(cbo.id),
         "constant buffers",
     );
     let mut cbs: Vec<(u64, u64, NodeId, NodeId)> = Vec::new(); // count, offset, count id, offset id
@@ -170,30 +170,40 @@ pub(super) fn rdef(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
         && claim(
             b,
             &mut claims,
-            base + cb_off,
+            base + cbo.value,
             n * 24,
             "the constant buffers",
-            cbo_id,
+            Some(cbo.id),
         )
     {
-        b.region("ConstantBuffers", Kind::Array, base + cb_off, n * 24, |b| {
-            for i in 0..n {
-                b.item(i, |b| {
-                    strs.extend(b.peek_uint(b.pos(), 4));
-                    b.strref("Name", 4, base, end)?;
-                    let vc = b.u32("VariableCount")? as u64;
-                    let vc_id = b.last().expect("node");
-                    let vo = b.u32("VariableOffset")? as u64;
-                    let vo_id = b.last().expect("node");
-                    cbs.push((vc, vo, vc_id, vo_id));
-                    b.u32("Size")?;
-                    b.uint_flags("Flags", 4, names::CBUFFER_FLAGS)?;
-                    b.uint_enum("Type", 4, names::cbuffer_type)?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        });
+        b.region(
+            "ConstantBuffers",
+            Kind::Array,
+            base + cbo.value,
+            n * 24,
+            |b| {
+                for i in 0..n {
+                    b.item(i, |b| {
+                        strs.extend(b.peek_uint(b.pos(), 4));
+                        b.strref("Name", 4, base, end)?;
+                        let Field {
+                            value: vc,
+                            id: vc_id,
+                        } = b.uint_field("VariableCount", 4)?;
+                        let Field {
+                            value: vo,
+                            id: vo_id,
+                        } = b.uint_field("VariableOffset", 4)?;
+                        cbs.push((vc, vo, vc_id, vo_id));
+                        b.u32("Size")?;
+                        b.uint_flags("Flags", 4, names::CBUFFER_FLAGS)?;
+                        b.uint_enum("Type", 4, names::cbuffer_type)?;
+                        Ok(())
+                    })?;
+                }
+                Ok(())
+            },
+        );
     }
 
     // Variables of each constant buffer.
@@ -232,16 +242,20 @@ pub(super) fn rdef(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
                 b.u32("StartOffset")?;
                 let vsize = b.u32("Size")? as u64;
                 b.uint_flags("Flags", 4, names::VARIABLE_FLAGS)?;
-                let to = b.u32("TypeOffset")? as u64;
-                let to_id = b.last().expect("node");
+                let Field {
+                    value: to,
+                    id: to_id,
+                } = b.uint_field("TypeOffset", 4)?;
                 type_index.get_or_insert_with(to, || {
                     types.push((to, to_id));
                     types.len() - 1
                 });
                 let k = type_index.get(&to).copied().unwrap_or(0);
                 b.set_display(to_id, format!("type {k} at 0x{:X}", base + to));
-                let dv = b.u32("DefaultValueOffset")? as u64;
-                let dv_id = b.last().expect("node");
+                let Field {
+                    value: dv,
+                    id: dv_id,
+                } = b.uint_field("DefaultValueOffset", 4)?;
                 if dv == 0 {
                     b.display("none");
                 } else {

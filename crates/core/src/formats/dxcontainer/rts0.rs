@@ -6,15 +6,17 @@
 //! payload at its `ParameterOffset`, shown as `[i]` for parameter `i`; a descriptor
 //! table's ranges are nested in it as `DescriptorRanges` when they follow it, which
 //! is how compilers write them) and `StaticSamplers`. Offsets are relative to the
-//! part data. Payloads and ranges are placed with [`super::claims::place`]: a payload
+//! part data. Payloads and ranges are placed with [`super::place::place`]: a payload
 //! two parameters share is decoded once, and structures that would overlap others
 //! are reported on the offset that points at them instead of being decoded.
 
+mod names;
+
 use crate::sorted::VecMap;
 
-use super::claims::{claim, fit, place, plural, Block, Claims};
-use super::{names, Context};
-use crate::builder::{Builder, DResult};
+use super::place::{claim, fit, place, plural, Block, Claims};
+use super::Context;
+use crate::builder::{Builder, DResult, Field};
 use crate::tree::{Kind, NodeId};
 
 const HEADER_SIZE: u64 = 24;
@@ -108,14 +110,10 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
             "unknown root signature version {version} (expected 1 = 1.0, 2 = 1.1 or 3 = 1.2); parameter payloads and static samplers are not decoded"
         )),
     }
-    let num_params = b.u32("NumParameters")? as u64;
-    let np_id = b.last();
-    let params_off = b.u32("ParametersOffset")? as u64;
-    let po_id = b.last();
-    let num_samplers = b.u32("NumStaticSamplers")? as u64;
-    let ns_id = b.last();
-    let samplers_off = b.u32("StaticSamplersOffset")? as u64;
-    let so_id = b.last();
+    let param_count = b.uint_field("NumParameters", 4)?;
+    let params_at = b.uint_field("ParametersOffset", 4)?;
+    let sampler_count = b.uint_field("NumStaticSamplers", 4)?;
+    let samplers_at = b.uint_field("StaticSamplersOffset", 4)?;
     let flags = b.uint_flags("Flags", 4, names::ROOT_FLAGS)?;
     if flags & !ROOT_FLAGS_MASK != 0 {
         b.error(format!(
@@ -128,8 +126,8 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
         format!(
             "root signature {}, {}, {}",
             lay.map_or("?", |l| l.name),
-            plural(num_params, "parameter"),
-            plural(num_samplers, "static sampler")
+            plural(param_count.value, "parameter"),
+            plural(sampler_count.value, "static sampler")
         ),
     );
     let mut claims = Claims::default();
@@ -138,16 +136,16 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     // Parameter headers.
     let n = fit(
         b,
-        num_params,
+        param_count.value,
         PARAM_HEADER_SIZE,
-        params_off,
+        params_at.value,
         size,
-        np_id,
-        po_id,
+        Some(param_count.id),
+        Some(params_at.id),
         "parameter headers",
     );
     let mut params: Vec<Param> = Vec::new();
-    let start = base + params_off;
+    let start = base + params_at.value;
     if n > 0
         && claim(
             b,
@@ -155,7 +153,7 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
             start,
             n * PARAM_HEADER_SIZE,
             "the parameter headers",
-            po_id,
+            Some(params_at.id),
         )
     {
         b.region(
@@ -166,11 +164,15 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
             |b| {
                 for i in 0..n {
                     b.item(i, |b| {
-                        let kind = b.uint_enum("ParameterType", 4, names::root_parameter_type)?;
-                        let kind_id = b.last().expect("node");
+                        let Field {
+                            value: kind,
+                            id: kind_id,
+                        } = b.uint_enum_field("ParameterType", 4, names::root_parameter_type)?;
                         b.uint_enum("ShaderVisibility", 4, names::shader_visibility)?;
-                        let offset = b.u32("ParameterOffset")? as u64;
-                        let offset_id = b.last().expect("node");
+                        let Field {
+                            value: offset,
+                            id: offset_id,
+                        } = b.uint_field("ParameterOffset", 4)?;
                         params.push(Param {
                             kind,
                             offset,
@@ -191,15 +193,15 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     // Reserve the static samplers first, so payloads cannot be decoded over them.
     let ns = fit(
         b,
-        num_samplers,
+        sampler_count.value,
         lay.sampler,
-        samplers_off,
+        samplers_at.value,
         size,
-        ns_id,
-        so_id,
+        Some(sampler_count.id),
+        Some(samplers_at.id),
         "static samplers",
     );
-    let s_start = base + samplers_off;
+    let s_start = base + samplers_at.value;
     let samplers = ns > 0
         && claim(
             b,
@@ -207,7 +209,7 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
             s_start,
             ns * lay.sampler,
             "the static samplers",
-            so_id,
+            Some(samplers_at.id),
         );
 
     // Parameter payloads.
@@ -304,10 +306,11 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
         match p.kind {
             TYPE_TABLE => {
                 let r = ranges[i as usize].expect("table plan");
-                b.u32("NumDescriptorRanges")?;
-                let n_id = b.last().expect("node");
-                let off = b.u32("DescriptorRangesOffset")? as u64;
-                let o_id = b.last().expect("node");
+                let n_id = b.uint_field("NumDescriptorRanges", 4)?.id;
+                let Field {
+                    value: off,
+                    id: o_id,
+                } = b.uint_field("DescriptorRangesOffset", 4)?;
                 table_ids[i as usize] = Some((n_id, o_id));
                 if off > size {
                     b.set_error(

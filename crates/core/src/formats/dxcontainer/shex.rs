@@ -4,9 +4,11 @@
 //! operands are not decoded. `specs/dxcontainer.md` lists the part but does not lay it
 //! out.
 
-use super::claims::{index_name, plural};
-use super::{contiguous_pages, names, page_size, pages, Context, SKIM_CHUNK};
-use crate::builder::{Builder, DResult};
+mod names;
+
+use super::place::{index_name, plural};
+use super::{contiguous_pages, page_size, pages, Context, SKIM_CHUNK};
+use crate::builder::{Builder, DResult, Field};
 use crate::tree::{Kind, Value};
 
 const OP_CUSTOMDATA: u64 = 53;
@@ -16,7 +18,10 @@ const OP_CUSTOMDATA: u64 = 53;
 pub(super) fn shex(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     let base = b.pos();
     let end = base + size;
-    let (minor, major, ty) = b.group("Version", |b| {
+    let Field {
+        value: (minor, major, ty),
+        id: vid,
+    } = b.group_field("Version", |b| {
         let minor = b.bits("MinorVersion", 4)?;
         let major = b.bits("MajorVersion", 4)?;
         b.bits("Reserved", 8)?;
@@ -26,7 +31,6 @@ pub(super) fn shex(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
         );
         Ok((minor, major, ty))
     })?;
-    let vid = b.last().expect("node");
     if let Some(raw) = b.peek_uint(base, 4) {
         b.set_value(vid, Value::U(raw));
     }

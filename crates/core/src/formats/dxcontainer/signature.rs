@@ -6,7 +6,7 @@
 //! FXC pads that area with 0xAB bytes, LLVM with zeros.
 
 use super::{fixed_pages, names, page_size, pages, Context};
-use crate::builder::{Builder, DResult};
+use crate::builder::{Builder, DResult, Field};
 use crate::tree::{Kind, Name};
 
 #[derive(Clone, Copy, PartialEq)]
@@ -109,8 +109,7 @@ fn parameter(b: &mut Builder, layout: Layout, base: u64, end: u64) -> DResult<()
     if layout == Layout::Sig1 || layout == Layout::Osg5 {
         b.u32("Stream")?;
     }
-    let name = b.u32("Name")? as u64;
-    let id = b.last().expect("node");
+    let Field { value: name, id } = b.uint_field("Name", 4)?;
     if name == 0 {
         b.set_value(id, crate::tree::Value::Str(String::new()));
         b.display("offset 0 (no name)");
@@ -124,14 +123,8 @@ fn parameter(b: &mut Builder, layout: Layout, base: u64, end: u64) -> DResult<()
     if reg == u32::MAX {
         b.display("unallocated");
     }
-    b.u8("Mask")?;
-    b.display(mask_text(
-        b.tree()
-            .value(b.last().unwrap())
-            .as_ref()
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0),
-    ));
+    let mask = b.u8("Mask")?;
+    b.display(mask_text(u64::from(mask)));
     match layout {
         Layout::Sig1 => {
             b.u8("ExclusiveMask")?;

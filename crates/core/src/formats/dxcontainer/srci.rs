@@ -4,10 +4,11 @@
 //! run when compressed) and compiler arguments. `specs/dxcontainer.md` lists the part
 //! but does not lay it out.
 
-use super::claims::index_name;
+use super::names::pick;
 use super::padding::{reserved, zero_padding};
-use super::{names, Context};
-use crate::builder::{Builder, DResult};
+use super::place::index_name;
+use super::Context;
+use crate::builder::{Builder, DResult, Field};
 use crate::tree::Kind;
 
 /// SRCI (`DxilSourceInfo`): sections of source names, source contents and
@@ -21,8 +22,10 @@ pub(super) fn srci(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
         ));
     }
     reserved(b, "Flags", 2)?;
-    let count = b.u16("SectionCount")? as u64;
-    let count_id = b.last().expect("node");
+    let Field {
+        value: count,
+        id: count_id,
+    } = b.uint_field("SectionCount", 2)?;
     b.array("Sections", |b| {
         let mut pos = b.pos();
         for i in 0..count {
@@ -66,7 +69,7 @@ fn srci_section(b: &mut Builder, sz: u64) -> DResult<()> {
         b.error(format!("section size {sz} is not a multiple of 4"));
     }
     reserved(b, "Flags", 2)?;
-    let ty = b.uint_enum("Type", 2, names::source_info_section_type)?;
+    let ty = b.uint_enum("Type", 2, source_info_section_type)?;
     match ty {
         0 => source_contents(b)?,
         1 => source_names(b)?,
@@ -84,8 +87,10 @@ fn srci_section(b: &mut Builder, sz: u64) -> DResult<()> {
 
 fn source_names(b: &mut Builder) -> DResult<()> {
     reserved(b, "Flags", 4)?;
-    let count = b.u32("Count")? as u64;
-    let count_id = b.last().expect("node");
+    let Field {
+        value: count,
+        id: count_id,
+    } = b.uint_field("Count", 4)?;
     b.u16("EntriesSizeInBytes")?;
     b.array("Entries", |b| {
         for k in 0..count {
@@ -132,12 +137,16 @@ fn source_names(b: &mut Builder) -> DResult<()> {
 fn source_contents(b: &mut Builder) -> DResult<()> {
     b.u32("AlignedSizeInBytes")?;
     reserved(b, "Flags", 2)?;
-    let compress = b.uint_enum("CompressType", 2, names::source_contents_compress_type)?;
-    let size = b.u32("EntriesSizeInBytes")? as u64;
-    let size_id = b.last().expect("node");
+    let compress = b.uint_enum("CompressType", 2, source_contents_compress_type)?;
+    let Field {
+        value: size,
+        id: size_id,
+    } = b.uint_field("EntriesSizeInBytes", 4)?;
     let raw = b.u32("UncompressedEntriesSizeInBytes")? as u64;
-    let count = b.u32("Count")? as u64;
-    let count_id = b.last().expect("node");
+    let Field {
+        value: count,
+        id: count_id,
+    } = b.uint_field("Count", 4)?;
     let r = b.remaining();
     if size > r {
         b.set_error(
@@ -151,7 +160,7 @@ fn source_contents(b: &mut Builder) -> DResult<()> {
             b.bytes("Entries", n)?;
             b.display(format!(
                 "{} compressed, {n} bytes ({raw} bytes uncompressed); not inflated",
-                names::source_contents_compress_type(compress).unwrap_or("unknown")
+                source_contents_compress_type(compress).unwrap_or("unknown")
             ));
         }
         return Ok(());
@@ -200,10 +209,14 @@ fn source_contents(b: &mut Builder) -> DResult<()> {
 
 fn source_args(b: &mut Builder) -> DResult<()> {
     reserved(b, "Flags", 4)?;
-    let size = b.u32("SizeInBytes")? as u64;
-    let size_id = b.last().expect("node");
-    let count = b.u32("Count")? as u64;
-    let count_id = b.last().expect("node");
+    let Field {
+        value: size,
+        id: size_id,
+    } = b.uint_field("SizeInBytes", 4)?;
+    let Field {
+        value: count,
+        id: count_id,
+    } = b.uint_field("Count", 4)?;
     let r = b.remaining();
     if size > r {
         b.set_error(
@@ -230,6 +243,18 @@ fn source_args(b: &mut Builder) -> DResult<()> {
         Ok(())
     });
     Ok(())
+}
+
+/// SRCI section type as current DXC writes it (`DxilSourceInfoSectionType`:
+/// the older header's Sources/Defines/Args/TargetProfile/EntryPoint numbering
+/// is not what DXC emits).
+pub fn source_info_section_type(v: u64) -> Option<&'static str> {
+    pick(&["SourceContents", "SourceNames", "Args"], v)
+}
+
+/// SRCI source contents compression (`DxilSourceInfo_SourceContentsCompressType`).
+pub fn source_contents_compress_type(v: u64) -> Option<&'static str> {
+    pick(&["None", "Zlib"], v)
 }
 
 #[cfg(test)]

@@ -4,8 +4,11 @@
 //! program instead and is decoded by `program`. It is tested in `rdef`'s tests, whose
 //! sample holds both parts.
 
-use super::claims::index_name;
-use super::{names, Context};
+use super::place::index_name;
+use super::{
+    names::{self, pick},
+    Context,
+};
 use crate::builder::{Builder, DResult};
 
 /// STAT dwords in the order Wine's reader takes them (`D3D11_SHADER_DESC` names);
@@ -69,7 +72,7 @@ pub(super) fn fxc_stat(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()
                     "InputPrimitive" => names::input_primitive(v),
                     "GSOutputTopology" => names::primitive_topology(v),
                     "HSOutputPrimitive" => names::tessellator_output(v),
-                    "HSPartitioning" => names::tessellator_partitioning(v),
+                    "HSPartitioning" => tessellator_partitioning(v),
                     "TessellatorDomain" => names::tessellator_domain(v),
                     _ => continue,
                 };
@@ -87,4 +90,18 @@ pub(super) fn fxc_stat(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()
         b.error(format!("{rest} bytes after the last whole dword"));
     }
     Ok(())
+}
+
+/// Tessellator partitioning (`D3D_TESSELLATOR_PARTITIONING`).
+pub fn tessellator_partitioning(v: u64) -> Option<&'static str> {
+    pick(
+        &[
+            "Undefined",
+            "Integer",
+            "Pow2",
+            "FractionalOdd",
+            "FractionalEven",
+        ],
+        v,
+    )
 }

@@ -11,11 +11,13 @@
 //! tail ("bar" inside "foobar"): such an entry overlaps the string it is a suffix of,
 //! and says so in its display.
 
-use super::claims::index_name;
+mod names;
+
+use super::place::index_name;
 use super::{
-    fixed_pages, names, page_size, pages, skim_strings, string_entries_after, Context, SKIM_CHUNK,
+    fixed_pages, page_size, pages, skim_strings, string_entries_after, Context, SKIM_CHUNK,
 };
-use crate::builder::{Builder, DResult};
+use crate::builder::{Builder, DResult, Field};
 use crate::tree::{Kind, Value};
 
 /// Size of one symbol.
@@ -56,28 +58,28 @@ fn symbol(b: &mut Builder, ctx: &Context) -> DResult<()> {
     let long = b.peek_uint(at, 4) == Some(0);
     let name = if long {
         let mut resolved = None;
-        b.group("Name", |b| {
-            b.u32("Zeros")?;
-            b.display("zero: the name is in STR0");
-            let off = b.u32("NameOffset")? as u64;
-            let id = b.last().expect("node");
-            match ctx.str0 {
-                Some((start, len)) => {
-                    resolved = b.resolve_strref(id, off, start, start.saturating_add(len));
-                    if resolved.is_some() && off < 4 {
-                        b.set_error(id, format!("offset {off} points into STR0's size field"));
+        let gid = b
+            .group_field("Name", |b| {
+                b.u32("Zeros")?;
+                b.display("zero: the name is in STR0");
+                let Field { value: off, id } = b.uint_field("NameOffset", 4)?;
+                match ctx.str0 {
+                    Some((start, len)) => {
+                        resolved = b.resolve_strref(id, off, start, start.saturating_add(len));
+                        if resolved.is_some() && off < 4 {
+                            b.set_error(id, format!("offset {off} points into STR0's size field"));
+                        }
                     }
-                }
-                None => b.set_error(
-                    id,
-                    format!(
+                    None => b.set_error(
+                        id,
+                        format!(
                         "long name at STR0 offset 0x{off:X}, but the container has no STR0 part"
                     ),
-                ),
-            }
-            Ok(())
-        })?;
-        let gid = b.last().expect("group");
+                    ),
+                }
+                Ok(())
+            })?
+            .id;
         if let Some(s) = &resolved {
             b.set_value(gid, Value::Str(s.clone()));
             b.set_display(gid, "long name (in STR0)");

@@ -4,7 +4,7 @@
 //! not lay it out. It is tested in `rdat`'s tests, whose sample holds both parts.
 
 use super::padding::{align4, zero_padding};
-use super::{names, Context};
+use super::Context;
 use crate::builder::{Builder, DResult};
 use crate::tree::Kind;
 
@@ -16,7 +16,7 @@ pub(super) fn vers(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     let minor = b.u16("Minor")?;
     let root = b.current();
     b.set_display(root, format!("compiler {major}.{minor}"));
-    b.uint_flags("VersionFlags", 4, names::VERSION_FLAGS)?;
+    b.uint_flags("VersionFlags", 4, VERSION_FLAGS)?;
     b.u32("CommitCount")?;
     let list = b.u32("VersionStringListSizeInBytes")? as u64;
     let expected = if list == 0 { 16 } else { align4(16 + list) };
@@ -43,3 +43,6 @@ pub(super) fn vers(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
     let rest = b.remaining();
     zero_padding(b, "Padding", rest)
 }
+
+/// Compiler version flags in VERS (`DxcVersionInfoFlags`).
+pub const VERSION_FLAGS: &[(u64, &str)] = &[(0x1, "Debug"), (0x2, "Internal")];

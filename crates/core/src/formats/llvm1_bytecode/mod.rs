@@ -23,15 +23,16 @@
 //! display says so.
 
 mod blocks;
+mod context;
 mod skim;
 mod tables;
 mod vbr;
 
 use super::{has_magic, read_exact, u32_at, Embedded, Format};
-use crate::builder::{fourcc_text, hex_preview, Builder, DResult};
+use crate::builder::{fourcc_text, hex_preview, Builder, DResult, Field};
 use crate::source::ByteSource;
 use crate::tree::{Kind, Value};
-use blocks::{Ctx, Parent};
+use context::{Ctx, Parent};
 
 /// The registry entry.
 pub const FORMAT: Format = Format {
@@ -89,7 +90,7 @@ fn compression_name(c: u64) -> Option<&'static str> {
 
 /// After an `llvc` signature: the compression byte and the stream.
 fn compressed(b: &mut Builder) -> DResult<()> {
-    let c = b.uint_enum("Compression", 1, compression_name)?;
+    let Field { value: c, id: c_id } = b.uint_enum_field("Compression", 1, compression_name)?;
     let at = b.pos();
     let len = b.file_len().saturating_sub(at);
     if c == 0x30 {
@@ -102,9 +103,8 @@ fn compressed(b: &mut Builder) -> DResult<()> {
         ));
     }
     if len == 0 {
-        let id = b.last().expect("Compression node");
         b.set_error(
-            id,
+            c_id,
             format!("expected a compressed stream from 0x{at:X}, found the end of the file"),
         );
         return Ok(());
@@ -253,7 +253,7 @@ fn format_information(b: &mut Builder) -> DResult<u64> {
         return Ok(0);
     };
     let rev = word >> 4;
-    b.valued_group("FormatInformation", Kind::VarInt, |b| {
+    let g = b.valued_group_field("FormatInformation", Kind::VarInt, |b| {
         let big = b.bit("BigEndian")?;
         b.display(if big { "big-endian target" } else { "little-endian target" });
         let p64 = b.bit("PointersAre64Bit")?;
@@ -264,8 +264,7 @@ fn format_information(b: &mut Builder) -> DResult<u64> {
         if b.bit("HasNoPointerSize")? {
             b.display("the module does not depend on pointer size (overrides PointersAre64Bit)");
         }
-        b.bits("BytecodeFormatVersion", 8 * len - 4)?;
-        let id = b.last().expect("the version node");
+        let id = b.bits_field("BytecodeFormatVersion", 8 * len - 4)?.id;
         b.set_value(id, Value::U(rev));
         let mut d = format!("revision {rev}: {}", revision_name(rev));
         if len > 1 {
@@ -280,7 +279,7 @@ fn format_information(b: &mut Builder) -> DResult<u64> {
         }
         Ok(())
     })?;
-    let id = b.last().expect("the FormatInformation group");
+    let id = g.id;
     b.set_value(id, Value::U(word));
     b.set_display(id, hex_preview(&b.peek_bytes(at, len)));
     if word > u64::from(u32::MAX) {

@@ -4,9 +4,9 @@
 //! one). Every rule here mirrors the decoding functions of [`super::blocks`],
 //! [`super::tables`] and [`super::vbr`]: a vbr, string or type slot reads the
 //! same bytes and fails in the same places, a block is laid out by the same
-//! [`blocks::layout`], and a part is clean only if its decode sets no error.
+//! [`context::layout`], and a part is clean only if its decode sets no error.
 
-use super::blocks::{self, BlockKind, Ctx, Parent, MAX_DEPTH};
+use super::context::{self, BlockKind, Ctx, Parent, MAX_DEPTH};
 use super::vbr::TYPE_SLOT_ESCAPE;
 use crate::source::ByteSource;
 
@@ -173,11 +173,11 @@ pub(crate) fn blocks_clean(
     depth: u32,
     parent: Parent,
 ) -> bool {
-    let mut firsts = blocks::Firsts::default();
+    let mut firsts = context::Firsts::default();
     let mut pos = start;
     let mut i = 0u32;
     while pos < end {
-        let l = blocks::layout(ctx, pos, end, &mut |o| w.u32(o));
+        let l = context::layout(ctx, pos, end, &mut |o| w.u32(o));
         let dup = firsts.note(parent, l.kind, i);
         if dup.is_some() || !block_clean(w, ctx, &l, depth, parent) {
             return false;
@@ -194,7 +194,7 @@ pub(crate) fn blocks_clean(
 pub(crate) fn block_clean(
     w: &mut Win,
     ctx: &Ctx,
-    l: &blocks::Layout,
+    l: &context::Layout,
     depth: u32,
     parent: Parent,
 ) -> bool {

@@ -18,10 +18,10 @@
 //! its value planes; from revision 3 on a type slot of 0x00FFFFFF escapes to a
 //! second vbr.
 
-use super::blocks::Ctx;
+use super::context::Ctx;
 use super::skim::{self, Cur, Win};
-use super::vbr::{self, string, type_slot, uint_vbr};
-use crate::builder::{Builder, DResult};
+use super::vbr::{self, string, type_slot, uint_vbr_field};
+use crate::builder::{Builder, DResult, Field};
 use crate::tree::NodeId;
 
 /// Primitive type slots 0–11 (LLVM 1.x `Type::TypeID`).
@@ -70,8 +70,10 @@ fn check_count(b: &mut Builder, id: NodeId, count: u64, min: u64, what: &str) {
 
 /// A GlobalTypePlane block's content.
 pub(crate) fn global_type_pool(b: &mut Builder, ctx: &Ctx) -> DResult<()> {
-    let count = uint_vbr(b, "NumberOfEntries")?;
-    let count_id = b.last().expect("count node");
+    let Field {
+        value: count,
+        id: count_id,
+    } = uint_vbr_field(b, "NumberOfEntries")?;
     if ctx.types_in_planes() {
         let plane = type_slot(b, "TypePlaneIndex", false)?;
         let mut d = type_name(plane, ctx);
@@ -104,8 +106,7 @@ pub(crate) fn global_type_pool(b: &mut Builder, ctx: &Ctx) -> DResult<()> {
 pub(crate) fn symbol_table(b: &mut Builder, ctx: &Ctx, clean: bool) -> DResult<()> {
     if !ctx.types_in_planes() {
         b.group("TypeNames", |b| {
-            let n = uint_vbr(b, "NumberOfEntries")?;
-            let id = b.last().expect("count node");
+            let Field { value: n, id } = uint_vbr_field(b, "NumberOfEntries")?;
             check_count(b, id, n, 2, "named types");
             entries(b, ctx, n, true, clean)
         })?;
@@ -125,8 +126,10 @@ pub(crate) fn symbol_table(b: &mut Builder, ctx: &Ctx, clean: bool) -> DResult<(
 /// One type plane of a symbol table.
 fn plane(b: &mut Builder, ctx: &Ctx, clean: bool) -> DResult<()> {
     let item = b.current();
-    let n = uint_vbr(b, "NumberOfEntries")?;
-    let count_id = b.last().expect("count node");
+    let Field {
+        value: n,
+        id: count_id,
+    } = uint_vbr_field(b, "NumberOfEntries")?;
     let t = type_slot(b, "TypePlaneIndex", ctx.escaped_type_slots())?;
     let tname = type_name(t, ctx);
     b.display(tname.clone());

@@ -9,9 +9,9 @@
 //! it can be trusted); a `uint_vbr` above 32 bits carries an error but decoding
 //! goes on with the value.
 
-use crate::builder::{hex_preview, Builder, DResult, Stop};
-use crate::varint;
+use crate::builder::{hex_preview, Builder, DResult, Field, Stop};
 use crate::tree::{Kind, Name, NodeId, Value};
+use crate::varint;
 
 /// Longest vbr: 10 bytes carry 70 bits, enough for any 64-bit value.
 pub(crate) const MAX_VBR_BYTES: u64 = varint::MAX_LEN;
@@ -67,11 +67,11 @@ pub(crate) fn span_node(
     len: u64,
 ) -> DResult<NodeId> {
     let end = b.pos().saturating_add(len);
-    b.valued_group(name, kind, |b| {
+    let g = b.valued_group_field(name, kind, |b| {
         b.seek(end);
         Ok(())
     })?;
-    Ok(b.last().expect("the group just closed"))
+    Ok(g.id)
 }
 
 /// Reads the vbr at the cursor as a [`Kind::VarInt`] node: `what` names the
@@ -130,6 +130,11 @@ fn read(b: &mut Builder, name: Name, what: &str) -> DResult<(NodeId, u64)> {
 /// Reads a `uint_vbr` (a 32-bit unsigned integer in 1 to 5 bytes). A value above
 /// 32 bits is kept and flagged.
 pub(crate) fn uint_vbr(b: &mut Builder, name: impl Into<Name>) -> DResult<u64> {
+    uint_vbr_field(b, name).map(|f| f.value)
+}
+
+/// [`uint_vbr`], with the node it makes.
+pub(crate) fn uint_vbr_field(b: &mut Builder, name: impl Into<Name>) -> DResult<Field<u64>> {
     let (id, v) = read(b, name.into(), "a uint_vbr")?;
     if v > u64::from(u32::MAX) {
         let at = b.tree().span(id).start_byte();
@@ -138,7 +143,7 @@ pub(crate) fn uint_vbr(b: &mut Builder, name: impl Into<Name>) -> DResult<u64> {
             format!("expected a 32-bit uint_vbr at 0x{at:X}, found the value {v}, which needs more than 32 bits"),
         );
     }
-    Ok(v)
+    Ok(Field { value: v, id })
 }
 
 /// Reads a `uint64_vbr` (a 64-bit unsigned integer in 1 to 10 bytes).
@@ -173,9 +178,11 @@ pub(crate) fn int64_vbr(b: &mut Builder, name: impl Into<Name>) -> DResult<i64> 
 /// group's value is the text; its children are `Length` and `Characters`.
 pub(crate) fn string(b: &mut Builder, name: impl Into<Name>) -> DResult<String> {
     let mut text = String::new();
-    b.valued_group(name, Kind::Str, |b| {
-        let len = uint_vbr(b, "Length")?;
-        let len_id = b.last().expect("Length node");
+    let g = b.valued_group_field(name, Kind::Str, |b| {
+        let Field {
+            value: len,
+            id: len_id,
+        } = uint_vbr_field(b, "Length")?;
         let room = b.remaining();
         if len > room {
             let at = b.pos();
@@ -196,8 +203,7 @@ pub(crate) fn string(b: &mut Builder, name: impl Into<Name>) -> DResult<String> 
         }
         Ok(())
     })?;
-    let id = b.last().expect("the string group");
-    b.set_value(id, Value::Str(text.clone()));
+    b.set_value(g.id, Value::Str(text.clone()));
     Ok(text)
 }
 
@@ -211,14 +217,13 @@ pub(crate) fn type_slot(b: &mut Builder, name: impl Into<Name>, escapes: bool) -
         return uint_vbr(b, name);
     }
     let mut slot = 0;
-    b.valued_group(name, Kind::VarInt, |b| {
+    let g = b.valued_group_field(name, Kind::VarInt, |b| {
         uint_vbr(b, "Escape")?;
         b.display("0x00FFFFFF: the type slot follows in a second uint_vbr");
         slot = uint_vbr(b, "Slot")?;
         Ok(())
     })?;
-    let id = b.last().expect("the slot group");
-    b.set_value(id, Value::U(slot));
+    b.set_value(g.id, Value::U(slot));
     Ok(slot)
 }
 

@@ -22,6 +22,7 @@
 //! per-page tables have one entry per page of the file.
 
 use crate::builder::Builder;
+use crate::claims::Claims;
 use crate::sorted::VecMap;
 
 /// `"Microsoft C/C++ MSF 7.00\r\n"` followed by `1A 44 53 00 00 00`.
@@ -131,8 +132,9 @@ pub(super) struct Plan {
     pub bs: u64,
     /// Pages the file holds (the last one may be cut short), all shown.
     pub pages: u64,
-    /// What each shown page holds.
-    pub owners: Vec<Owner>,
+    /// The pages given to the superblock, the block map, the directory and the
+    /// streams (one-page ranges); the others are free or free block map pages.
+    pub owners: Claims<Owner>,
     /// For each shown page, whether the active free block map marks it free
     /// (empty when that map cannot be read).
     pub marked_free: Vec<bool>,
@@ -166,12 +168,17 @@ impl Plan {
         (start, end)
     }
 
-    /// What owns page `p`, if it is shown.
+    /// What owns page `p`, if it is shown: what claimed it, else the free
+    /// block map whose position it is (pages 1 and 2 of every interval of
+    /// `bs` pages), else nothing.
     pub fn owner(&self, p: u64) -> Option<Owner> {
-        usize::try_from(p)
-            .ok()
-            .and_then(|i| self.owners.get(i))
-            .copied()
+        if p >= self.pages {
+            return None;
+        }
+        Some(self.owners.owner(p).unwrap_or(match p % self.bs {
+            w @ (1 | 2) => Owner::Fpm(w as u8, (p / self.bs) as u32),
+            _ => Owner::Free,
+        }))
     }
 
     /// Says what page `p` is, for messages: `the superblock`, `stream 3's page 1`.
@@ -303,24 +310,7 @@ pub(super) fn read(b: &Builder) -> Plan {
             ),
         ));
     }
-    // One owner a shown page: bounded by the file's length over 512.
-    plan.owners = vec![Owner::Free; plan.pages as usize];
-    if let Some(o) = plan.owners.first_mut() {
-        *o = Owner::Superblock;
-    }
-    // Free block map positions: pages 1 and 2 of every interval of `bs` pages.
-    let mut k = 0u64;
-    while let Some(base) = k.checked_mul(bs) {
-        if base.saturating_add(1) >= plan.pages {
-            break;
-        }
-        for w in [1u8, 2] {
-            if let Some(o) = plan.owners.get_mut((base + u64::from(w)) as usize) {
-                *o = Owner::Fpm(w, k as u32);
-            }
-        }
-        k += 1;
-    }
+    plan.owners.add(0, plan.pages.min(1), Owner::Superblock);
     read_fpm(b, &mut plan);
 
     if !sb.dir_bytes.is_multiple_of(4) {
@@ -423,12 +413,12 @@ fn page_problem(plan: &Plan, p: u64) -> Option<String> {
 /// is given (it shows as `who`'s) but is an error too: it cannot be read whole.
 fn claim(plan: &mut Plan, p: u64, who: Owner) -> Result<(), String> {
     let problem = page_problem(plan, p);
-    let Some(&cur) = usize::try_from(p).ok().and_then(|i| plan.owners.get(i)) else {
+    let Some(cur) = plan.owner(p) else {
         return Err(problem.unwrap_or_default());
     };
     match cur {
         Owner::Free | Owner::Fpm(..) => {
-            plan.owners[p as usize] = who;
+            plan.owners.add(p, p + 1, who);
             problem.map_or(Ok(()), Err)
         }
         _ => Err(format!("page {p} is already {}", plan.owner_text(cur))),

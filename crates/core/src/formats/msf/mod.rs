@@ -254,12 +254,12 @@ fn superblock(b: &mut Builder, p: &Plan) {
         }
         sb_errors(b, p, Field::DirBytes);
         b.u32("Unknown")?;
-        let bm = b.u32("BlockMapAddr")?;
-        b.display(format!("the block map is page {bm}"));
+        let bm = b.uint_field("BlockMapAddr", 4)?;
+        b.display(format!("the block map is page {}", bm.value));
         sb_errors(b, p, Field::BlockMapAddr);
-        if let (Some(id), Some(r)) = (b.last(), page_ref(p, u64::from(bm))) {
+        if let Some(r) = page_ref(p, bm.value) {
             if p.block_map.is_some() {
-                b.set_reference(id, r);
+                b.set_reference(bm.id, r);
             }
         }
         let rest = b.remaining();
@@ -310,10 +310,10 @@ fn streams_index(b: &mut Builder, v: &View) -> DResult<()> {
     let Some(n) = p.num_streams else {
         return Ok(());
     };
-    b.derived_group("Streams", None, |b| {
+    let all = b.derived_group_field("Streams", None, |b| {
         for (i, st) in p.streams.iter().enumerate() {
             let first = st.pages.first().and_then(|&pg| page_ref(p, u64::from(pg)));
-            b.derived_group(Name::Index(i as u32), first, |b| {
+            let one = b.derived_group_field(Name::Index(i as u32), first, |b| {
                 for (k, &pg) in st.pages.iter().enumerate() {
                     let from = k as u64 * p.bs;
                     let to = (from + p.bs).min(st.len());
@@ -334,40 +334,32 @@ fn streams_index(b: &mut Builder, v: &View) -> DResult<()> {
                             b.derived(name, Value::U(pg), r, Some(text))?;
                         }
                         None => {
-                            b.derived_group(name, None, |_| Ok(()))?;
-                            if let Some(id) = b.last() {
-                                b.set_value(id, Value::U(pg));
-                                b.set_display(
-                                    id,
-                                    format!(
-                                        "page {pg} is not in the file (see the directory entry)"
-                                    ),
-                                );
-                            }
+                            let id = b.derived_group_field(name, None, |_| Ok(()))?.id;
+                            b.set_value(id, Value::U(pg));
+                            b.set_display(
+                                id,
+                                format!("page {pg} is not in the file (see the directory entry)"),
+                            );
                         }
                     }
                 }
                 Ok(())
             })?;
-            if let Some(id) = b.last() {
-                if st.size != layout::NIL_SIZE {
-                    b.set_value(id, Value::U(st.len()));
-                }
-                b.set_display(id, stream_summary(p, Some(v), i));
+            if st.size != layout::NIL_SIZE {
+                b.set_value(one.id, Value::U(st.len()));
             }
+            b.set_display(one.id, stream_summary(p, Some(v), i));
         }
         Ok(())
     })?;
-    if let Some(id) = b.last() {
-        b.set_value(id, Value::U(u64::from(n)));
-        b.set_display(
-            id,
-            format!(
-                "{} listed in the stream directory",
-                plural(p.streams.len() as u64, "stream", "streams")
-            ),
-        );
-    }
+    b.set_value(all.id, Value::U(u64::from(n)));
+    b.set_display(
+        all.id,
+        format!(
+            "{} listed in the stream directory",
+            plural(p.streams.len() as u64, "stream", "streams")
+        ),
+    );
     Ok(())
 }
 
@@ -620,7 +612,7 @@ fn block_map(b: &mut Builder, p: &Plan) -> DResult<()> {
     b.array("DirectoryPages", |b| {
         for (k, &pg) in p.dir_pages.iter().enumerate() {
             let k = k as u64;
-            b.u32(Name::Index(k as u32))?;
+            let id = b.uint_field(Name::Index(k as u32), 4)?.id;
             if let Some(msg) = p.bm_errors.get(&k) {
                 b.error(msg.clone());
             } else if k < p.dir_readable {
@@ -629,7 +621,7 @@ fn block_map(b: &mut Builder, p: &Plan) -> DResult<()> {
                     "stream directory page {k} is page {pg} at 0x{:X}",
                     pg * p.bs
                 ));
-                if let (Some(id), Some(r)) = (b.last(), page_ref(p, pg)) {
+                if let Some(r) = page_ref(p, pg) {
                     b.set_reference(id, r);
                 }
             } else {
@@ -700,10 +692,11 @@ fn directory_page(b: &mut Builder, v: &View, k: u64) -> DResult<()> {
                     continue;
                 }
                 b.seek(at(a));
-                b.array(Name::Index(i as u32), |b| {
+                let list = b.array_field(Name::Index(i as u32), |b| {
                     for o in (a..z).step_by(4) {
                         let kk = (o - st.first_entry) / 4;
-                        let pg = u64::from(b.u32(Name::Index(kk as u32))?);
+                        let entry = b.uint_field(Name::Index(kk as u32), 4)?;
+                        let pg = entry.value;
                         if p.dir_errors.contains_key(&o) {
                             dir_error(b, p, o);
                         } else if let Some(r) = page_ref(p, pg) {
@@ -713,16 +706,12 @@ fn directory_page(b: &mut Builder, v: &View, k: u64) -> DResult<()> {
                                 ""
                             };
                             b.display(format!("page {pg} at 0x{:X}{past}", r.start_byte()));
-                            if let Some(id) = b.last() {
-                                b.set_reference(id, r);
-                            }
+                            b.set_reference(entry.id, r);
                         }
                     }
                     Ok(())
                 })?;
-                if let Some(id) = b.last() {
-                    b.set_display(id, stream_label(p, i as u64));
-                }
+                b.set_display(list.id, stream_label(p, i as u64));
             }
             Ok(())
         })?;

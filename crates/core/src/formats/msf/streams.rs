@@ -410,7 +410,7 @@ pub(super) fn named_stream_map(b: &mut Builder, plan: &Plan) -> DResult<()> {
                         continue;
                     }
                     let bucket = w as u64 * 32 + bit;
-                    b.item(u64::from(j), |b| {
+                    let entry = b.item_field(u64::from(j), |b| {
                         b.strref("Key", 4, strings, end)?;
                         let v = b.u32("Value")?;
                         if u64::from(v) < plan.streams.len() as u64 {
@@ -423,9 +423,7 @@ pub(super) fn named_stream_map(b: &mut Builder, plan: &Plan) -> DResult<()> {
                         }
                         Ok(())
                     })?;
-                    if let Some(id) = b.last() {
-                        b.set_display(id, format!("bucket {bucket}"));
-                    }
+                    b.set_display(entry.id, format!("bucket {bucket}"));
                     j += 1;
                 }
             }

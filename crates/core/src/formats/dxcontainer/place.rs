@@ -1,5 +1,5 @@
-//! Range claiming for structures reached by offset, shared by the RTS0, RDAT and
-//! RDEF decoders.
+//! Placing structures reached by offset, shared by the RTS0, RDAT and RDEF
+//! decoders.
 //!
 //! A part whose structures are found through offsets (root signature parameters,
 //! RDAT sub-parts, RDEF tables) lays them out with [`Claims`] and [`place`]: each
@@ -8,80 +8,16 @@
 //! instead of being decoded on top of each other. [`fit`] bounds a declared table to
 //! what the part holds. Offsets here are absolute.
 
-use crate::sorted::VecMap;
 use std::sync::Arc;
 
 use crate::builder::{Builder, DResult};
 use crate::tree::{Kind, Name, NodeId};
 
-/// Byte ranges (absolute, half-open) of a part already given to nodes, with what
-/// they hold. Ranges never overlap.
-#[derive(Default)]
-pub(super) struct Claims {
-    spans: VecMap<u64, (u64, String)>,
-    /// Sorted starts of structures still to be placed (see [`Claims::plan`]).
-    planned: Vec<u64>,
-}
+/// Byte ranges (absolute) of a part already given to nodes, with what they hold.
+pub(super) type Claims = crate::claims::Claims<String>;
 
 /// A claimed range that a new structure would overlap: start, end, what it holds.
-pub(super) type Clash = (u64, u64, String);
-
-impl Claims {
-    /// Records `[start, end)` as holding `what`. Empty ranges are ignored.
-    pub(super) fn add(&mut self, start: u64, end: u64, what: impl Into<String>) {
-        if end > start {
-            self.spans.insert(start, (end, what.into()));
-        }
-    }
-
-    /// The claimed range overlapping `[start, end)`, if any.
-    pub(super) fn clash(&self, start: u64, end: u64) -> Option<Clash> {
-        if end <= start {
-            return None;
-        }
-        // Ranges are disjoint, so only the last one starting before `end` can overlap.
-        self.spans
-            .at_or_before(&(end - 1))
-            .filter(|(_, (e, _))| *e > start)
-            .map(|(s, (e, w))| (*s, *e, w.clone()))
-    }
-
-    /// Notes where structures that are placed later start, so that [`place`] does
-    /// not give an earlier container a span that would swallow them.
-    pub(super) fn plan(&mut self, mut starts: Vec<u64>) {
-        crate::sorted::sort(&mut starts);
-        starts.dedup();
-        self.planned = starts;
-    }
-
-    /// True if a planned start in `[lo, hi)` is not one of `own` (sorted).
-    fn foreign_start(&self, lo: u64, hi: u64, own: &[u64]) -> bool {
-        let from = self.planned.partition_point(|&p| p < lo);
-        self.planned[from..]
-            .iter()
-            .take_while(|&&p| p < hi)
-            .any(|p| own.binary_search(p).is_err())
-    }
-
-    /// The unclaimed stretches of `[from, to)`.
-    pub(super) fn gaps(&self, from: u64, to: u64) -> Vec<(u64, u64)> {
-        let mut out = Vec::new();
-        let mut cur = from;
-        for (&s, (e, _)) in self.spans.range(0, to) {
-            if *e <= cur {
-                continue;
-            }
-            if s > cur {
-                out.push((cur, s.min(to)));
-            }
-            cur = cur.max(*e);
-        }
-        if cur < to {
-            out.push((cur, to));
-        }
-        out
-    }
-}
+pub(super) type Clash = crate::claims::Clash<String>;
 
 /// Says that `what` at `[start, end)` would overlap `clash`.
 pub(super) fn clash_msg(what: &str, start: u64, end: u64, clash: &Clash) -> String {
