@@ -4,7 +4,7 @@
 use crate::bytes::FileBytes;
 use crate::decoder;
 use crate::doc::Doc;
-use crate::state::{Action, State};
+use crate::state::{Action, LoadAction, SearchAction, State};
 use js_sys::{Reflect, Uint8Array};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -128,13 +128,13 @@ pub fn open_blob_as(
     let bytes = FileBytes::from_blob(
         name,
         blob.clone(),
-        Rc::new(move || arrived.dispatch(Action::BytesArrived)),
+        Rc::new(move || arrived.dispatch(Action::Load(LoadAction::BytesArrived))),
     );
     // Start reading the first screen now, before the first render asks for it.
     let _ = bytes.window(0, 4096);
     dispatch.dispatch(Action::Open(Rc::new(Doc::pending(Rc::new(bytes), load))));
     decoder::open(load, &blob, scan, move |message| {
-        dispatch.dispatch(Action::DecodeFailed { load, message })
+        dispatch.dispatch(Action::Load(LoadAction::DecodeFailed { load, message }))
     });
 }
 
@@ -142,11 +142,11 @@ pub fn open_blob_as(
 pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
     decoder::set_sink(yew::Callback::from(move |e: decoder::Event| {
         let a = match e {
-            decoder::Event::Progress { job, done, total } => Action::Progress {
+            decoder::Event::Progress { job, done, total } => Action::Load(LoadAction::Progress {
                 load: job,
                 done,
                 total,
-            },
+            }),
             decoder::Event::Answer { job, answer } => {
                 let first = matches!(answer, hexlens_core::wire::Answer::Decoded { .. });
                 if first {
@@ -163,10 +163,12 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
                 }
                 return;
             }
-            decoder::Event::Failed { job, message } => Action::DecodeFailed { load: job, message },
-            decoder::Event::Crashed { message } => Action::Crashed(message),
+            decoder::Event::Failed { job, message } => {
+                Action::Load(LoadAction::DecodeFailed { load: job, message })
+            }
+            decoder::Event::Crashed { message } => Action::Load(LoadAction::Crashed(message)),
             decoder::Event::ToolsProgress { job, done } => {
-                Action::SearchProgress { load: job, done }
+                Action::Search(SearchAction::Progress { load: job, done })
             }
         };
         dispatch.dispatch(a);
@@ -176,7 +178,7 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
 /// Stops decoding the open file (its bytes stay on screen).
 pub fn cancel(dispatch: &UseReducerDispatcher<State>) {
     decoder::stop();
-    dispatch.dispatch(Action::Cancel);
+    dispatch.dispatch(Action::Load(LoadAction::Cancel));
 }
 
 /// Opens a picked or dropped file. The bytes stay in this tab, on disk: only
@@ -190,12 +192,12 @@ pub fn open_file(file: web_sys::File, dispatch: UseReducerDispatcher<State>) {
 /// Fetches a bundled sample (from this site) and opens it.
 pub fn open_sample(sample: &Sample, dispatch: UseReducerDispatcher<State>) {
     let name = sample.file.clone();
-    dispatch.dispatch(Action::Loading(name.clone()));
+    dispatch.dispatch(Action::Load(LoadAction::Loading(name.clone())));
     set_sample_param(Some(&name));
     spawn_local(async move {
         match sample_blob(&name).await {
             Ok(blob) => open_blob(name, blob, dispatch),
-            Err(e) => dispatch.dispatch(Action::LoadFailed(e)),
+            Err(e) => dispatch.dispatch(Action::Load(LoadAction::Failed(e))),
         }
     });
 }

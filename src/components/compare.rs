@@ -18,7 +18,7 @@
 //! The panel is plain markup in `www/index.html`, wired here; every text in
 //! it is set as text.
 
-use crate::state::{Action, State};
+use crate::state::{Action, CompareAction, CursorAction, LoadAction, State};
 use gloo_events::EventListener;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -147,7 +147,7 @@ fn compare_with(other: web_sys::Blob, name: &str) {
     let Some(st) = store() else {
         return;
     };
-    let Some(doc) = st.doc.clone() else {
+    let Some(doc) = st.load.doc.clone() else {
         return crate::components::copy_bar::say("Open a file first");
     };
     if !doc.is_decoded() {
@@ -177,9 +177,9 @@ fn compare_with(other: web_sys::Blob, name: &str) {
     let bytes = crate::bytes::FileBytes::from_blob(
         name,
         other.clone(),
-        Rc::new(move || arrived.dispatch(Action::BytesArrived)),
+        Rc::new(move || arrived.dispatch(Action::Load(LoadAction::BytesArrived))),
     );
-    st.dispatch(Action::Compare(Some(Rc::new(bytes))));
+    st.dispatch(Action::Compare(CompareAction::With(Some(Rc::new(bytes)))));
     let sent = crate::decoder::send_tools(
         doc.load,
         &[
@@ -251,18 +251,20 @@ fn pick(i: usize) {
     let Some(st) = store() else {
         return;
     };
-    st.dispatch(Action::Align(row.align.1 as i64 - row.align.0 as i64));
+    st.dispatch(Action::Compare(CompareAction::Align(
+        row.align.1 as i64 - row.align.0 as i64,
+    )));
     if row.mark == "added" {
         say("cmp-where", &format!("Only in B: {}", row.path));
-        return st.dispatch(Action::Goto(row.align.0));
+        return st.dispatch(Action::Cursor(CursorAction::Goto(row.align.0)));
     }
     say("cmp-where", "");
-    st.dispatch(Action::Restore {
+    st.dispatch(Action::Cursor(CursorAction::Restore {
         sha: String::new(),
         path: Some(row.path),
         at: None,
         open: Vec::new(),
-    });
+    }));
 }
 
 /// Moves to the next (+1) or previous (-1) difference, wrapping around.
@@ -299,7 +301,7 @@ fn byte_step(back: bool) {
     let Some(st) = store() else {
         return;
     };
-    let (Some(doc), Some(o)) = (st.doc.clone(), st.other.clone()) else {
+    let (Some(doc), Some(o)) = (st.load.doc.clone(), st.compare.other.clone()) else {
         return;
     };
     let (blob, run) = PANEL.with(|p| (p.borrow().other.clone(), p.borrow().run));
@@ -307,10 +309,11 @@ fn byte_step(back: bool) {
         return;
     };
     // From the run shown, if the cursor is still in it.
-    let from = match run.filter(|r| r.0 <= st.cursor && st.cursor < r.1.max(r.0 + 1)) {
+    let from = match run.filter(|r| r.0 <= st.cursor.cursor && st.cursor.cursor < r.1.max(r.0 + 1))
+    {
         Some((s, _)) if back => s,
         Some((_, e)) => e.saturating_sub(1),
-        None => st.cursor,
+        None => st.cursor.cursor,
     };
     let sent = crate::decoder::send_tools(
         doc.load,
@@ -344,8 +347,8 @@ pub fn byte_found(m: &JsValue) {
         &format!("Bytes 0x{s:X}–0x{:X} differ ({} bytes)", e - 1, e - s),
     );
     if let Some(st) = store() {
-        st.dispatch(Action::Goto(s));
-        st.dispatch(Action::SelectBytes(s, e - 1));
+        st.dispatch(Action::Cursor(CursorAction::Goto(s)));
+        st.dispatch(Action::Cursor(CursorAction::SelectBytes(s, e - 1)));
     }
 }
 
@@ -362,7 +365,7 @@ fn close() {
         };
     });
     if let Some(st) = store() {
-        st.dispatch(Action::Compare(None));
+        st.dispatch(Action::Compare(CompareAction::With(None)));
     }
 }
 
@@ -425,7 +428,7 @@ fn fold(i: usize) {
 pub fn use_compare(state: &UseReducerHandle<State>) {
     LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
     // Another file opened: the comparison (of the file before) ends.
-    let load = state.doc.as_ref().map(|d| d.load);
+    let load = state.load.doc.as_ref().map(|d| d.load);
     let stale = WAITING.with(|w| w.borrow().as_ref().is_some_and(|x| Some(x.2) != load));
     let ended = stale || PANEL.with(|p| p.borrow().load.is_some_and(|l| Some(l) != load));
     if ended {
@@ -433,7 +436,7 @@ pub fn use_compare(state: &UseReducerHandle<State>) {
     }
     // A comparison the address asked for, or picked while the file was
     // being decoded, once it is.
-    if state.doc.as_ref().is_some_and(|d| d.is_decoded()) {
+    if state.load.doc.as_ref().is_some_and(|d| d.is_decoded()) {
         if let Some((blob, name, _)) = WAITING.with(|w| w.borrow_mut().take()) {
             // After this render: the comparison changes the store.
             wasm_bindgen_futures::spawn_local(async move { compare_with(blob, &name) });

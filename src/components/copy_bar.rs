@@ -119,10 +119,14 @@ pub fn copy(choice: &str) {
     let Some(st) = LATEST.with(|l| l.borrow().clone()) else {
         return;
     };
-    let Some(doc) = st.doc.clone().filter(|d| d.is_decoded()) else {
+    let Some(doc) = st.load.doc.clone().filter(|d| d.is_decoded()) else {
         return say("Nothing to copy until the file is decoded");
     };
-    let node = st.details.clone().filter(|d| Some(d.id) == st.selected);
+    let node = st
+        .cursor
+        .details
+        .clone()
+        .filter(|d| Some(d.id) == st.cursor.selected);
     let mut path = node.as_ref().map(|n| n.path.clone()).unwrap_or_default();
     let (kind, form) = choice.split_once(':').unwrap_or((choice, ""));
     let mut msg: Vec<(&str, JsValue)> = vec![("ticket", 0.into())];
@@ -130,7 +134,7 @@ pub fn copy(choice: &str) {
     let mut tools = false;
     match (kind, form) {
         ("bytes", _) => {
-            let (a, b) = st.copy_range();
+            let (a, b) = st.cursor.copy_range();
             msg.push(("type", "copy".into()));
             msg.push(("what", "bytes".into()));
             msg.push(("start", (a as f64).into()));
@@ -183,7 +187,7 @@ fn toggle_scan() {
     let Some(st) = LATEST.with(|l| l.borrow().clone()) else {
         return;
     };
-    let Some(doc) = st.doc.clone() else {
+    let Some(doc) = st.load.doc.clone() else {
         return;
     };
     let Some(blob) = doc.bytes.blob().cloned() else {
@@ -207,7 +211,7 @@ fn scan_label() -> &'static str {
 pub fn use_copy_bar(state: &UseReducerHandle<State>) {
     LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
     let held = use_mut_ref(|| None::<(bool, &'static str, Vec<EventListener>)>);
-    let open = state.doc.is_some();
+    let open = state.load.doc.is_some();
     use_effect(move || {
         let mut h = held.borrow_mut();
         let (shown, label, _) = h.get_or_insert_with(|| {

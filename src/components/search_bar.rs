@@ -12,7 +12,7 @@
 //! store and keeps it in step with it, which costs the page's module far less
 //! code than rendering it.
 
-use crate::state::{Action, Search, State, MAX_HITS};
+use crate::state::{Action, Search, SearchAction, State, MAX_HITS};
 use gloo_events::EventListener;
 use hexlens_core::search::{Mode, NumberType, Order, Query};
 use wasm_bindgen::JsCast;
@@ -155,7 +155,7 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
             "submit",
             Box::new(move |e| {
                 e.prevent_default();
-                dd.dispatch(Action::Search(query()));
+                dd.dispatch(Action::Search(SearchAction::Find(query())));
             }),
         );
         // The mode shows its options (the style sheet follows `data-mode`).
@@ -184,10 +184,10 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
             }),
         );
         for (id, a) in [
-            ("search-prev", Action::SearchMove(-1)),
-            ("search-next", Action::SearchMove(1)),
-            ("search-stop", Action::SearchStop),
-            ("search-close", Action::SearchBar(false)),
+            ("search-prev", Action::Search(SearchAction::Move(-1))),
+            ("search-next", Action::Search(SearchAction::Move(1))),
+            ("search-stop", Action::Search(SearchAction::Stop)),
+            ("search-close", Action::Search(SearchAction::Bar(false))),
         ] {
             let dd = d.clone();
             on(id, "click", Box::new(move |_| dd.dispatch(a.clone())));
@@ -203,7 +203,7 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
             "click",
             Box::new(move |e| {
                 if let Some(i) = super::list_row(e) {
-                    dd.dispatch(Action::SearchShow(i));
+                    dd.dispatch(Action::Search(SearchAction::Show(i)));
                 }
             }),
         );
@@ -215,17 +215,17 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
                 if e.dyn_ref::<KeyboardEvent>()
                     .is_some_and(|k| k.key() == "Escape")
                 {
-                    dd.dispatch(Action::SearchBar(false));
+                    dd.dispatch(Action::Search(SearchAction::Bar(false)));
                 }
             }),
         );
         move || drop(held)
     });
-    let size = state.doc.as_ref().map_or(0, |d| d.bytes.len());
+    let size = state.load.doc.as_ref().map_or(0, |d| d.bytes.len());
     use_effect_with(
         (
-            state.search.clone(),
-            state.search_open && state.doc.is_some(),
+            state.search.last.clone(),
+            state.search.open && state.load.doc.is_some(),
             size,
         ),
         |(search, open, size)| {
