@@ -2,6 +2,7 @@
 //! their manifest (same-origin assets only), and the page URL.
 
 use crate::bytes::FileBytes;
+use crate::components::{compare, copy_bar};
 use crate::decoder;
 use crate::doc::Doc;
 use crate::state::{Action, LoadAction, SearchAction, State};
@@ -138,7 +139,9 @@ pub fn open_blob_as(
     });
 }
 
-/// Routes the decode worker's reports into the store.
+/// Routes the decode worker's reports: into the store, and the tools
+/// module's replies to the panels that asked for them (the transport knows
+/// no panel).
 pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
     decoder::set_sink(yew::Callback::from(move |e: decoder::Event| {
         let a = match e {
@@ -169,6 +172,13 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
             decoder::Event::Crashed { message } => Action::Load(LoadAction::Crashed(message)),
             decoder::Event::ToolsProgress { job, done } => {
                 Action::Search(SearchAction::Progress { load: job, done })
+            }
+            // The panels that asked the tools module hear its replies.
+            decoder::Event::Copied(m) => return copy_bar::received(&m),
+            decoder::Event::Compared(m) => return compare::received(&m),
+            decoder::Event::ByteDiff(m) => return compare::byte_found(&m),
+            decoder::Event::ToolsStopped(why) => {
+                return copy_bar::say(&format!("The tools module stopped: {why}"))
             }
         };
         dispatch.dispatch(a);
