@@ -57,7 +57,7 @@ pub fn App() -> Html {
                         if let Some(want) = io::sample_param() {
                             // `?sample=A&compare=B`: B is compared with A once A is decoded.
                             if let Some(other) = io::query_param("compare") {
-                                crate::components::compare::compare_later(other);
+                                crate::components::compare::compare_later(&dispatch, other);
                             }
                             match list.iter().find(|s| s.file == want) {
                                 Some(s) => io::open_sample(s, dispatch.clone()),

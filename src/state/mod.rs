@@ -58,7 +58,7 @@ pub mod search;
 pub mod tree;
 
 pub use bookmarks::{Bookmark, BookmarkAction, BookmarkState, BOOKMARK_COLOURS};
-pub use compare::{CompareAction, CompareState, Other};
+pub use compare::{CompareAction, CompareState, DiffList, DiffRow, Other};
 pub use cursor::{CursorAction, CursorState, Origin, Reveal};
 pub use hash::{HashAction, HashState, HASH_STEP};
 pub use hexlens_core::session::Request;
@@ -258,6 +258,7 @@ impl State {
                         },
                         ..CursorState::default()
                     },
+                    compare: self.compare.reopened(),
                     ..State::default()
                 })
             }
