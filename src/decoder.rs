@@ -60,6 +60,10 @@ struct Client {
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
 }
 
+// The transport's own state: the workers' handles and their handlers, the
+// sink the app wires, and what the workers were last sent (the open file's
+// blob, its module, whether it was scanned). None of it is the page's state,
+// which the store holds.
 thread_local! {
     static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
     static SINK: RefCell<Option<Callback<Event>>> = const { RefCell::new(None) };

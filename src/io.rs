@@ -99,6 +99,8 @@ pub async fn load_manifest() -> Result<Vec<Sample>, String> {
 }
 
 thread_local! {
+    /// The number the next load gets (the store holds the open file's; this
+    /// only hands out numbers, so a report of a load before is told apart).
     static NEXT_LOAD: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 

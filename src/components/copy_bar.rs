@@ -10,18 +10,21 @@
 //! memory, and the page's module holds none of the formatting. The menu is
 //! plain markup in `www/index.html`, wired here.
 
-use crate::state::State;
+use crate::state::{Action, ExportAction, State};
 use gloo_events::EventListener;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 thread_local! {
-    /// The store as of the last render (the menu acts on what is shown).
+    /// The store as of the last render (the menu acts on what is shown): a
+    /// handle the menu's listeners and the worker's replies reach it by.
     static LATEST: std::cell::RefCell<Option<UseReducerHandle<State>>> =
         const { std::cell::RefCell::new(None) };
-    /// The file name a download gets.
-    static SAVE_AS: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+fn store() -> Option<UseReducerHandle<State>> {
+    LATEST.with(|l| l.borrow().clone())
 }
 
 fn el(id: &str) -> Option<web_sys::HtmlElement> {
@@ -90,8 +93,8 @@ pub fn received(m: &JsValue) {
     if let Some(t) = get("text").as_string() {
         return to_clipboard(&t, &get("what").as_string().unwrap_or_default());
     }
-    if let Ok(b) = get("blob").dyn_into::<web_sys::Blob>() {
-        download(&b, &SAVE_AS.with(|s| s.borrow().clone()));
+    if let (Ok(b), Some(st)) = (get("blob").dyn_into::<web_sys::Blob>(), store()) {
+        download(&b, &st.export.save_as);
     }
 }
 
@@ -116,7 +119,7 @@ fn save_name(file: &str, path: &str, ext: &str) -> String {
 /// for what the store shows.
 #[inline(never)]
 pub fn copy(choice: &str) {
-    let Some(st) = LATEST.with(|l| l.borrow().clone()) else {
+    let Some(st) = store() else {
         return;
     };
     let Some(doc) = st.load.doc.clone().filter(|d| d.is_decoded()) else {
@@ -163,7 +166,11 @@ pub fn copy(choice: &str) {
                 path.clear(); // the whole file
             }
             let ext = if form == "json" { "json" } else { "txt" };
-            SAVE_AS.with(|s| *s.borrow_mut() = save_name(doc.bytes.name(), &path, ext));
+            st.dispatch(Action::Export(ExportAction::SaveAs(save_name(
+                doc.bytes.name(),
+                &path,
+                ext,
+            ))));
             msg.push(("type", "export".into()));
             say("Exporting…");
             tools = true;
@@ -184,7 +191,7 @@ pub fn copy(choice: &str) {
 /// Opens the open file again scanned for containers of every format, or, if
 /// it was, decoded by its own format (the "Scan for containers" button).
 fn toggle_scan() {
-    let Some(st) = LATEST.with(|l| l.borrow().clone()) else {
+    let Some(st) = store() else {
         return;
     };
     let Some(doc) = st.load.doc.clone() else {

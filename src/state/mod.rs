@@ -14,7 +14,8 @@
 //! - [`hash`]: the open file's SHA-256.
 //!
 //! The panels' slices: [`search`] (the search bar and its matches),
-//! [`bookmarks`], [`compare`] (the file compared with the open one). A panel's
+//! [`bookmarks`], [`compare`] (the file compared with the open one and the
+//! panel's merged tree), [`export`] (the copy / export menu's download). A panel's
 //! slice may read the core slices (its `apply` is handed what it needs), but
 //! no core slice reads a panel's: the store works the same with a panel's
 //! slice left at its default, which is what lets a panel live in a module
@@ -32,7 +33,8 @@
 //! its actions (with `From`), and its arm in [`State::apply`]; if it asks the
 //! worker something, its questions go into [`State::wants`] and its answers
 //! are routed to it in `State::answer`. Its state is reset on
-//! [`Action::Open`] with every other slice.
+//! [`Action::Open`] with every other slice (what outlives the open file is
+//! kept there, written out).
 //!
 //! The page keeps no copy of the tree. The worker holds it; the page keeps
 //! the open set (its own state) and asks for what it shows: the rows of the
@@ -50,6 +52,7 @@
 pub mod bookmarks;
 pub mod compare;
 pub mod cursor;
+pub mod export;
 pub mod hash;
 pub mod loading;
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -60,6 +63,7 @@ pub mod tree;
 pub use bookmarks::{Bookmark, BookmarkAction, BookmarkState, BOOKMARK_COLOURS};
 pub use compare::{CompareAction, CompareState, DiffList, DiffRow, Other};
 pub use cursor::{CursorAction, CursorState, Origin, Reveal};
+pub use export::{ExportAction, ExportState};
 pub use hash::{HashAction, HashState, HASH_STEP};
 pub use hexlens_core::session::Request;
 pub use loading::{LoadAction, LoadState, Status};
@@ -98,6 +102,8 @@ pub enum Action {
     Bookmarks(BookmarkAction),
     /// The comparison.
     Compare(CompareAction),
+    /// The copy / export menu.
+    Export(ExportAction),
 }
 
 macro_rules! slice_action {
@@ -110,7 +116,8 @@ macro_rules! slice_action {
     )*};
 }
 slice_action!(LoadAction => Load, TreeAction => Tree, CursorAction => Cursor,
-    SearchAction => Search, BookmarkAction => Bookmarks, CompareAction => Compare);
+    SearchAction => Search, BookmarkAction => Bookmarks, CompareAction => Compare,
+    ExportAction => Export);
 
 /// The store.
 #[derive(Debug, Clone, Default)]
@@ -129,6 +136,8 @@ pub struct State {
     pub bookmarks: BookmarkState,
     /// The file compared with the open one.
     pub compare: CompareState,
+    /// The export under way.
+    pub export: ExportState,
     /// Grows with every change (the panes compare it to know they must redraw).
     pub stamp: u64,
 }
@@ -259,6 +268,8 @@ impl State {
                         ..CursorState::default()
                     },
                     compare: self.compare.reopened(),
+                    // An export of the file before still downloads as asked.
+                    export: self.export.clone(),
                     ..State::default()
                 })
             }
@@ -308,6 +319,10 @@ impl State {
             }),
             Action::Compare(a) => Some(State {
                 compare: self.compare.apply(a, &self.load)?,
+                ..self.clone()
+            }),
+            Action::Export(a) => Some(State {
+                export: self.export.apply(a)?,
                 ..self.clone()
             }),
         }
