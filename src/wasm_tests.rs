@@ -66,7 +66,7 @@ fn Harness(p: &HarnessProps) -> Html {
         });
     }
     let s = &*state;
-    match &s.doc {
+    match &s.load.doc {
         Some(_) => html! {
             <div style="display: flex; height: 300px; width: 1200px">
                 <TreeView state={Store::new(state.clone())} />
