@@ -17,7 +17,7 @@ use crate::hooks::use_ask::use_ask;
 use crate::hooks::use_file_drop::use_file_drop;
 use crate::hooks::use_hotkey::{use_ctrl_key, use_plain_key};
 use crate::io::{self, Sample};
-use crate::state::{Action, State};
+use crate::state::{Action, LoadAction, SearchAction, State};
 use crate::virt::within;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -57,18 +57,20 @@ pub fn App() -> Html {
                         if let Some(want) = io::sample_param() {
                             // `?sample=A&compare=B`: B is compared with A once A is decoded.
                             if let Some(other) = io::query_param("compare") {
-                                crate::components::compare::compare_later(other);
+                                crate::components::compare::compare_later(&dispatch, other);
                             }
                             match list.iter().find(|s| s.file == want) {
                                 Some(s) => io::open_sample(s, dispatch.clone()),
-                                None => dispatch.dispatch(Action::LoadFailed(format!(
-                                    "there is no bundled sample called \u{201c}{want}\u{201d}"
-                                ))),
+                                None => {
+                                    dispatch.dispatch(Action::Load(LoadAction::Failed(format!(
+                                        "there is no bundled sample called \u{201c}{want}\u{201d}"
+                                    ))))
+                                }
                             }
                         }
                         samples.set(Rc::new(list));
                     }
-                    Err(e) => dispatch.dispatch(Action::LoadFailed(e)),
+                    Err(e) => dispatch.dispatch(Action::Load(LoadAction::Failed(e))),
                 }
             });
         });
@@ -103,13 +105,17 @@ pub fn App() -> Html {
         let d = dispatch.clone();
         use_ctrl_key("f", move || {
             crate::components::search_bar::show();
-            d.dispatch(Action::SearchBar(true));
+            d.dispatch(Action::Search(SearchAction::Bar(true)));
         });
     }
     {
         let d = dispatch.clone();
         use_plain_key("F3", move |shift| {
-            d.dispatch(Action::SearchMove(if shift { -1 } else { 1 }))
+            d.dispatch(Action::Search(SearchAction::Move(if shift {
+                -1
+            } else {
+                1
+            })))
         });
     }
 
@@ -131,12 +137,12 @@ pub fn App() -> Html {
     };
 
     let s = &*state;
-    let body = match &s.doc {
+    let body = match &s.load.doc {
         Some(doc) => {
             // In a comparison the hex pane shows both files' bytes: it takes
             // the details pane's place (the differences' panel floats over
             // the structure pane's foot).
-            let comparing = s.other.is_some();
+            let comparing = s.compare.other.is_some();
             let cols = if comparing {
                 format!("grid-template-columns: {} 6px minmax(0, 1fr)", px(widths.0))
             } else {
@@ -148,31 +154,31 @@ pub fn App() -> Html {
             };
             html! {
                 <>
-                { notices(&NoticesProps { doc: Some(doc.clone()), status: s.status.clone(), dispatch: dispatch.clone() }) }
+                { notices(&NoticesProps { doc: Some(doc.clone()), status: s.load.status.clone(), dispatch: dispatch.clone() }) }
                 <main class="panes" style={cols}>
                     <TreeView state={Store::new(state.clone())} />
                     { splitter(&SplitterProps { label: "Resize the structure pane".into(), value: widths.0, on_resize: resize_tree }) }
                     <HexView state={Store::new(state.clone())} />
                     if !comparing {
                         { splitter(&SplitterProps { label: "Resize the details pane".into(), value: widths.1, on_resize: resize_details }) }
-                        { details(&DetailsProps { doc: doc.clone(), selected: s.selected, details: s.details.clone(), cursor: s.cursor, bytes_epoch: s.bytes_epoch, dispatch: dispatch.clone() }) }
+                        { details(&DetailsProps { doc: doc.clone(), selected: s.cursor.selected, details: s.cursor.details.clone(), cursor: s.cursor.cursor, bytes_epoch: s.load.bytes_epoch, dispatch: dispatch.clone() }) }
                     }
                 </main>
-                { status_bar(&StatusProps { doc: doc.clone(), hover: s.hover_info.clone(), selected: s.details.clone().filter(|d| Some(d.id) == s.selected), cursor: s.cursor, range: s.byte_range(), dispatch: dispatch.clone() }) }
+                { status_bar(&StatusProps { doc: doc.clone(), hover: s.cursor.hover_info.clone(), selected: s.cursor.selected_details().cloned(), cursor: s.cursor.cursor, range: s.cursor.byte_range(), dispatch: dispatch.clone() }) }
                 </>
             }
         }
         None => html! {
             <>
-            { notices(&NoticesProps { doc: None, status: s.status.clone(), dispatch: dispatch.clone() }) }
+            { notices(&NoticesProps { doc: None, status: s.load.status.clone(), dispatch: dispatch.clone() }) }
             { empty_state(&EmptyProps { samples: (*samples).clone(), on_sample: on_sample.clone(), on_file: on_file.clone() }) }
             </>
         },
     };
 
     html! {
-        <div class={classes!("app", s.doc.is_some().then_some("has-doc"))}>
-            { toolbar(&ToolbarProps { doc: s.doc.clone(), samples: (*samples).clone(), on_sample, on_file, goto_ref, dispatch: dispatch.clone() }) }
+        <div class={classes!("app", s.load.doc.is_some().then_some("has-doc"))}>
+            { toolbar(&ToolbarProps { doc: s.load.doc.clone(), samples: (*samples).clone(), on_sample, on_file, goto_ref, dispatch: dispatch.clone() }) }
             { body }
             if dragging { { drop_overlay() } }
         </div>
@@ -184,8 +190,8 @@ pub fn App() -> Html {
 #[hook]
 pub fn use_worker_questions(state: &UseReducerHandle<State>) {
     use_ask(
-        state.doc.as_ref().map(|d| d.load),
-        state.version.version,
+        state.load.doc.as_ref().map(|d| d.load),
+        state.load.version.version,
         state.wants(),
     );
 }

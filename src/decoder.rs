@@ -39,6 +39,17 @@ pub enum Event {
     /// The tools module (a structure search) has read `done` of the file's
     /// bytes for load `job`.
     ToolsProgress { job: u32, done: u64 },
+    /// A copy or an export is made (`{text, what}` or `{blob}`) or could not
+    /// be (`{error}`).
+    Copied(JsValue),
+    /// The tools module compared the open file with another (`{summary,
+    /// rows}` or `{error}`).
+    Compared(JsValue),
+    /// The tools module found the next run of bytes that differ from those
+    /// beside them (`{start, end}`, neither if there is none, or `{error}`).
+    ByteDiff(JsValue),
+    /// The tools module stopped (a panic or an error): why.
+    ToolsStopped(String),
 }
 
 struct Client {
@@ -49,6 +60,10 @@ struct Client {
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
 }
 
+// The transport's own state: the workers' handles and their handlers, the
+// sink the app wires, and what the workers were last sent (the open file's
+// blob, its module, whether it was scanned). None of it is the page's state,
+// which the store holds.
 thread_local! {
     static CLIENT: RefCell<Option<Client>> = const { RefCell::new(None) };
     static SINK: RefCell<Option<Callback<Event>>> = const { RefCell::new(None) };
@@ -159,9 +174,9 @@ fn on_message(e: web_sys::MessageEvent) {
             job,
             message: get(&d, "message").as_string().unwrap_or_default(),
         },
-        "copied" | "exported" => return crate::components::copy_bar::received(&d),
-        "compared" => return crate::components::compare::received(&d),
-        "bytediff" => return crate::components::compare::byte_found(&d),
+        "copied" | "exported" => Event::Copied(d),
+        "compared" => Event::Compared(d),
+        "bytediff" => Event::ByteDiff(d),
         "panic" => {
             stop();
             Event::Crashed {
@@ -217,7 +232,7 @@ fn start_tools() -> Result<web_sys::Worker, String> {
         if let Some(w) = TOOLS.with(|t| t.borrow_mut().take()) {
             w.terminate();
         }
-        crate::components::copy_bar::say(&format!("The tools module stopped: {why}"));
+        emit(Event::ToolsStopped(why));
     };
     let on_message = Closure::<dyn FnMut(_)>::new(move |e: web_sys::MessageEvent| {
         let d = e.data();

@@ -2,9 +2,10 @@
 //! their manifest (same-origin assets only), and the page URL.
 
 use crate::bytes::FileBytes;
+use crate::components::{compare, copy_bar};
 use crate::decoder;
 use crate::doc::Doc;
-use crate::state::{Action, State};
+use crate::state::{Action, LoadAction, SearchAction, State};
 use js_sys::{Reflect, Uint8Array};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -98,6 +99,8 @@ pub async fn load_manifest() -> Result<Vec<Sample>, String> {
 }
 
 thread_local! {
+    /// The number the next load gets (the store holds the open file's; this
+    /// only hands out numbers, so a report of a load before is told apart).
     static NEXT_LOAD: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
 }
 
@@ -128,25 +131,27 @@ pub fn open_blob_as(
     let bytes = FileBytes::from_blob(
         name,
         blob.clone(),
-        Rc::new(move || arrived.dispatch(Action::BytesArrived)),
+        Rc::new(move || arrived.dispatch(Action::Load(LoadAction::BytesArrived))),
     );
     // Start reading the first screen now, before the first render asks for it.
     let _ = bytes.window(0, 4096);
     dispatch.dispatch(Action::Open(Rc::new(Doc::pending(Rc::new(bytes), load))));
     decoder::open(load, &blob, scan, move |message| {
-        dispatch.dispatch(Action::DecodeFailed { load, message })
+        dispatch.dispatch(Action::Load(LoadAction::DecodeFailed { load, message }))
     });
 }
 
-/// Routes the decode worker's reports into the store.
+/// Routes the decode worker's reports: into the store, and the tools
+/// module's replies to the panels that asked for them (the transport knows
+/// no panel).
 pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
     decoder::set_sink(yew::Callback::from(move |e: decoder::Event| {
         let a = match e {
-            decoder::Event::Progress { job, done, total } => Action::Progress {
+            decoder::Event::Progress { job, done, total } => Action::Load(LoadAction::Progress {
                 load: job,
                 done,
                 total,
-            },
+            }),
             decoder::Event::Answer { job, answer } => {
                 let first = matches!(answer, hexlens_core::protocol::Answer::Decoded { .. });
                 if first {
@@ -163,10 +168,19 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
                 }
                 return;
             }
-            decoder::Event::Failed { job, message } => Action::DecodeFailed { load: job, message },
-            decoder::Event::Crashed { message } => Action::Crashed(message),
+            decoder::Event::Failed { job, message } => {
+                Action::Load(LoadAction::DecodeFailed { load: job, message })
+            }
+            decoder::Event::Crashed { message } => Action::Load(LoadAction::Crashed(message)),
             decoder::Event::ToolsProgress { job, done } => {
-                Action::SearchProgress { load: job, done }
+                Action::Search(SearchAction::Progress { load: job, done })
+            }
+            // The panels that asked the tools module hear its replies.
+            decoder::Event::Copied(m) => return copy_bar::received(&m),
+            decoder::Event::Compared(m) => return compare::received(&m),
+            decoder::Event::ByteDiff(m) => return compare::byte_found(&m),
+            decoder::Event::ToolsStopped(why) => {
+                return copy_bar::say(&format!("The tools module stopped: {why}"))
             }
         };
         dispatch.dispatch(a);
@@ -176,7 +190,7 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
 /// Stops decoding the open file (its bytes stay on screen).
 pub fn cancel(dispatch: &UseReducerDispatcher<State>) {
     decoder::stop();
-    dispatch.dispatch(Action::Cancel);
+    dispatch.dispatch(Action::Load(LoadAction::Cancel));
 }
 
 /// Opens a picked or dropped file. The bytes stay in this tab, on disk: only
@@ -190,12 +204,12 @@ pub fn open_file(file: web_sys::File, dispatch: UseReducerDispatcher<State>) {
 /// Fetches a bundled sample (from this site) and opens it.
 pub fn open_sample(sample: &Sample, dispatch: UseReducerDispatcher<State>) {
     let name = sample.file.clone();
-    dispatch.dispatch(Action::Loading(name.clone()));
+    dispatch.dispatch(Action::Load(LoadAction::Loading(name.clone())));
     set_sample_param(Some(&name));
     spawn_local(async move {
         match sample_blob(&name).await {
             Ok(blob) => open_blob(name, blob, dispatch),
-            Err(e) => dispatch.dispatch(Action::LoadFailed(e)),
+            Err(e) => dispatch.dispatch(Action::Load(LoadAction::Failed(e))),
         }
     });
 }

@@ -7,7 +7,7 @@ use crate::components::hex_view::HexView;
 use crate::components::tree_view::TreeView;
 use crate::components::Store;
 use crate::doc::Doc;
-use crate::state::{Action, State};
+use crate::state::{Action, CursorAction, State};
 use std::rc::Rc;
 use wasm_bindgen_test::*;
 use web_sys::Element;
@@ -66,7 +66,7 @@ fn Harness(p: &HarnessProps) -> Html {
         });
     }
     let s = &*state;
-    match &s.doc {
+    match &s.load.doc {
         Some(_) => html! {
             <div style="display: flex; height: 300px; width: 1200px">
                 <TreeView state={Store::new(state.clone())} />
@@ -186,7 +186,12 @@ async fn going_to_a_string_selects_it_and_shows_it_as_text() {
     f.extend_from_slice(b"ISGN");
     f.extend_from_slice(&(part.len() as u32).to_le_bytes());
     f.extend_from_slice(&part);
-    let root = mount("xss.dxbc", f, vec![Action::Goto(0x4C)]).await;
+    let root = mount(
+        "xss.dxbc",
+        f,
+        vec![Action::Cursor(CursorAction::Goto(0x4C))],
+    )
+    .await;
     let sel = root
         .query_selector("#tree .trow[aria-selected=\"true\"]")
         .unwrap()

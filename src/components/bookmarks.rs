@@ -9,7 +9,7 @@
 //! The panel is plain markup in `www/index.html`, wired here; every text in
 //! it is set as text.
 
-use crate::state::{Action, Bookmark, State, BOOKMARK_COLOURS};
+use crate::state::{Action, Bookmark, BookmarkAction, CursorAction, State, BOOKMARK_COLOURS};
 use gloo_events::EventListener;
 use js_sys::{Array, Object, Reflect, JSON};
 use std::rc::Rc;
@@ -149,19 +149,19 @@ pub fn use_bookmarks(state: &UseReducerHandle<State>) {
         let storage = gloo_utils::window().local_storage().ok().flatten();
         // Another file (or the same one opened again): nothing until its
         // hash is known and its bookmarks are read.
-        let load = st.doc.as_ref().map(|d| d.load);
+        let load = st.load.doc.as_ref().map(|d| d.load);
         if m.load != load {
             m.load = load;
             m.loaded = None;
             m.shown = None;
             render(&[]);
         }
-        let Some(sha) = st.sha.clone() else {
+        let Some(sha) = st.hash.sha.clone() else {
             return;
         };
         if m.loaded.as_ref() != Some(&sha) {
             m.loaded = Some(sha.clone());
-            let size = st.doc.as_ref().map_or(0, |d| d.bytes.len());
+            let size = st.load.doc.as_ref().map_or(0, |d| d.bytes.len());
             let kept = Rc::new(
                 storage
                     .as_ref()
@@ -171,25 +171,29 @@ pub fn use_bookmarks(state: &UseReducerHandle<State>) {
             );
             render(&kept);
             m.shown = Some(kept.clone());
-            st.dispatch(Action::Bookmarks(kept));
+            st.dispatch(Action::Bookmarks(BookmarkAction::Set(kept)));
             return;
         }
         // Shown and saved as they change.
-        if m.shown.as_ref() == Some(&st.bookmarks) {
+        if m.shown.as_ref() == Some(&st.bookmarks.list) {
             return;
         }
-        m.shown = Some(st.bookmarks.clone());
-        render(&st.bookmarks);
+        m.shown = Some(st.bookmarks.list.clone());
+        render(&st.bookmarks.list);
         if let Some(s) = storage {
             let name = st
+                .load
                 .doc
                 .as_ref()
                 .map(|d| d.bytes.name().to_string())
                 .unwrap_or_default();
-            let _ = if st.bookmarks.is_empty() {
+            let _ = if st.bookmarks.list.is_empty() {
                 s.remove_item(&format!("{KEY}{sha}"))
             } else {
-                s.set_item(&format!("{KEY}{sha}"), &to_json(&sha, &name, &st.bookmarks))
+                s.set_item(
+                    &format!("{KEY}{sha}"),
+                    &to_json(&sha, &name, &st.bookmarks.list),
+                )
             };
         }
     });
@@ -218,15 +222,15 @@ fn listen(mem: Rc<std::cell::RefCell<Mem>>) -> Vec<EventListener> {
         Box::new(move |e| {
             e.prevent_default();
             let Some(s) = st() else { return };
-            if s.sha.is_none() {
+            if s.hash.sha.is_none() {
                 return crate::components::copy_bar::say(
                     "Bookmarks are kept by the file's SHA-256: it is still being computed",
                 );
             }
             // The selected bytes, else the selected node (by its path too).
-            let node = s.details.as_ref().filter(|d| Some(d.id) == s.selected);
-            let (start, end) = s.copy_range();
-            let path = match (s.byte_range(), node) {
+            let node = s.cursor.selected_details();
+            let (start, end) = s.cursor.copy_range();
+            let path = match (s.cursor.byte_range(), node) {
                 (None, Some(n)) => n.path.clone(),
                 _ => String::new(),
             };
@@ -234,7 +238,7 @@ fn listen(mem: Rc<std::cell::RefCell<Mem>>) -> Vec<EventListener> {
             if name.trim().is_empty() {
                 name = node.map_or_else(|| format!("0x{start:X}"), |n| n.name.clone());
             }
-            let mut list = (*s.bookmarks).clone();
+            let mut list = (*s.bookmarks.list).clone();
             list.push(Bookmark {
                 name,
                 start,
@@ -245,7 +249,7 @@ fn listen(mem: Rc<std::cell::RefCell<Mem>>) -> Vec<EventListener> {
                     .unwrap_or(0),
                 note: value("bm-note"),
             });
-            s.dispatch(Action::Bookmarks(Rc::new(list)));
+            s.dispatch(Action::Bookmarks(BookmarkAction::Set(Rc::new(list))));
             for id in ["bm-name", "bm-note"] {
                 if let Some(i) = el::<web_sys::HtmlInputElement>(id) {
                     i.set_value("");
@@ -266,23 +270,26 @@ fn listen(mem: Rc<std::cell::RefCell<Mem>>) -> Vec<EventListener> {
                 return;
             };
             let i = super::list_row(e);
-            let Some(b) = i.and_then(|i| s.bookmarks.get(i)) else {
+            let Some(b) = i.and_then(|i| s.bookmarks.list.get(i)) else {
                 return;
             };
             if t.class_name() == "bm-del" {
-                let mut list = (*s.bookmarks).clone();
+                let mut list = (*s.bookmarks.list).clone();
                 list.remove(i.unwrap_or(0));
-                s.dispatch(Action::Bookmarks(Rc::new(list)));
+                s.dispatch(Action::Bookmarks(BookmarkAction::Set(Rc::new(list))));
             } else if !b.path.is_empty() {
-                s.dispatch(Action::Restore {
+                s.dispatch(Action::Cursor(CursorAction::Restore {
                     sha: String::new(),
                     path: Some(b.path.clone()),
                     at: Some(b.start),
                     open: Vec::new(),
-                });
+                }));
             } else {
-                s.dispatch(Action::Goto(b.start));
-                s.dispatch(Action::SelectBytes(b.start, b.end - 1));
+                s.dispatch(Action::Cursor(CursorAction::Goto(b.start)));
+                s.dispatch(Action::Cursor(CursorAction::SelectBytes(
+                    b.start,
+                    b.end - 1,
+                )));
             }
         }),
     );
@@ -292,12 +299,12 @@ fn listen(mem: Rc<std::cell::RefCell<Mem>>) -> Vec<EventListener> {
         "click",
         Box::new(move |_| {
             let Some(s) = st() else { return };
-            let (Some(sha), Some(doc)) = (s.sha.as_ref(), s.doc.as_ref()) else {
+            let (Some(sha), Some(doc)) = (s.hash.sha.as_ref(), s.load.doc.as_ref()) else {
                 return;
             };
             let name = doc.bytes.name();
             download(
-                &to_json(sha, name, &s.bookmarks),
+                &to_json(sha, name, &s.bookmarks.list),
                 &format!("{name}.bookmarks.json"),
             );
         }),
@@ -309,15 +316,15 @@ fn listen(mem: Rc<std::cell::RefCell<Mem>>) -> Vec<EventListener> {
             let (Some(f), Some(s)) = (super::picked_file(e), state()) else {
                 return;
             };
-            let size = s.doc.as_ref().map_or(0, |d| d.bytes.len());
+            let size = s.load.doc.as_ref().map_or(0, |d| d.bytes.len());
             wasm_bindgen_futures::spawn_local(async move {
                 let text = wasm_bindgen_futures::JsFuture::from(f.text()).await;
                 let read = text.ok().and_then(|t| t.as_string());
                 match read.and_then(|t| from_json(&t, size)) {
                     Some(more) => {
-                        let mut list = (*s.bookmarks).clone();
-                        list.extend(more.into_iter().filter(|b| !s.bookmarks.contains(b)));
-                        s.dispatch(Action::Bookmarks(Rc::new(list)));
+                        let mut list = (*s.bookmarks.list).clone();
+                        list.extend(more.into_iter().filter(|b| !s.bookmarks.list.contains(b)));
+                        s.dispatch(Action::Bookmarks(BookmarkAction::Set(Rc::new(list))));
                     }
                     None => crate::components::copy_bar::say("That file holds no bookmarks"),
                 }

@@ -18,7 +18,7 @@
 //! The panel is plain markup in `www/index.html`, wired here; every text in
 //! it is set as text.
 
-use crate::state::{Action, State};
+use crate::state::{Action, CompareAction, CompareState, CursorAction, DiffRow, LoadAction, State};
 use gloo_events::EventListener;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -28,101 +28,11 @@ use yew::prelude::*;
 
 use super::by_id as el;
 
-/// One row of the merged tree as the panel shows it.
-#[derive(Clone, Debug)]
-struct Row {
-    depth: u32,
-    /// `same`, `changed`, `moved`, `removed`, `added` or `inside`.
-    mark: String,
-    /// The row's text (`hexlens diff --tree`'s line without its indent).
-    text: String,
-    /// The node's path (in B for an addition).
-    path: String,
-    /// The difference it shows.
-    difference: Option<usize>,
-    /// The offsets in A and B that stand side by side when it is shown.
-    align: (u64, u64),
-}
-
-/// What the panel shows.
-#[derive(Default)]
-struct Panel {
-    rows: Vec<Row>,
-    /// The rows shown (indices into `rows`), as the filter and folds leave them.
-    shown: Vec<usize>,
-    /// The row selected (an index into `rows`).
-    current: Option<usize>,
-    /// Rows folded (their descendants hidden).
-    folded: Vec<bool>,
-    /// Hide the rows of nodes that are the same.
-    only: bool,
-    /// The second file.
-    other: Option<web_sys::Blob>,
-    /// The last run of differing bytes shown, in A.
-    run: Option<(u64, u64)>,
-    /// The load of the file compared (A): another file opened ends the
-    /// comparison.
-    load: Option<u32>,
-}
-
-impl Panel {
-    /// Works out which rows show.
-    fn refilter(&mut self) {
-        self.shown.clear();
-        // Depth below which rows are hidden by a fold.
-        let mut hide_below: Option<u32> = None;
-        for (i, r) in self.rows.iter().enumerate() {
-            if let Some(d) = hide_below {
-                if r.depth > d {
-                    continue;
-                }
-                hide_below = None;
-            }
-            if self.only && r.mark == "same" {
-                continue;
-            }
-            self.shown.push(i);
-            if self.folded[i] {
-                hide_below = Some(r.depth);
-            }
-        }
-    }
-
-    /// True if row `i` has rows below it.
-    fn has_children(&self, i: usize) -> bool {
-        self.rows
-            .get(i + 1)
-            .is_some_and(|n| n.depth > self.rows[i].depth)
-    }
-
-    /// Unfolds the rows above row `i`, so it shows.
-    fn unfold_to(&mut self, i: usize) {
-        let mut depth = self.rows[i].depth;
-        for j in (0..i).rev() {
-            if self.rows[j].depth < depth {
-                self.folded[j] = false;
-                depth = self.rows[j].depth;
-            }
-        }
-    }
-}
-
 thread_local! {
-    static PANEL: RefCell<Panel> = RefCell::new(Panel { only: true, ..Panel::default() });
-    /// The store as of the last render (a click selects in it).
+    /// The store as of the last render: a handle the panel's listeners and
+    /// the tools module's replies reach it by (the panel's state is the
+    /// store's compare slice).
     static LATEST: RefCell<Option<UseReducerHandle<State>>> = const { RefCell::new(None) };
-    /// A bundled sample to compare the file with once it is decoded
-    /// (`?sample=A&compare=B`).
-    static LATER: RefCell<Option<String>> = const { RefCell::new(None) };
-    /// A file picked to compare with while the open file was still being
-    /// decoded: compared once it is.
-    static WAITING: RefCell<Option<(web_sys::Blob, String, u32)>> = const { RefCell::new(None) };
-}
-
-/// Compares the file about to open with bundled sample `name` once it is
-/// decoded.
-pub fn compare_later(name: String) {
-    LATER.with(|l| *l.borrow_mut() = Some(name));
 }
 
 fn say(id: &str, text: &str) {
@@ -131,55 +41,41 @@ fn say(id: &str, text: &str) {
     }
 }
 
-fn show_panel(open: bool) {
-    if let Some(p) = el::<web_sys::HtmlElement>("cmp-panel") {
-        p.set_hidden(!open);
-    }
-}
-
 fn store() -> Option<UseReducerHandle<State>> {
     LATEST.with(|l| l.borrow().clone())
 }
 
+fn dispatch(a: CompareAction) {
+    if let Some(st) = store() {
+        st.dispatch(Action::Compare(a));
+    }
+}
+
 /// Asks the tools module to compare the open file with `other`, called `name`,
-/// and shows B's bytes beside A's.
+/// and shows B's bytes beside A's (once the open file is decoded).
 fn compare_with(other: web_sys::Blob, name: &str) {
     let Some(st) = store() else {
         return;
     };
-    let Some(doc) = st.doc.clone() else {
+    let Some(doc) = st.load.doc.clone() else {
         return crate::components::copy_bar::say("Open a file first");
     };
+    let arrived = st.dispatcher();
+    let bytes = Rc::new(crate::bytes::FileBytes::from_blob(
+        name,
+        other.clone(),
+        Rc::new(move || arrived.dispatch(Action::Load(LoadAction::BytesArrived))),
+    ));
     if !doc.is_decoded() {
-        show_panel(true);
         say(
             "cmp-summary",
             &format!("{name} will be compared once the open file is decoded…"),
         );
-        WAITING.with(|w| *w.borrow_mut() = Some((other, name.to_string(), doc.load)));
-        return;
+        return st.dispatch(Action::Compare(CompareAction::Wait(bytes)));
     }
-    show_panel(true);
     say("cmp-summary", &format!("Comparing with {name}…"));
     say("cmp-where", "");
-    PANEL.with(|p| {
-        let mut p = p.borrow_mut();
-        let only = p.only;
-        *p = Panel {
-            only,
-            other: Some(other.clone()),
-            load: Some(doc.load),
-            ..Panel::default()
-        };
-    });
-    render(false);
-    let arrived = st.dispatcher();
-    let bytes = crate::bytes::FileBytes::from_blob(
-        name,
-        other.clone(),
-        Rc::new(move || arrived.dispatch(Action::BytesArrived)),
-    );
-    st.dispatch(Action::Compare(Some(Rc::new(bytes))));
+    st.dispatch(Action::Compare(CompareAction::With(Some(bytes))));
     let sent = crate::decoder::send_tools(
         doc.load,
         &[("type", "diff".into()), ("other", other.into())],
@@ -197,13 +93,13 @@ pub fn received(m: &JsValue) {
         return say("cmp-summary", &format!("Could not compare: {e}"));
     }
     let num = |r: &js_sys::Array, i: u32| r.get(i).as_f64().unwrap_or(-1.0);
-    let rows: Vec<Row> = get("rows")
+    let rows: Vec<DiffRow> = get("rows")
         .dyn_into::<js_sys::Array>()
         .map(|a| {
             a.iter()
                 .filter_map(|r| {
                     let r: js_sys::Array = r.dyn_into().ok()?;
-                    Some(Row {
+                    Some(DiffRow {
                         depth: num(&r, 0) as u32,
                         mark: r.get(1).as_string()?,
                         text: r.get(2).as_string()?,
@@ -219,74 +115,59 @@ pub fn received(m: &JsValue) {
         "cmp-summary",
         &get("summary").as_string().unwrap_or_default(),
     );
-    PANEL.with(|p| {
-        let mut p = p.borrow_mut();
-        p.folded = vec![false; rows.len()];
-        p.rows = rows;
-        p.current = None;
-        p.refilter();
-    });
-    render(false);
+    dispatch(CompareAction::Rows(rows));
 }
 
 /// Selects row `i`: its node in A (a row only in B has none there: A's
 /// bytes beside where B has it show), with B's bytes lined up with it.
 fn pick(i: usize) {
-    let row = PANEL.with(|p| {
-        let mut p = p.borrow_mut();
-        let row = p.rows.get(i).cloned()?;
-        p.current = Some(i);
-        p.unfold_to(i);
-        p.refilter();
-        Some(row)
-    });
-    let Some(row) = row else {
-        return;
-    };
-    render(true);
     let Some(st) = store() else {
         return;
     };
-    st.dispatch(Action::Align(row.align.1 as i64 - row.align.0 as i64));
+    let Some(row) = st.compare.list.rows.get(i).cloned() else {
+        return;
+    };
+    st.dispatch(Action::Compare(CompareAction::Pick(i)));
+    st.dispatch(Action::Compare(CompareAction::Align(
+        row.align.1 as i64 - row.align.0 as i64,
+    )));
     if row.mark == "added" {
         say("cmp-where", &format!("Only in B: {}", row.path));
-        return st.dispatch(Action::Goto(row.align.0));
+        return st.dispatch(Action::Cursor(CursorAction::Goto(row.align.0)));
     }
     say("cmp-where", "");
-    st.dispatch(Action::Restore {
+    st.dispatch(Action::Cursor(CursorAction::Restore {
         sha: String::new(),
         path: Some(row.path),
         at: None,
         open: Vec::new(),
-    });
+    }));
 }
 
 /// Moves to the next (+1) or previous (-1) difference, wrapping around.
 fn step(by: i64) {
-    let next = PANEL.with(|p| {
-        let p = p.borrow();
-        let diffs: Vec<usize> = (0..p.rows.len())
-            .filter(|&i| p.rows[i].difference.is_some())
-            .collect();
-        if diffs.is_empty() {
-            return None;
-        }
-        let at = p.current.map(|c| diffs.partition_point(|&d| d < c));
-        let n = diffs.len() as i64;
-        let k = match (at, p.current) {
-            // On a difference: the one beside it.
-            (Some(k), Some(c)) if diffs.get(k) == Some(&c) => (k as i64 + by).rem_euclid(n),
-            // Between differences: the next one is at `k`, the previous one before it.
-            (Some(k), _) if by > 0 => (k as i64).rem_euclid(n),
-            (Some(k), _) => (k as i64 - 1).rem_euclid(n),
-            (None, _) if by > 0 => 0,
-            (None, _) => n - 1,
-        };
-        Some(diffs[k as usize])
-    });
-    if let Some(i) = next {
-        pick(i);
+    let Some(st) = store() else {
+        return;
+    };
+    let p = &st.compare.list;
+    let diffs: Vec<usize> = (0..p.rows.len())
+        .filter(|&i| p.rows[i].difference.is_some())
+        .collect();
+    if diffs.is_empty() {
+        return;
     }
+    let at = p.current.map(|c| diffs.partition_point(|&d| d < c));
+    let n = diffs.len() as i64;
+    let k = match (at, p.current) {
+        // On a difference: the one beside it.
+        (Some(k), Some(c)) if diffs.get(k) == Some(&c) => (k as i64 + by).rem_euclid(n),
+        // Between differences: the next one is at `k`, the previous one before it.
+        (Some(k), _) if by > 0 => (k as i64).rem_euclid(n),
+        (Some(k), _) => (k as i64 - 1).rem_euclid(n),
+        (None, _) if by > 0 => 0,
+        (None, _) => n - 1,
+    };
+    pick(diffs[k as usize]);
 }
 
 /// Asks for the next (`back`: previous) run of bytes that differ from those
@@ -295,18 +176,22 @@ fn byte_step(back: bool) {
     let Some(st) = store() else {
         return;
     };
-    let (Some(doc), Some(o)) = (st.doc.clone(), st.other.clone()) else {
+    let (Some(doc), Some(o)) = (st.load.doc.clone(), st.compare.other.clone()) else {
         return;
     };
-    let (blob, run) = PANEL.with(|p| (p.borrow().other.clone(), p.borrow().run));
-    let Some(blob) = blob else {
+    let Some(blob) = o.bytes.blob().cloned() else {
         return;
     };
+    let cursor = st.cursor.cursor;
     // From the run shown, if the cursor is still in it.
-    let from = match run.filter(|r| r.0 <= st.cursor && st.cursor < r.1.max(r.0 + 1)) {
+    let from = match st
+        .compare
+        .run
+        .filter(|r| r.0 <= cursor && cursor < r.1.max(r.0 + 1))
+    {
         Some((s, _)) if back => s,
         Some((_, e)) => e.saturating_sub(1),
-        None => st.cursor,
+        None => cursor,
     };
     let sent = crate::decoder::send_tools(
         doc.load,
@@ -334,115 +219,107 @@ pub fn byte_found(m: &JsValue) {
         return say("cmp-where", "No more bytes differ that way");
     };
     let (s, e) = (s as u64, e as u64);
-    PANEL.with(|p| p.borrow_mut().run = Some((s, e)));
     say(
         "cmp-where",
         &format!("Bytes 0x{s:X}–0x{:X} differ ({} bytes)", e - 1, e - s),
     );
     if let Some(st) = store() {
-        st.dispatch(Action::Goto(s));
-        st.dispatch(Action::SelectBytes(s, e - 1));
-    }
-}
-
-/// Ends the comparison: the panel hides and B's bytes leave the hex pane.
-fn close() {
-    show_panel(false);
-    WAITING.with(|w| w.borrow_mut().take());
-    PANEL.with(|p| {
-        let mut p = p.borrow_mut();
-        let only = p.only;
-        *p = Panel {
-            only,
-            ..Panel::default()
-        };
-    });
-    if let Some(st) = store() {
-        st.dispatch(Action::Compare(None));
+        st.dispatch(Action::Compare(CompareAction::Run(s, e)));
+        st.dispatch(Action::Cursor(CursorAction::Goto(s)));
+        st.dispatch(Action::Cursor(CursorAction::SelectBytes(s, e - 1)));
     }
 }
 
 /// Fills the list with the rows of its scrolled window; with `reveal`, first
 /// scrolls the selected row into view.
-fn render(reveal: bool) {
-    PANEL.with(|p| {
-        let p = p.borrow();
-        let cur = p.current.and_then(|c| p.shown.iter().position(|&i| i == c));
-        super::list_window("cmp-list", p.shown.len(), cur, reveal, &|k, d| {
-            let i = p.shown[k];
-            let row = &p.rows[i];
-            d.set_class_name(&format!("{} cmp-{}", d.class_name(), row.mark));
-            let _ = d.set_attribute("data-path", &row.path);
-            let _ = d.set_attribute("data-row", &i.to_string());
-            let _ = d.set_attribute("role", "treeitem");
-            let _ = d.set_attribute("aria-level", &(row.depth + 1).to_string());
-            let _ = d.set_attribute(
-                "style",
-                &format!(
-                    "{}; padding-left: {}px",
-                    d.get_attribute("style").unwrap_or_default(),
-                    6 + 14 * row.depth
-                ),
-            );
-            let doc = gloo_utils::document();
-            if let Ok(t) = doc.create_element("span") {
-                t.set_class_name("cmp-twisty");
-                if p.has_children(i) {
-                    let folded = p.folded[i];
-                    let _ = t.set_attribute("data-fold", &i.to_string());
-                    let _ = d.set_attribute("aria-expanded", if folded { "false" } else { "true" });
-                    t.set_text_content(Some(if folded { "▸" } else { "▾" }));
-                }
-                let _ = d.append_child(&t);
+fn render(c: &CompareState, reveal: bool) {
+    let p = &c.list;
+    let cur = p.current.and_then(|c| p.shown.iter().position(|&i| i == c));
+    super::list_window("cmp-list", p.shown.len(), cur, reveal, &|k, d| {
+        let i = p.shown[k];
+        let row = &p.rows[i];
+        d.set_class_name(&format!("{} cmp-{}", d.class_name(), row.mark));
+        let _ = d.set_attribute("data-path", &row.path);
+        let _ = d.set_attribute("data-row", &i.to_string());
+        let _ = d.set_attribute("role", "treeitem");
+        let _ = d.set_attribute("aria-level", &(row.depth + 1).to_string());
+        let _ = d.set_attribute(
+            "style",
+            &format!(
+                "{}; padding-left: {}px",
+                d.get_attribute("style").unwrap_or_default(),
+                6 + 14 * row.depth
+            ),
+        );
+        let doc = gloo_utils::document();
+        if let Ok(t) = doc.create_element("span") {
+            t.set_class_name("cmp-twisty");
+            if p.has_children(i) {
+                let folded = p.folded[i];
+                let _ = t.set_attribute("data-fold", &i.to_string());
+                let _ = d.set_attribute("aria-expanded", if folded { "false" } else { "true" });
+                t.set_text_content(Some(if folded { "▸" } else { "▾" }));
             }
-            if let Ok(t) = doc.create_element("span") {
-                t.set_class_name("cmp-text");
-                t.set_text_content(Some(&row.text));
-                let _ = d.append_child(&t);
-            }
-        });
-    });
-}
-
-/// Folds or unfolds row `i`.
-fn fold(i: usize) {
-    PANEL.with(|p| {
-        let mut p = p.borrow_mut();
-        if let Some(f) = p.folded.get_mut(i) {
-            *f = !*f;
+            let _ = d.append_child(&t);
         }
-        p.refilter();
+        if let Ok(t) = doc.create_element("span") {
+            t.set_class_name("cmp-text");
+            t.set_text_content(Some(&row.text));
+            let _ = d.append_child(&t);
+        }
     });
-    render(false);
 }
 
-/// Wires the panel and the "Compare with…" input.
+/// Compares the file about to open with bundled sample `name` once it is
+/// decoded.
+pub fn compare_later(dispatch: &UseReducerDispatcher<State>, name: String) {
+    dispatch.dispatch(Action::Compare(CompareAction::Later(Some(name))));
+}
+
+/// Wires the panel and the "Compare with…" input, and keeps the panel
+/// showing the store's comparison.
 #[hook]
 pub fn use_compare(state: &UseReducerHandle<State>) {
     LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
-    // Another file opened: the comparison (of the file before) ends.
-    let load = state.doc.as_ref().map(|d| d.load);
-    let stale = WAITING.with(|w| w.borrow().as_ref().is_some_and(|x| Some(x.2) != load));
-    let ended = stale || PANEL.with(|p| p.borrow().load.is_some_and(|l| Some(l) != load));
-    if ended {
-        close();
+    let c = &state.compare;
+    use_effect_with(c.panel, |open| {
+        if let Some(p) = el::<web_sys::HtmlElement>("cmp-panel") {
+            p.set_hidden(!*open);
+        }
+    });
+    {
+        let c = c.clone();
+        use_effect_with(c.seq, move |_| render(&c, c.reveal));
     }
     // A comparison the address asked for, or picked while the file was
     // being decoded, once it is.
-    if state.doc.as_ref().is_some_and(|d| d.is_decoded()) {
-        if let Some((blob, name, _)) = WAITING.with(|w| w.borrow_mut().take()) {
-            // After this render: the comparison changes the store.
-            wasm_bindgen_futures::spawn_local(async move { compare_with(blob, &name) });
-        }
-        if let Some(name) = LATER.with(|l| l.borrow_mut().take()) {
-            wasm_bindgen_futures::spawn_local(async move {
-                match crate::io::sample_blob(&name).await {
-                    Ok(blob) => compare_with(blob, &name),
-                    Err(e) => crate::components::copy_bar::say(&e),
+    let decoded = state.load.decoded();
+    use_effect_with(
+        (
+            decoded,
+            c.waiting.as_ref().map(|b| Rc::as_ptr(b) as usize),
+            c.later.clone(),
+        ),
+        |(decoded, _, later)| {
+            let Some(st) = store().filter(|_| *decoded) else {
+                return;
+            };
+            if let Some(bytes) = st.compare.waiting.clone() {
+                if let Some(blob) = bytes.blob().cloned() {
+                    compare_with(blob, bytes.name());
                 }
-            });
-        }
-    }
+            }
+            if let Some(name) = later.clone() {
+                st.dispatch(Action::Compare(CompareAction::Later(None)));
+                wasm_bindgen_futures::spawn_local(async move {
+                    match crate::io::sample_blob(&name).await {
+                        Ok(blob) => compare_with(blob, &name),
+                        Err(e) => crate::components::copy_bar::say(&e),
+                    }
+                });
+            }
+        },
+    );
     use_effect_with((), |_| {
         let mut held: Vec<EventListener> = Vec::new();
         let mut on = |id: &str, event: &'static str, f: Box<dyn FnMut(&web_sys::Event)>| {
@@ -470,16 +347,23 @@ pub fn use_compare(state: &UseReducerHandle<State>) {
                     .target()
                     .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
                     .is_some_and(|i| i.checked());
-                PANEL.with(|p| {
-                    let mut p = p.borrow_mut();
-                    p.only = on;
-                    p.refilter();
-                });
-                render(true);
+                dispatch(CompareAction::Only(on));
             }),
         );
-        on("cmp-close", "click", Box::new(|_| close()));
-        on("cmp-list", "scroll", Box::new(|_| render(false)));
+        on(
+            "cmp-close",
+            "click",
+            Box::new(|_| dispatch(CompareAction::With(None))),
+        );
+        on(
+            "cmp-list",
+            "scroll",
+            Box::new(|_| {
+                if let Some(st) = store() {
+                    render(&st.compare, false);
+                }
+            }),
+        );
         on(
             "cmp-list",
             "click",
@@ -490,7 +374,7 @@ pub fn use_compare(state: &UseReducerHandle<State>) {
                     .and_then(|t| t.get_attribute("data-fold"))
                     .and_then(|f| f.parse::<usize>().ok());
                 if let Some(i) = fold_at {
-                    return fold(i);
+                    return dispatch(CompareAction::Fold(i));
                 }
                 let row = e
                     .target()

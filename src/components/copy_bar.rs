@@ -10,18 +10,21 @@
 //! memory, and the page's module holds none of the formatting. The menu is
 //! plain markup in `www/index.html`, wired here.
 
-use crate::state::State;
+use crate::state::{Action, ExportAction, State};
 use gloo_events::EventListener;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 thread_local! {
-    /// The store as of the last render (the menu acts on what is shown).
+    /// The store as of the last render (the menu acts on what is shown): a
+    /// handle the menu's listeners and the worker's replies reach it by.
     static LATEST: std::cell::RefCell<Option<UseReducerHandle<State>>> =
         const { std::cell::RefCell::new(None) };
-    /// The file name a download gets.
-    static SAVE_AS: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+fn store() -> Option<UseReducerHandle<State>> {
+    LATEST.with(|l| l.borrow().clone())
 }
 
 fn el(id: &str) -> Option<web_sys::HtmlElement> {
@@ -90,8 +93,8 @@ pub fn received(m: &JsValue) {
     if let Some(t) = get("text").as_string() {
         return to_clipboard(&t, &get("what").as_string().unwrap_or_default());
     }
-    if let Ok(b) = get("blob").dyn_into::<web_sys::Blob>() {
-        download(&b, &SAVE_AS.with(|s| s.borrow().clone()));
+    if let (Ok(b), Some(st)) = (get("blob").dyn_into::<web_sys::Blob>(), store()) {
+        download(&b, &st.export.save_as);
     }
 }
 
@@ -116,13 +119,17 @@ fn save_name(file: &str, path: &str, ext: &str) -> String {
 /// for what the store shows.
 #[inline(never)]
 pub fn copy(choice: &str) {
-    let Some(st) = LATEST.with(|l| l.borrow().clone()) else {
+    let Some(st) = store() else {
         return;
     };
-    let Some(doc) = st.doc.clone().filter(|d| d.is_decoded()) else {
+    let Some(doc) = st.load.doc.clone().filter(|d| d.is_decoded()) else {
         return say("Nothing to copy until the file is decoded");
     };
-    let node = st.details.clone().filter(|d| Some(d.id) == st.selected);
+    let node = st
+        .cursor
+        .details
+        .clone()
+        .filter(|d| Some(d.id) == st.cursor.selected);
     let mut path = node.as_ref().map(|n| n.path.clone()).unwrap_or_default();
     let (kind, form) = choice.split_once(':').unwrap_or((choice, ""));
     let mut msg: Vec<(&str, JsValue)> = Vec::new();
@@ -130,7 +137,7 @@ pub fn copy(choice: &str) {
     let mut tools = false;
     match (kind, form) {
         ("bytes", _) => {
-            let (a, b) = st.copy_range();
+            let (a, b) = st.cursor.copy_range();
             msg.push(("type", "copy".into()));
             msg.push(("what", "bytes".into()));
             msg.push(("start", (a as f64).into()));
@@ -159,7 +166,11 @@ pub fn copy(choice: &str) {
                 path.clear(); // the whole file
             }
             let ext = if form == "json" { "json" } else { "txt" };
-            SAVE_AS.with(|s| *s.borrow_mut() = save_name(doc.bytes.name(), &path, ext));
+            st.dispatch(Action::Export(ExportAction::SaveAs(save_name(
+                doc.bytes.name(),
+                &path,
+                ext,
+            ))));
             msg.push(("type", "export".into()));
             say("Exporting…");
             tools = true;
@@ -180,10 +191,10 @@ pub fn copy(choice: &str) {
 /// Opens the open file again scanned for containers of every format, or, if
 /// it was, decoded by its own format (the "Scan for containers" button).
 fn toggle_scan() {
-    let Some(st) = LATEST.with(|l| l.borrow().clone()) else {
+    let Some(st) = store() else {
         return;
     };
-    let Some(doc) = st.doc.clone() else {
+    let Some(doc) = st.load.doc.clone() else {
         return;
     };
     let Some(blob) = doc.bytes.blob().cloned() else {
@@ -207,7 +218,7 @@ fn scan_label() -> &'static str {
 pub fn use_copy_bar(state: &UseReducerHandle<State>) {
     LATEST.with(|l| *l.borrow_mut() = Some(state.clone()));
     let held = use_mut_ref(|| None::<(bool, &'static str, Vec<EventListener>)>);
-    let open = state.doc.is_some();
+    let open = state.load.doc.is_some();
     use_effect(move || {
         let mut h = held.borrow_mut();
         let (shown, label, _) = h.get_or_insert_with(|| {

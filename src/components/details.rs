@@ -2,7 +2,7 @@
 //! for the byte at the cursor.
 
 use crate::doc::Doc;
-use crate::state::{Action, Origin, State};
+use crate::state::{Action, CursorAction, Origin, State};
 use hexlens_core::protocol::NodeInfo;
 use hexlens_core::NodeId;
 use std::rc::Rc;
@@ -64,7 +64,7 @@ pub fn details(p: &Props) -> Html {
                     None => String::new(),
                 };
                 html! {
-                    <button class="link" onclick={Callback::from(move |_| d.dispatch(Action::Select(pid, Origin::Other)))}>{name}</button>
+                    <button class="link" onclick={Callback::from(move |_| d.dispatch(Action::Cursor(CursorAction::Select(pid, Origin::Other))))}>{name}</button>
                 }
             });
             let reference = n.reference.map(|(rs, re)| {
@@ -73,7 +73,7 @@ pub fn details(p: &Props) -> Html {
                     <>
                     <dt>{"Refers to"}</dt>
                     <dd>
-                        <button class="link mono" onclick={Callback::from(move |_| d.dispatch(Action::Goto(rs)))}>
+                        <button class="link mono" onclick={Callback::from(move |_| d.dispatch(Action::Cursor(CursorAction::Goto(rs))))}>
                             {format!("0x{rs:X}–0x{re:X}")}
                         </button>
                         <span class="muted">{format!(" ({} bytes)", re - rs)}</span>

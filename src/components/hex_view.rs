@@ -10,7 +10,7 @@ use crate::doc::Doc;
 use crate::hexfmt::{self, px};
 use crate::hooks::use_ask::use_ask;
 use crate::hooks::use_virtual_list::{reveal_row, use_virtual_list};
-use crate::state::{Action, BoxCache, Other};
+use crate::state::{Action, BoxCache, CursorAction, Other};
 use hexlens_core::Kind;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -534,9 +534,13 @@ fn mark_hover(node: &NodeRef, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) {
 pub fn HexView(p: &Props) -> Html {
     let st = &*p.state;
     let node = use_node_ref();
-    let doc = st.doc.clone().expect("the hex pane shows an open file");
+    let doc = st
+        .load
+        .doc
+        .clone()
+        .expect("the hex pane shows an open file");
     let size = doc.bytes.len();
-    let other = st.other.clone();
+    let other = st.compare.other.clone();
     // In a comparison the rows go on to the end of B's bytes beside A's.
     let total_rows = other
         .as_ref()
@@ -550,7 +554,7 @@ pub fn HexView(p: &Props) -> Html {
     {
         let node = node.clone();
         let vl = vl.clone();
-        use_effect_with(st.reveal, move |r| {
+        use_effect_with(st.cursor.reveal, move |r| {
             if let Some(b) = r.byte {
                 reveal_row(&node, &vl, b / WIDTH);
             }
@@ -560,7 +564,7 @@ pub fn HexView(p: &Props) -> Html {
     let w = vl.window;
     use_ask(
         Some(doc.load),
-        st.version.version,
+        st.load.version.version,
         st.hex_wants(w.first * WIDTH, (w.first + w.count) * WIDTH)
             .into_iter()
             .collect(),
@@ -580,12 +584,12 @@ pub fn HexView(p: &Props) -> Html {
             if let (Some(a), Some(b), 1) = (down, o, e.buttons() & 1) {
                 if a != b || drag.borrow().1 {
                     drag.borrow_mut().1 = true;
-                    d.dispatch(Action::SelectBytes(a, b));
+                    d.dispatch(Action::Cursor(CursorAction::SelectBytes(a, b)));
                 }
             }
             if *last.borrow() != o {
                 *last.borrow_mut() = o;
-                d.dispatch(Action::HoverByte(o));
+                d.dispatch(Action::Cursor(CursorAction::HoverByte(o)));
             }
         })
     };
@@ -594,20 +598,20 @@ pub fn HexView(p: &Props) -> Html {
         let last = last_hover.clone();
         Callback::from(move |_| {
             *last.borrow_mut() = None;
-            d.dispatch(Action::HoverByte(None));
+            d.dispatch(Action::Cursor(CursorAction::HoverByte(None)));
         })
     };
     let onmousedown = {
         let d = dispatch.clone();
         let drag = drag.clone();
-        let from = st.anchor.unwrap_or(st.cursor);
+        let from = st.cursor.anchor.unwrap_or(st.cursor.cursor);
         Callback::from(move |e: MouseEvent| {
             let o = offset_of(&e).filter(|_| e.button() == 0);
             *drag.borrow_mut() = (o, false);
             if let (Some(o), true) = (o, e.shift_key()) {
                 e.prevent_default();
                 drag.borrow_mut().1 = true;
-                d.dispatch(Action::SelectBytes(from, o));
+                d.dispatch(Action::Cursor(CursorAction::SelectBytes(from, o)));
             }
         })
     };
@@ -617,14 +621,14 @@ pub fn HexView(p: &Props) -> Html {
         Callback::from(move |e: MouseEvent| {
             let dragged = std::mem::take(&mut *drag.borrow_mut()).1;
             if let Some(o) = offset_of(&e).filter(|_| !dragged) {
-                d.dispatch(Action::ClickByte(o));
+                d.dispatch(Action::Cursor(CursorAction::ClickByte(o)));
             }
         })
     };
     let onkeydown = {
         let d = dispatch.clone();
         let page = (vl.virt.page_rows().saturating_sub(1).max(1) * WIDTH) as i64;
-        let cursor = st.cursor;
+        let cursor = st.cursor.cursor;
         Callback::from(move |e: KeyboardEvent| {
             let w = WIDTH as i64;
             let ctrl = e.ctrl_key() || e.meta_key();
@@ -648,19 +652,20 @@ pub fn HexView(p: &Props) -> Html {
                 "End" => (WIDTH - 1 - cursor % WIDTH) as i64,
                 "Enter" | " " => {
                     e.prevent_default();
-                    return d.dispatch(Action::ClickByte(cursor));
+                    return d.dispatch(Action::Cursor(CursorAction::ClickByte(cursor)));
                 }
                 _ => return,
             };
             e.prevent_default();
-            d.dispatch(Action::MoveCursor(by, e.shift_key()));
+            d.dispatch(Action::Cursor(CursorAction::Move(by, e.shift_key())));
         })
     };
 
-    let hl = st.hover_info.as_ref().map(|i| i.shown_range());
-    let rf = st.hover_info.as_ref().and_then(|i| i.reference);
+    let hl = st.cursor.hover_info.as_ref().map(|i| i.shown_range());
+    let rf = st.cursor.hover_info.as_ref().and_then(|i| i.reference);
     // The root covers the whole file: underlining every byte would say nothing.
     let sel = st
+        .cursor
         .selected
         .filter(|&id| Some(id) != doc.root().map(|r| r.id))
         .and_then(|id| st.known(id))
@@ -679,18 +684,21 @@ pub fn HexView(p: &Props) -> Html {
             let touch = |x: Option<(u64, u64)>| x.filter(|&(s, e)| s < b && e > a);
             RowView {
                 row: r,
-                boxes: st.boxes.clone(),
+                boxes: st.tree.boxes.clone(),
                 sel: touch(sel),
-                rng: touch(st.byte_range()),
+                rng: touch(st.cursor.byte_range()),
                 marks: st
                     .bookmarks
+                    .list
                     .iter()
                     .filter(|m| m.start < b && m.end > a)
                     .map(|m| (m.start, m.end, m.colour))
                     .collect(),
-                cursor: (a..b).contains(&st.cursor).then_some(st.cursor),
-                hits: hits_in(st.search.as_deref(), a, b),
-                epoch: st.bytes_epoch,
+                cursor: (a..b)
+                    .contains(&st.cursor.cursor)
+                    .then_some(st.cursor.cursor),
+                hits: hits_in(st.search.last.as_deref(), a, b),
+                epoch: st.load.bytes_epoch,
                 doc: doc.id,
                 other: other.clone(),
             }
@@ -751,7 +759,7 @@ pub fn HexView(p: &Props) -> Html {
                 }
             </div>
             <div class="vscroll hex" ref={node} id="hex" tabindex="0" role="region"
-                aria-label={format!("Hex dump, cursor at offset 0x{:X}", st.cursor)}
+                aria-label={format!("Hex dump, cursor at offset 0x{:X}", st.cursor.cursor)}
                 onscroll={vl.onscroll} {onmousedown} {onmousemove} {onmouseleave} {onclick} {onkeydown}>
                 <div class="vsticky">
                     <div class="vrows hrows" ref={rows_ref}

@@ -88,7 +88,8 @@ impl std::ops::Deref for Store {
 const LIST_ROW: i32 = 20;
 
 /// Fills the list element `id` (a list of matches or differences: `n` rows,
-/// `current` marked) with the rows of its scrolled window, under a spacer as
+/// `current` marked) with the rows of its scrolled window ([`crate::virt`]'s
+/// window, as the tree and hex panes render), under a spacer as
 /// tall as every row; with `reveal`, first scrolls the current row into view.
 /// `fill(i, row)` sets row `i`'s text (as text) and anything else it shows.
 pub fn list_window(
@@ -122,9 +123,14 @@ pub fn list_window(
             list.set_scroll_top(at - view / 2);
         }
     }
-    let first = (list.scroll_top() / LIST_ROW).max(0) as usize;
-    let last = (first + (view / LIST_ROW) as usize + 2).min(n);
-    for i in first..last {
+    // The rows in view, as the panes' virtual lists work them out.
+    let w = crate::virt::Virt {
+        rows: n as u64,
+        row_h: f64::from(LIST_ROW),
+        view_h: f64::from(view),
+    }
+    .window(f64::from(list.scroll_top()));
+    for i in w.first as usize..(w.first + w.count) as usize {
         let Ok(r) = doc.create_element("div") else {
             return;
         };

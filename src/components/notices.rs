@@ -3,7 +3,7 @@
 
 use super::toolbar::size_text;
 use crate::doc::Doc;
-use crate::state::{Action, Origin, State, Status};
+use crate::state::{Action, CursorAction, Origin, State, Status};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -83,7 +83,7 @@ pub fn notices(p: &Props) -> Html {
                     <strong>{format!("Damaged file: {n} error{}. ", if n == 1 { "" } else { "s" })}</strong>
                     {"The tree shows what could be decoded; errors are marked in red. First: "}
                     <span class="mono">{if first.path.is_empty() { "/".to_string() } else { first.path.clone() }}</span>{" — "}{first.error.clone().unwrap_or_default()}{" "}
-                    <button class="btn btn-small" onclick={Callback::from(move |_| dd.dispatch(Action::Select(id, Origin::Other)))}>
+                    <button class="btn btn-small" onclick={Callback::from(move |_| dd.dispatch(Action::Cursor(CursorAction::Select(id, Origin::Other))))}>
                         {"Show"}
                     </button>
                 </div>

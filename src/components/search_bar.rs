@@ -12,7 +12,7 @@
 //! store and keeps it in step with it, which costs the page's module far less
 //! code than rendering it.
 
-use crate::state::{Action, Search, State, MAX_HITS};
+use crate::state::{Action, Search, SearchAction, State, MAX_HITS};
 use gloo_events::EventListener;
 use hexlens_core::search::{Mode, NumberType, Order, Query};
 use wasm_bindgen::JsCast;
@@ -63,11 +63,9 @@ fn query() -> Query {
     q
 }
 
-thread_local! {
-    /// The search the results list shows (its scrolling redraws it).
-    static SHOWN: std::cell::RefCell<Option<std::rc::Rc<Search>>> =
-        const { std::cell::RefCell::new(None) };
-}
+/// The search the results list shows: the store's, while the bar is open
+/// (the list's listeners, set once, read it as of the last render).
+type Shown = std::rc::Rc<std::cell::RefCell<Option<std::rc::Rc<Search>>>>;
 
 /// The text of match `i`'s row: its offset, then the node's path (a
 /// structure search) or the length and what was searched for.
@@ -86,8 +84,8 @@ fn result_text(x: &Search, i: usize) -> String {
 
 /// Fills the results list with the rows of its scrolled window; with
 /// `reveal`, first scrolls the current match into view.
-fn render_results(reveal: bool) {
-    let x = SHOWN.with(|s| s.borrow().clone());
+fn render_results(shown: &Shown, reveal: bool) {
+    let x = shown.borrow().clone();
     let n = x.as_ref().map_or(0, |x| x.hits.len());
     if let Some(list) = el::<web_sys::HtmlElement>("search-results") {
         list.set_hidden(n == 0);
@@ -143,7 +141,10 @@ fn status(x: &Search, size: u64) -> String {
 #[hook]
 pub fn use_search_bar(state: &UseReducerHandle<State>) {
     let dispatch = state.dispatcher();
+    let shown: Shown = use_mut_ref(|| None);
+    let sh = shown.clone();
     use_effect_with((), move |_| {
+        let shown = sh;
         let d = dispatch;
         let mut held: Vec<EventListener> = Vec::new();
         let mut on = |id: &str, event: &'static str, f: Box<dyn FnMut(&Event)>| {
@@ -155,7 +156,7 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
             "submit",
             Box::new(move |e| {
                 e.prevent_default();
-                dd.dispatch(Action::Search(query()));
+                dd.dispatch(Action::Search(SearchAction::Find(query())));
             }),
         );
         // The mode shows its options (the style sheet follows `data-mode`).
@@ -172,22 +173,24 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
         on(
             "search-stop",
             "click",
-            Box::new(|_| {
-                let structure = SHOWN.with(|s| {
-                    s.borrow()
+            Box::new({
+                let shown = shown.clone();
+                move |_| {
+                    let structure = shown
+                        .borrow()
                         .as_ref()
-                        .is_some_and(|x| x.running && x.query.mode == Mode::Structure)
-                });
-                if structure {
-                    crate::decoder::stop_tools();
+                        .is_some_and(|x| x.running && x.query.mode == Mode::Structure);
+                    if structure {
+                        crate::decoder::stop_tools();
+                    }
                 }
             }),
         );
         for (id, a) in [
-            ("search-prev", Action::SearchMove(-1)),
-            ("search-next", Action::SearchMove(1)),
-            ("search-stop", Action::SearchStop),
-            ("search-close", Action::SearchBar(false)),
+            ("search-prev", Action::Search(SearchAction::Move(-1))),
+            ("search-next", Action::Search(SearchAction::Move(1))),
+            ("search-stop", Action::Search(SearchAction::Stop)),
+            ("search-close", Action::Search(SearchAction::Bar(false))),
         ] {
             let dd = d.clone();
             on(id, "click", Box::new(move |_| dd.dispatch(a.clone())));
@@ -195,7 +198,10 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
         on(
             "search-results",
             "scroll",
-            Box::new(|_| render_results(false)),
+            Box::new({
+                let shown = shown.clone();
+                move |_| render_results(&shown, false)
+            }),
         );
         let dd = d.clone();
         on(
@@ -203,7 +209,7 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
             "click",
             Box::new(move |e| {
                 if let Some(i) = super::list_row(e) {
-                    dd.dispatch(Action::SearchShow(i));
+                    dd.dispatch(Action::Search(SearchAction::Show(i)));
                 }
             }),
         );
@@ -215,20 +221,20 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
                 if e.dyn_ref::<KeyboardEvent>()
                     .is_some_and(|k| k.key() == "Escape")
                 {
-                    dd.dispatch(Action::SearchBar(false));
+                    dd.dispatch(Action::Search(SearchAction::Bar(false)));
                 }
             }),
         );
         move || drop(held)
     });
-    let size = state.doc.as_ref().map_or(0, |d| d.bytes.len());
+    let size = state.load.doc.as_ref().map_or(0, |d| d.bytes.len());
     use_effect_with(
         (
-            state.search.clone(),
-            state.search_open && state.doc.is_some(),
+            state.search.last.clone(),
+            state.search.open && state.load.doc.is_some(),
             size,
         ),
-        |(search, open, size)| {
+        move |(search, open, size)| {
             let Some(bar) = el::<web_sys::HtmlElement>("search-bar") else {
                 return;
             };
@@ -258,8 +264,8 @@ pub fn use_search_bar(state: &UseReducerHandle<State>) {
             if let Some(b) = el::<web_sys::HtmlElement>("search-stop") {
                 b.set_hidden(!x.is_some_and(|x| x.running));
             }
-            SHOWN.with(|s| *s.borrow_mut() = search.clone().filter(|_| *open));
-            render_results(true);
+            *shown.borrow_mut() = search.clone().filter(|_| *open);
+            render_results(&shown, true);
         },
     );
 }

@@ -16,7 +16,9 @@ pub struct Props {
 
 thread_local! {
     /// Where the pointer dragging a splitter was last (one drag at a time: the
-    /// pointer is captured while it lasts).
+    /// pointer is captured while it lasts). Not the page's state: nothing
+    /// shows it and nothing else reads it; the pane widths it changes are the
+    /// app's.
     static LAST_X: std::cell::Cell<Option<i32>> = const { std::cell::Cell::new(None) };
 }
 

@@ -2,7 +2,7 @@
 //! parts select their node, and the cursor position.
 
 use crate::doc::Doc;
-use crate::state::{Action, Origin, State};
+use crate::state::{Action, CursorAction, Origin, State};
 use hexlens_core::protocol::NodeInfo;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -46,7 +46,7 @@ pub fn status_bar(p: &Props) -> Html {
                             <>
                             if i > 0 { <span class="sep" aria-hidden="true">{"›"}</span> }
                             <button class={classes!("crumb", last.then_some("current"))}
-                                onclick={Callback::from(move |_| d.dispatch(Action::Select(id, Origin::Other)))}>
+                                onclick={Callback::from(move |_| d.dispatch(Action::Cursor(CursorAction::Select(id, Origin::Other))))}>
                                 {name.clone()}
                             </button>
                             </>

@@ -3,7 +3,7 @@
 
 use crate::doc::Doc;
 use crate::io::Sample;
-use crate::state::{Action, State};
+use crate::state::{Action, CursorAction, State};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -100,7 +100,7 @@ pub fn toolbar(p: &Props) -> Html {
             match crate::offset::parse(&input.value()) {
                 Some(o) if has_doc => {
                     mark_goto(&input, false);
-                    dispatch.dispatch(Action::Goto(o));
+                    dispatch.dispatch(Action::Cursor(CursorAction::Goto(o)));
                 }
                 _ => mark_goto(&input, true),
             }

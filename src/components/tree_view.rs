@@ -7,7 +7,7 @@ use crate::doc::PENDING_ROOT;
 use crate::hexfmt::px;
 use crate::hooks::use_ask::use_ask;
 use crate::hooks::use_virtual_list::{reveal_row, use_virtual_list};
-use crate::state::{Action, Origin, State, TreeKey};
+use crate::state::{Action, CursorAction, Origin, State, TreeAction, TreeKey};
 use hexlens_core::protocol::NodeInfo;
 use hexlens_core::{Kind, NodeId};
 use std::rc::Rc;
@@ -141,9 +141,9 @@ pub fn tree_row(p: &RowProps, key: String) -> Html {
 pub fn TreeView(p: &Props) -> Html {
     let st = &*p.state;
     let node = use_node_ref();
-    let decoded = st.doc.as_ref().is_some_and(|d| d.is_decoded());
+    let decoded = st.load.doc.as_ref().is_some_and(|d| d.is_decoded());
     // Before the decoder answers, one placeholder root row.
-    let total = if decoded { st.rows.rows.total } else { 1 };
+    let total = if decoded { st.tree.rows.rows.total } else { 1 };
     let vl = use_virtual_list(node.clone(), total, ROW_H);
 
     // Scroll a revealed node's row into view: its position is known once the
@@ -151,7 +151,7 @@ pub fn TreeView(p: &Props) -> Html {
     {
         let node = node.clone();
         let vl = vl.clone();
-        use_effect_with(p.state.reveal, move |r| {
+        use_effect_with(p.state.cursor.reveal, move |r| {
             if let Some(pos) = r.row {
                 reveal_row(&node, &vl, pos);
             }
@@ -159,8 +159,8 @@ pub fn TreeView(p: &Props) -> Html {
     }
     // Ask the worker for the rows in view (with a screen's margin each way).
     use_ask(
-        st.doc.as_ref().map(|d| d.load),
-        st.version.version,
+        st.load.doc.as_ref().map(|d| d.load),
+        st.load.version.version,
         st.tree_wants(vl.window.first, vl.window.count)
             .into_iter()
             .collect(),
@@ -172,9 +172,9 @@ pub fn TreeView(p: &Props) -> Html {
         Callback::from(move |e: MouseEvent| {
             if let Some((id, twisty)) = row_of(&e) {
                 if twisty {
-                    d.dispatch(Action::Toggle(id));
+                    d.dispatch(Action::Tree(TreeAction::Toggle(id)));
                 } else {
-                    d.dispatch(Action::Select(id, Origin::Tree));
+                    d.dispatch(Action::Cursor(CursorAction::Select(id, Origin::Tree)));
                 }
             }
         })
@@ -183,19 +183,21 @@ pub fn TreeView(p: &Props) -> Html {
         let d = dispatch.clone();
         Callback::from(move |e: MouseEvent| {
             if let Some((id, false)) = row_of(&e) {
-                d.dispatch(Action::Toggle(id));
+                d.dispatch(Action::Tree(TreeAction::Toggle(id)));
             }
         })
     };
     let onmouseover = {
         let d = dispatch.clone();
         Callback::from(move |e: MouseEvent| {
-            d.dispatch(Action::HoverNode(row_of(&e).map(|r| r.0)));
+            d.dispatch(Action::Cursor(CursorAction::HoverNode(
+                row_of(&e).map(|r| r.0),
+            )));
         })
     };
     let onmouseleave = {
         let d = dispatch.clone();
-        Callback::from(move |_| d.dispatch(Action::HoverNode(None)))
+        Callback::from(move |_| d.dispatch(Action::Cursor(CursorAction::HoverNode(None))))
     };
     let onkeydown = {
         let d = dispatch.clone();
@@ -214,18 +216,18 @@ pub fn TreeView(p: &Props) -> Html {
                 _ => return,
             };
             e.prevent_default();
-            d.dispatch(Action::TreeKey(k));
+            d.dispatch(Action::Tree(TreeAction::Key(k)));
         })
     };
 
-    let digits = offset_digits(st.doc.as_ref().map_or(0, |d| d.bytes.len()));
-    let hovered = st.hovered();
+    let digits = offset_digits(st.load.doc.as_ref().map_or(0, |d| d.bytes.len()));
+    let hovered = st.cursor.hovered();
     // A hovered byte's owner may sit inside a closed node: light up that row.
-    let hovered_row = st.hover_info.as_ref().map(|i| st.shown_as(i));
+    let hovered_row = st.cursor.hover_info.as_ref().map(|i| st.tree.shown_as(i));
     let w = vl.window;
     let first = w.first;
     let last = (first + w.count).min(total);
-    let held = &st.rows.rows;
+    let held = &st.tree.rows.rows;
     let rows = (first..last).map(|pos| {
         let info = if decoded {
             // Rows of the previous open set stay until the fresh ones land
@@ -242,10 +244,10 @@ pub fn TreeView(p: &Props) -> Html {
                 pos: pos + 1,
                 setsize: total,
                 digits,
-                selected: id.is_some() && st.selected == id,
+                selected: id.is_some() && st.cursor.selected == id,
                 hovered: id.is_some() && hovered_row == id,
                 hovered_inside: id.is_some() && hovered_row == id && hovered != id,
-                open: id.is_some_and(|i| st.open.contains(&i)),
+                open: id.is_some_and(|i| st.tree.open.contains(&i)),
             },
             key,
         )
@@ -253,10 +255,11 @@ pub fn TreeView(p: &Props) -> Html {
 
     // Only the rows in view are looked at (the list may hold a million rows).
     let active = st
+        .cursor
         .selected
         .filter(|id| (first..last).any(|p| held.at(p).is_some_and(|r| r.id == *id)))
         .map(|id| format!("tn-{id}"));
-    let nodes = st.version.nodes;
+    let nodes = st.load.version.nodes;
     html! {
         <section class="pane tree-pane" aria-label="Structure">
             <div class="pane-head">
@@ -284,7 +287,7 @@ fn pending_root(st: &State) -> NodeInfo {
     NodeInfo {
         name: PENDING_ROOT.into(),
         kind: Kind::File.code(),
-        end: st.doc.as_ref().map_or(0, |d| d.bytes.len()),
+        end: st.load.doc.as_ref().map_or(0, |d| d.bytes.len()),
         text: "decoding…".into(),
         ..NodeInfo::default()
     }

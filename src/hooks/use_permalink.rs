@@ -12,7 +12,7 @@
 //! hash, computed by the worker) is opened again. A file whose hash is not the
 //! fragment's opens at its start, as always.
 
-use crate::state::{Action, State};
+use crate::state::{Action, CursorAction, State};
 use gloo_events::EventListener;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -50,12 +50,14 @@ pub fn parse(fragment: &str, sha: Option<&str>, any_file: bool) -> Option<Action
         .iter()
         .filter_map(|o| o.as_string())
         .collect();
-    (path.is_some() || at.is_some() || !open.is_empty()).then_some(Action::Restore {
-        sha: own,
-        path,
-        at,
-        open,
-    })
+    (path.is_some() || at.is_some() || !open.is_empty()).then_some(Action::Cursor(
+        CursorAction::Restore {
+            sha: own,
+            path,
+            at,
+            open,
+        },
+    ))
 }
 
 /// True if a fragment says its place is in the file scanned for containers.
@@ -108,7 +110,7 @@ pub fn use_permalink(state: &UseReducerHandle<State>) {
         });
         // Restore once the file's hash is known, if the address bar holds a
         // place in this file.
-        let Some(sha) = st.sha.clone() else {
+        let Some(sha) = st.hash.sha.clone() else {
             return;
         };
         if m.restored.as_ref() != Some(&sha) {
@@ -119,6 +121,7 @@ pub fn use_permalink(state: &UseReducerHandle<State>) {
             // first (the place is restored once that view is decoded).
             if place.is_some() && wants_scan(&here) && !crate::decoder::scanned() {
                 if let Some((doc, blob)) = st
+                    .load
                     .doc
                     .as_ref()
                     .and_then(|d| d.bytes.blob().map(|b| (d.clone(), b.clone())))
@@ -137,22 +140,25 @@ pub fn use_permalink(state: &UseReducerHandle<State>) {
         }
         // Write the place: a new history entry for a jump, else in place;
         // once the open set's paths are known.
-        if st.seek_path.is_some() || st.restore_open.is_some() {
+        if st.cursor.seek_path.is_some() || st.tree.restore_open.is_some() {
             return;
         }
         let Some(open) = st
+            .tree
             .open_paths
             .as_ref()
-            .filter(|(g, _)| *g == st.gen)
+            .filter(|(g, _)| *g == st.tree.gen)
             .map(|(_, p)| p.clone())
         else {
             return;
         };
-        let details = st
-            .details
-            .as_ref()
-            .filter(|d| Some(d.id) == st.selected && !d.path.is_empty());
-        let key = (details.map(|d| d.id), st.cursor, st.jumps, st.gen);
+        let details = st.cursor.selected_details().filter(|d| !d.path.is_empty());
+        let key = (
+            details.map(|d| d.id),
+            st.cursor.cursor,
+            st.cursor.jumps,
+            st.tree.gen,
+        );
         if key == m.key {
             return;
         }
@@ -161,12 +167,12 @@ pub fn use_permalink(state: &UseReducerHandle<State>) {
         let settled = (key.1, key.2) == (m.key.1, m.key.2);
         m.key = key;
         let node = details.map(|d| d.path.as_str());
-        let f = fragment(&sha, node, st.cursor, &open);
+        let f = fragment(&sha, node, st.cursor.cursor, &open);
         if f == m.written {
             return;
         }
-        let push = st.jumps != m.jumps && !m.written.is_empty();
-        m.jumps = st.jumps;
+        let push = st.cursor.jumps != m.jumps && !m.written.is_empty();
+        m.jumps = st.cursor.jumps;
         m.written = f.clone();
         // A jump is written at once; other moves (a held arrow key) once they
         // pause, as browsers throttle pages that rewrite the address often.
