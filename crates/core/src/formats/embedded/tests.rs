@@ -58,4 +58,3 @@ fn the_scan_stops_at_its_limit() {
     assert!(s.truncated);
     assert_eq!(s.found[7].offset, 7 * 32);
 }
-
