@@ -398,6 +398,13 @@ impl Out {
     fn uint(&mut self, v: u64) {
         crate::varint::encode(v, &mut self.0);
     }
+    /// A list of node ids: its length, then each.
+    fn ids(&mut self, ids: &[NodeId]) {
+        self.uint(ids.len() as u64);
+        for &id in ids {
+            self.uint(u64::from(id));
+        }
+    }
     fn str(&mut self, s: &str) {
         self.uint(s.len() as u64);
         self.0.extend_from_slice(s.as_bytes());
@@ -498,10 +505,7 @@ fn encode_answer(a: &Answer) -> Vec<u8> {
             o.uint(summary.errors);
             o.opt_info(&summary.first_error);
             o.info(&summary.root);
-            o.uint(summary.open.len() as u64);
-            for &i in &summary.open {
-                o.uint(u64::from(i));
-            }
+            o.ids(&summary.open);
             o.rows(rows);
         }
         Answer::Rows {
@@ -679,6 +683,15 @@ impl In<'_> {
         }
         Ok(n as usize)
     }
+    /// What [`Out::ids`] wrote.
+    fn ids(&mut self) -> Result<Vec<NodeId>, String> {
+        let k = self.count(1)?;
+        let mut out = Vec::with_capacity(k);
+        for _ in 0..k {
+            out.push(self.u32()?);
+        }
+        Ok(out)
+    }
     fn str(&mut self) -> Result<String, String> {
         let n = self.count(1)?;
         let s = &self.b[self.at..self.at + n];
@@ -807,11 +820,7 @@ fn decode_answer(bytes: &[u8]) -> Result<Answer, String> {
             let errors = r.uint()?;
             let first_error = r.opt_info()?;
             let root = r.info()?;
-            let k = r.count(1)?;
-            let mut open = Vec::with_capacity(k);
-            for _ in 0..k {
-                open.push(r.u32()?);
-            }
+            let open = r.ids()?;
             let rows = r.rows()?;
             Answer::Decoded {
                 version,
@@ -966,12 +975,6 @@ impl Request {
     pub fn encode(&self) -> Vec<u8> {
         let mut o = Out(Vec::with_capacity(32));
         o.0.extend_from_slice(REQUEST_MAGIC);
-        let ids = |o: &mut Out, ids: &[NodeId]| {
-            o.uint(ids.len() as u64);
-            for &id in ids {
-                o.uint(u64::from(id));
-            }
-        };
         match self {
             Request::Rows {
                 gen,
@@ -982,7 +985,7 @@ impl Request {
             } => {
                 o.0.push(0);
                 o.uint(u64::from(*gen));
-                ids(&mut o, open);
+                o.ids(open);
                 o.uint(*first);
                 o.uint(*count);
                 o.uint(find.map_or(0, |f| u64::from(f) + 1));
@@ -1036,7 +1039,7 @@ impl Request {
             }
             Request::PathsOf(list) => {
                 o.0.push(7);
-                ids(&mut o, list);
+                o.ids(list);
             }
             Request::Resolve(paths) => {
                 o.0.push(8);
@@ -1061,18 +1064,10 @@ impl Request {
             return r.err("bad magic");
         }
         r.at = 4;
-        let ids = |r: &mut In| -> Result<Vec<NodeId>, String> {
-            let k = r.count(1)?;
-            let mut out = Vec::with_capacity(k);
-            for _ in 0..k {
-                out.push(r.u32()?);
-            }
-            Ok(out)
-        };
         let q = match r.u8()? {
             0 => Request::Rows {
                 gen: r.u32()?,
-                open: ids(&mut r)?,
+                open: r.ids()?,
                 first: r.uint()?,
                 count: r.uint()?,
                 find: match r.uint()? {
@@ -1124,7 +1119,7 @@ impl Request {
                 from: r.uint()?,
                 to: r.uint()?,
             },
-            7 => Request::PathsOf(ids(&mut r)?),
+            7 => Request::PathsOf(r.ids()?),
             8 => {
                 let k = r.count(1)?;
                 let mut paths = Vec::with_capacity(k);
