@@ -962,6 +962,37 @@ impl<'s> Builder<'s> {
         self.tree.set_display_render(id, Render::With(f));
     }
 
+    /// Makes node `id`'s display rendered by `f` and its comparison key (see
+    /// [`Tree::key`]) by `key`, both when asked for: for the many entries of a
+    /// long list (records, instructions, symbols) whose key a rule can read
+    /// from the node.
+    pub fn set_display_keyed(
+        &mut self,
+        id: NodeId,
+        f: crate::tree::DisplayFn,
+        key: crate::tree::DisplayFn,
+    ) {
+        self.tree.set_display_render(id, Render::Keyed(f, key));
+    }
+
+    /// Gives the last node its comparison key (see [`Tree::key`]).
+    pub fn key(&mut self, key: impl Into<Text>) {
+        if let Some(id) = self.last {
+            self.set_key(id, key);
+        }
+    }
+
+    /// Gives node `id` its comparison key (see [`Tree::key`]): what names it
+    /// among its siblings, whatever its position (a part's FourCC, a symbol's
+    /// name, a section's name). A static text costs no more than its index.
+    pub fn set_key(&mut self, id: NodeId, key: impl Into<Text>) {
+        let name = match key.into() {
+            Text::Static(s) => Name::Static(s),
+            Text::Owned(s) => Name::Owned(s.into_boxed_str()),
+        };
+        self.tree.set_key(id, name);
+    }
+
     /// Sets the value of node `id`.
     pub fn set_value(&mut self, id: NodeId, v: Value) {
         self.tree.set_value(id, v);

@@ -4,15 +4,14 @@
 //! addition, not a change of everything after it.
 //!
 //! - **Matching.** Children are matched by a key: a named field by its name;
-//!   an entry of a list (`[3]`) by what names it: its `Name` child's value
-//!   (a DXContainer part's FourCC, the signature parts of FXC and DXC
-//!   matched with each other; a signature element's semantic name, ASCII
-//!   case ignored as HLSL does, with its `SemanticIndex` or `Index`; a
-//!   string-table entry's text), else the label its row leads with (a
-//!   bitcode block's kind and function name, a .dyno symbol's or a cDAC
-//!   type's name, an object section's name). Entries without either (numbers
-//!   in a table) are matched by position. Keys that repeat are matched in
-//!   order of appearance.
+//!   an entry of a list (`[3]`) by what its decoder says names it
+//!   ([`Tree::key`]: a DXContainer part's FourCC, with FXC's and DXC's forms
+//!   of a signature under one key; a bitcode record's or block's kind and a
+//!   function block's function; a .dyno symbol's name; an MSF stream's name),
+//!   else by its `Name` field (ASCII case ignored, with its `Index` field if
+//!   it has one: a signature element's semantic), else, for a string-table
+//!   entry, by its text. Other entries (numbers in a table) are matched by
+//!   position. Keys that repeat are matched in order of appearance.
 //! - **Cost.** Two matched nodes whose bytes are identical are the same: they
 //!   are neither opened nor walked further. Nodes at the same offsets are
 //!   checked against one pass over both files that found where they differ
@@ -975,6 +974,12 @@ fn key(t: &Tree, c: NodeId) -> String {
     if t.kind(c) == Kind::Unknown {
         return "unknown".into();
     }
+    // What its decoder says names it.
+    if let Some(k) = t.key(c) {
+        return format!("={k}");
+    }
+    // An entry with a `Name` field: by that name (ASCII case ignored), and
+    // its `Index` field if it has one.
     let named = |n: &str| {
         t.children(c)
             .iter()
@@ -982,85 +987,21 @@ fn key(t: &Tree, c: NodeId) -> String {
             .and_then(|&k| t.value(k))
     };
     if let Some(name) = named("Name") {
-        // Semantic names are matched ignoring ASCII case, as HLSL reads them
-        // (FXC writes SV_POSITION where DXC keeps SV_Position).
         let name = match name {
-            Value::Str(s) => Value::Str(same_part(&s).to_ascii_lowercase()),
+            Value::Str(s) => Value::Str(s.to_ascii_lowercase()),
             v => v,
         };
-        let index = named("SemanticIndex").or_else(|| named("Index"));
-        return match index {
+        return match named("Index") {
             Some(ix) => format!("{name:?}#{ix:?}"),
             None => format!("{name:?}"),
         };
     }
+    // An entry of a string table: by its text (ASCII case ignored).
     let group = t.is_lazy(c) || !t.children(c).is_empty();
-    // An entry of a string table: by its text (ASCII case ignored, as for
-    // names).
     if let (false, Some(Value::Str(s))) = (group, t.value(c)) {
         return format!("{:?}", s.to_ascii_lowercase());
     }
-    if let (true, Some(d)) = (group, t.display(c)) {
-        let label = label(&d);
-        if !label.is_empty() {
-            return label;
-        }
-    }
     format!("[{i}]")
-}
-
-/// DirectX Container parts that say the same in the forms of two shader
-/// model generations (FXC's and DXC's signatures, SM4 and SM5 bytecode) are
-/// matched with each other, so their contents are compared.
-fn same_part(fourcc: &str) -> &str {
-    match fourcc {
-        "ISG1" => "ISGN",
-        "OSG1" | "OSG5" => "OSGN",
-        "PSG1" => "PCSG",
-        "SHDR" => "SHEX",
-        other => other,
-    }
-}
-
-/// The label a row's display leads with: a quoted name, else the text before
-/// the first `, `, `: `, `;` or ` (`, with a quoted name after it kept
-/// (`FUNCTION_BLOCK (12) "main"`).
-fn label(d: &str) -> String {
-    if let Some(rest) = d.strip_prefix('"') {
-        return match rest.find('"') {
-            Some(e) => format!("\"{}\"", &rest[..e]),
-            None => String::new(),
-        };
-    }
-    let end = [", ", ": ", ";"]
-        .iter()
-        .filter_map(|s| d.find(s))
-        .min()
-        .unwrap_or(d.len());
-    let head = &d[..end];
-    // A block kind keeps its name; anything else stops at " (".
-    let head = if head.contains("_BLOCK (") {
-        head
-    } else {
-        head.split(" (").next().unwrap_or("")
-    };
-    // Numbers say where and how big, not what: a group not decoded yet
-    // (`module of 3120 bytes at 0x50`) is matched by the words around them.
-    // A quoted name keeps its digits.
-    let mut out = String::new();
-    let mut quoted = false;
-    for word in head.split(' ') {
-        if word.starts_with('"') {
-            quoted = true;
-        }
-        if quoted || !word.bytes().any(|c| c.is_ascii_digit()) {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(word);
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -440,6 +440,10 @@ pub(crate) enum Render {
     /// A decoder's own rule, reading the node and its neighbours: appends the
     /// display to the string, or returns `None` (what it appended is dropped).
     With(DisplayFn),
+    /// A decoder's display rule and, beside it, the rule of the node's
+    /// comparison key (see [`Tree::key`]): nodes rendered alike are keyed
+    /// alike, at no cost per node.
+    Keyed(DisplayFn, DisplayFn),
 }
 
 impl Render {
@@ -449,6 +453,7 @@ impl Render {
             Render::Enum(f) => (1, f as usize, 0),
             Render::Flags(t) => (2, t.as_ptr() as usize, t.len()),
             Render::With(f) => (3, f as usize, 0),
+            Render::Keyed(f, k) => (4, f as usize, k as usize),
         }
     }
 }
@@ -460,6 +465,7 @@ impl fmt::Debug for Render {
             Render::Enum(_) => f.write_str("Enum"),
             Render::Flags(_) => f.write_str("Flags"),
             Render::With(_) => f.write_str("With"),
+            Render::Keyed(..) => f.write_str("Keyed"),
         }
     }
 }
@@ -498,6 +504,10 @@ const V_STR: u8 = 5;
 const D_NONE: u16 = 0;
 const D_TEXT: u16 = 1;
 const D_FIRST_RENDER: u16 = 2;
+
+/// A key's `TextRef::off` when the key is static text: `len` is its index in
+/// `Tree::statics`.
+const STATIC_KEY: u32 = u32::MAX;
 
 // Rec::name tags (top two bits).
 const N_STATIC: u32 = 0;
@@ -582,6 +592,9 @@ pub struct Tree {
     renders: Vec<Render>,
     render_ix: HashMap<(u8, usize, usize), u16, FastHash>,
     disp_text: VecMap<NodeId, TextRef>,
+    /// Comparison keys decoders gave: text in the arena (often a part of the
+    /// node's display text), or a static text (see [`STATIC_KEY`]).
+    keys: VecMap<NodeId, TextRef>,
     errors: VecMap<NodeId, TextRef>,
     refs: VecMap<NodeId, BitSpan>,
     side_vals: VecMap<NodeId, Value>,
@@ -607,6 +620,7 @@ impl Tree {
             renders: Vec::new(),
             render_ix: HashMap::default(),
             disp_text: VecMap::new(),
+            keys: VecMap::new(),
             errors: VecMap::new(),
             refs: VecMap::new(),
             side_vals: VecMap::new(),
@@ -791,7 +805,11 @@ impl Tree {
 
     /// The node's name.
     pub fn name(&self, id: NodeId) -> NameRef<'_> {
-        let code = self.rec(id).name;
+        self.name_of_code(self.rec(id).name)
+    }
+
+    /// The name a name code stands for.
+    fn name_of_code(&self, code: u32) -> NameRef<'_> {
         let ix = code & !N_TAG;
         match code & N_TAG {
             N_STATIC => NameRef::Str(self.statics.get(ix as usize).copied().unwrap_or("")),
@@ -866,6 +884,62 @@ impl Tree {
         }
     }
 
+    /// What node `id` is matched by when two trees are compared
+    /// ([`crate::diff`]), if its decoder said: an entry of a list that a name
+    /// identifies (a part's FourCC, a symbol's name, a record's kind) rather
+    /// than its position. Entries with equal keys are matched in order.
+    pub fn key(&self, id: NodeId) -> Option<Cow<'_, str>> {
+        if let Some(&r) = self.keys.get(&id) {
+            return Some(Cow::Borrowed(self.key_text(r)));
+        }
+        let Some(Render::Keyed(_, k)) = self.render_rule(id) else {
+            return None;
+        };
+        let mut s = String::new();
+        k(self, id, &mut s).map(|()| Cow::Owned(s))
+    }
+
+    fn key_text(&self, r: TextRef) -> &str {
+        if r.off == STATIC_KEY {
+            return self.statics.get(r.len as usize).copied().unwrap_or("");
+        }
+        self.get_text(r)
+    }
+
+    /// Sets node `id`'s comparison key. A static text is stored as its index;
+    /// one the node's display text holds, as that part of it (a symbol's name
+    /// in its row), costing no text.
+    pub(crate) fn set_key(&mut self, id: NodeId, key: Name) {
+        let r = match key {
+            Name::Static(s) => match self.name_code(Name::Static(s)) {
+                code if code & N_TAG == N_STATIC => TextRef {
+                    off: STATIC_KEY,
+                    len: code & !N_TAG,
+                },
+                _ => self.put_text(s),
+            },
+            Name::Owned(s) => self.shared_key(id, &s),
+            Name::Index(i) => self.put_text(&format!("[{i}]")),
+        };
+        self.keys.insert(id, r);
+    }
+
+    /// `key` as a part of node `id`'s display text if that holds it, else
+    /// stored.
+    fn shared_key(&mut self, id: NodeId, key: &str) -> TextRef {
+        if self.rec(id).disp == D_TEXT {
+            if let Some(&d) = self.disp_text.get(&id) {
+                if let Some(at) = self.get_text(d).find(key) {
+                    return TextRef {
+                        off: d.off + at as u32,
+                        len: key.len() as u32,
+                    };
+                }
+            }
+        }
+        self.put_text(key)
+    }
+
     /// The rule node `id`'s display is rendered by, if it has one.
     fn render_rule(&self, id: NodeId) -> Option<Render> {
         let k = self.rec(id).disp.checked_sub(D_FIRST_RENDER)?;
@@ -882,7 +956,7 @@ impl Tree {
                 None => Cow::Owned(format!("unknown ({v})")),
             }),
             Render::Flags(t) => Some(Cow::Owned(crate::builder::flag_names(v, t))),
-            Render::With(f) => {
+            Render::With(f) | Render::Keyed(f, _) => {
                 let mut s = String::new();
                 f(self, id, &mut s).map(|()| Cow::Owned(s))
             }
@@ -892,7 +966,7 @@ impl Tree {
     /// Appends node `id`'s display to `out`, as [`Tree::display`] gives it, without
     /// making a string of its own; false (and nothing appended) if it has none.
     pub fn display_into(&self, id: NodeId, out: &mut String) -> bool {
-        if let Some(Render::With(f)) = self.render_rule(id) {
+        if let Some(Render::With(f) | Render::Keyed(f, _)) = self.render_rule(id) {
             let len = out.len();
             let made = f(self, id, out).is_some();
             if !made {
@@ -1012,6 +1086,12 @@ impl Tree {
     }
 
     pub(crate) fn set_display_text(&mut self, id: NodeId, s: &str) {
+        // A key its display rule gave stays when the rule gives way to text.
+        if let (Some(Render::Keyed(..)), None) = (self.render_rule(id), self.keys.get(&id)) {
+            if let Some(k) = self.key(id).map(Cow::into_owned) {
+                self.set_key(id, Name::Owned(k.into_boxed_str()));
+            }
+        }
         let t = self.put_text(s);
         self.disp_text.insert(id, t);
         self.rec_mut(id).disp = D_TEXT;
@@ -1223,6 +1303,7 @@ impl Tree {
         use std::mem::size_of;
         let side = self.disp_text.len() * (size_of::<NodeId>() + size_of::<TextRef>() + 8)
             + self.errors.len() * (size_of::<NodeId>() + size_of::<TextRef>() + 8)
+            + self.keys.len() * (size_of::<NodeId>() + size_of::<TextRef>() + 8)
             + self.refs.len() * (size_of::<NodeId>() + size_of::<BitSpan>() + 8)
             + self.side_vals.len() * (size_of::<NodeId>() + size_of::<Value>() + 8)
             + self.long_len.len() * 20
@@ -1570,6 +1651,7 @@ impl Tree {
         for m in [&mut self.disp_text, &mut self.errors] {
             m.split_off(&mark);
         }
+        self.keys.split_off(&mark);
         self.refs.split_off(&mark);
         self.side_vals.split_off(&mark);
         self.long_len.split_off(&mark);
@@ -1694,6 +1776,14 @@ impl Tree {
             if let Some(&tr) = self.errors.get(&id) {
                 let tr = t.put_text(self.get_text(tr));
                 t.errors.insert(nid, tr);
+            }
+            if let Some(&r) = self.keys.get(&id) {
+                let r = if r.off == STATIC_KEY {
+                    r
+                } else {
+                    t.put_text(self.get_text(r))
+                };
+                t.keys.insert(nid, r);
             }
             if let Some(&s) = self.refs.get(&id) {
                 t.refs.insert(nid, s);

@@ -251,6 +251,21 @@ fn is_text_in(block: u64, code: u64, vals: &[u64]) -> bool {
 /// abbreviation ID and code; the block it lies in is the nearest ancestor whose
 /// second child is a `BlockID`.
 fn record_display(t: &Tree, id: NodeId, out: &mut String) -> Option<()> {
+    let (block, code, abbrev) = record_of(t, id)?;
+    let abbrev = (abbrev != UNABBREV_RECORD).then_some(abbrev);
+    write_record_line(out, names::record_name(block, code), code, abbrev).ok()
+}
+
+/// A rendered record's comparison key: its name (`record` when LLVM has none).
+fn record_key(t: &Tree, id: NodeId, out: &mut String) -> Option<()> {
+    let (block, code, _) = record_of(t, id)?;
+    out.push_str(names::record_name(block, code).unwrap_or("record"));
+    Some(())
+}
+
+/// A rendered record's block ID, code and abbreviation ID, read from its
+/// first two children and the nearest enclosing block's `BlockID`.
+fn record_of(t: &Tree, id: NodeId) -> Option<(u64, u64, u64)> {
     let kids = t.children(id);
     let abbrev = t.value_ref(*kids.first()?)?.as_u64()?;
     let code = t.value_ref(*kids.get(1)?)?.as_u64()?;
@@ -264,8 +279,7 @@ fn record_display(t: &Tree, id: NodeId, out: &mut String) -> Option<()> {
         }
         at = t.parent(a);
     };
-    let abbrev = (abbrev != UNABBREV_RECORD).then_some(abbrev);
-    write_record_line(out, names::record_name(block, code), code, abbrev).ok()
+    Some((block, code, abbrev))
 }
 
 /// A record's label and how it was read: `INST_CALL (34), abbrev 5`,
@@ -579,6 +593,17 @@ impl<'s> Decoder<'s> {
         }
     }
 
+    /// What names a block among its siblings when two files are compared: its
+    /// kind, and the function a `FUNCTION_BLOCK` holds when it is known
+    /// (`FUNCTION_BLOCK "main"`); `block` for one LLVM does not name.
+    fn block_key(&self, id: u64, function: Option<&str>) -> String {
+        let kind = self.block_name(id).unwrap_or("block");
+        match function {
+            Some(name) if id == FUNCTION_BLOCK => format!("{kind} \"{}\"", short(name)),
+            _ => kind.to_string(),
+        }
+    }
+
     /// The block's label, with the name of the function a `FUNCTION_BLOCK`
     /// holds when it is known: `FUNCTION_BLOCK (12) "main"`.
     fn function_label(&self, id: u64, function: Option<&str>) -> String {
@@ -741,6 +766,8 @@ impl<'s> Decoder<'s> {
             id,
             format!("{label}, {}, not decoded yet", human_size(body_bytes)),
         );
+        let key = self.block_key(bid, function.as_deref());
+        b.set_key(id, key);
         self.stats.lazy_blocks += 1;
         Ok(true)
     }
@@ -828,6 +855,8 @@ impl<'s> Decoder<'s> {
             ),
         );
         b.set_display(gid, format!("{label}, {words} words, abbrev width {width}"));
+        let key = self.block_key(bid, function);
+        b.set_key(gid, key);
         self.stats.blocks += 1;
         if bid == names::MODULE_BLOCK && depth == 1 {
             // The names of its functions, before any of its blocks is met.
@@ -1120,12 +1149,15 @@ impl<'s> Decoder<'s> {
                 let id = Arc::make_mut(&mut self.info).add_abbrev(target, a);
                 let label = self.block_label(target);
                 b.set_display(gid, format!("DEFINE_ABBREV for {label} as abbrev {id}: {desc}"));
+                let key = format!("DEFINE_ABBREV for {}", self.block_key(target, None));
+                b.set_key(gid, key);
             } else {
                 abbrevs.push(a);
                 b.set_display(
                     gid,
                     format!("DEFINE_ABBREV as abbrev {}: {desc}", 3 + abbrevs.len()),
                 );
+                b.set_key(gid, "DEFINE_ABBREV");
             }
             if let Some(p) = problem {
                 b.set_error(gid, format!("no record can use this abbreviation: {p}"));
@@ -1756,9 +1788,14 @@ impl<'s> Decoder<'s> {
             }
         }
         if rendered {
-            b.set_display_with(gid, record_display);
+            b.set_display_keyed(gid, record_display, record_key);
             return;
         }
+        let key = self
+            .record_name(r.block_id, code)
+            .unwrap_or("record")
+            .to_string();
+        b.set_key(gid, key);
         let mut display = String::new();
         let _ = write_record_line(
             &mut display,

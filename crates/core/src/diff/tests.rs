@@ -42,24 +42,64 @@ fn a_changed_field_is_reported_at_its_path_with_both_values() {
 }
 
 #[test]
-fn labels_keep_a_blocks_kind_and_name_and_drop_its_counts() {
-    assert_eq!(
-        label("FUNCTION_BLOCK (12) \"main2\", 395 words, abbrev width 3"),
-        "FUNCTION_BLOCK \"main2\""
+fn decoders_key_list_entries_by_what_names_them() {
+    let a = sample("hs_mismatch_2_code_dxil.dxil.dxbc");
+    let src = a.as_slice();
+    let mut d = crate::decode_with(&src, &crate::view::viewer_options());
+    // Parts by FourCC, ASCII case ignored, FXC's and DXC's forms of a
+    // signature under one key.
+    let at = d.tree.find("Parts").unwrap();
+    let parts = children(&src, &mut d, at);
+    let keyed: Vec<(String, String)> = parts
+        .iter()
+        .map(|&p| {
+            let Some(Value::Str(cc)) = d.tree.value(d.tree.children(p)[0]) else {
+                panic!("a part's Name is its FourCC");
+            };
+            (cc, d.tree.key(p).unwrap().into_owned())
+        })
+        .collect();
+    assert!(keyed.iter().any(|(cc, _)| cc == "ISG1"), "{keyed:?}");
+    for (cc, k) in &keyed {
+        let same = match cc.as_str() {
+            "ISG1" => "isgn",
+            "OSG1" => "osgn",
+            "PSG1" => "pcsg",
+            other => &other.to_ascii_lowercase(),
+        };
+        assert_eq!(k, same, "{cc}");
+    }
+    // Bitcode: a record by its name, a function's block by its function, a
+    // block by its kind.
+    let a = sample("basic_code_dxil.dxil.dxbc");
+    let src = a.as_slice();
+    let mut d = crate::decode_with(&src, &crate::view::viewer_options());
+    let body = d.tree.find("Parts/[4]/Program").unwrap();
+    let _ = children(&src, &mut d, body);
+    let body = d
+        .tree
+        .find("Parts/[4]/Program/DXIL/Blocks/[0]/Body")
+        .unwrap();
+    let kids = children(&src, &mut d, body);
+    let keys: Vec<String> = kids
+        .iter()
+        .map(|&c| d.tree.key(c).map(|k| k.into_owned()).unwrap_or_default())
+        .collect();
+    assert_eq!(keys[0], "VERSION");
+    assert!(keys.contains(&"CONSTANTS_BLOCK".to_string()), "{keys:?}");
+    assert!(
+        keys.contains(&"FUNCTION_BLOCK \"BroadcastNode\"".to_string()),
+        "{keys:?}"
     );
-    assert_eq!(label("MODULE_BLOCK (8), 395 words"), "MODULE_BLOCK");
     assert_eq!(
-        label("module of 3120 bytes at 0x50, not decoded yet"),
-        "module of bytes at"
+        keys.iter().filter(|k| *k == "FUNCTION").count(),
+        5,
+        "{keys:?}"
     );
-    assert_eq!(label("\"Color\""), "\"Color\"");
-    assert_eq!(label("GlobalTypePlane, 262 bytes"), "GlobalTypePlane");
-    assert_eq!(label(".text (no bytes in the file)"), ".text");
-    assert_eq!(label("shapes.chpl, from line 1: 5 entries"), "shapes.chpl");
+    // The diff matches by them: the key it uses is the decoder's.
+    assert_eq!(key(&d.tree, kids[0]), "=VERSION");
 }
 
-/// Every difference has one row; a row's mark says what its difference is;
-/// rows nest one level at a time, under groups the walk opened.
 fn rows_agree(d: &Diff) {
     let mut seen = vec![0u32; d.differences.len()];
     for (i, r) in d.rows.iter().enumerate() {

@@ -108,14 +108,17 @@ pub(crate) fn graft(b: &mut Builder, format: &'static Format, base: u64, len: u6
     children(b, &t, t.root(), &g, &[])
 }
 
-/// Copies the value, display, error and reference of inner node `c` onto `id`
-/// (an error `id` already carries is not added twice).
+/// Copies the value, display, comparison key, error and reference of inner
+/// node `c` onto `id` (an error `id` already carries is not added twice).
 fn annotate(b: &mut Builder, id: NodeId, t: &Tree, c: NodeId, g: &Graft) {
     if let Some(v) = t.value(c) {
         b.set_value(id, v);
     }
     if let Some(d) = t.display(c) {
         b.set_display(id, d.into_owned());
+    }
+    if let Some(k) = t.key(c) {
+        b.set_key(id, k.into_owned());
     }
     if let Some(e) = t.error(c) {
         if b.tree().error(id) != Some(e) {

@@ -734,6 +734,19 @@ fn header_name_offset(layout: Layout) -> u64 {
 /// lazy blob never hides one. Otherwise it is decoded now (its clean tables still
 /// on demand).
 pub(super) fn region(b: &mut Builder, name: Name, plan: &Plan, end: u64, container: &str) {
+    decode_region(b, name, plan, end, container);
+    // Blobs are matched by their byte order, in order.
+    if let Some(id) = b.last() {
+        let key = if plan.endian == Endian::Little {
+            "little-endian"
+        } else {
+            "big-endian"
+        };
+        b.set_key(id, key);
+    }
+}
+
+fn decode_region(b: &mut Builder, name: Name, plan: &Plan, end: u64, container: &str) {
     let start = plan.hit.offset;
     let len = end.saturating_sub(start);
     let exact = b.exact_totals();

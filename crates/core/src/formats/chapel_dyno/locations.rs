@@ -132,6 +132,7 @@ fn path(b: &mut Builder, i: u64) -> DResult<String> {
         });
         let it = b.current();
         b.set_display(it, format!("\"{p}\""));
+        b.set_key(it, p.clone());
         Ok(p)
     })
 }
@@ -198,6 +199,13 @@ fn group(
     };
     let start_line = vint(b, "StartingLine")?;
     b.set_display(gid, format!("{file}, from line {start_line}"));
+    // Groups are matched by their file (an index with no path: in order).
+    let key = if fi < paths.len() as u64 {
+        file.clone()
+    } else {
+        "file".into()
+    };
+    b.set_key(gid, key);
     let mut last = start_line;
     if b.remaining() == 0 {
         b.set_display(gid, format!("{file}, from line {start_line}: no entries"));
@@ -441,16 +449,31 @@ fn additional_shown(t: &Tree, id: NodeId, out: &mut String) -> Option<()> {
     .ok()
 }
 
+/// The comparison key of an entry not labelled yet.
+fn lines_key(_: &Tree, _: NodeId, out: &mut String) -> Option<()> {
+    out.push_str("lines");
+    Some(())
+}
+
+/// The comparison key of an additional location: its tag's name.
+fn additional_key(t: &Tree, id: NodeId, out: &mut String) -> Option<()> {
+    out.push_str(tag_name(t, *t.children(id).first()?)?);
+    Some(())
+}
+
 fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> {
     let item = b.current();
     let first = line(b, "FirstLineDelta", "FirstLine", *last, false)?;
     let last_line = line(b, "LastLineDelta", "LastLine", first, false)?;
     let c1 = vuint(b, "FirstColumn")?;
     let c2 = vuint(b, "LastColumn")?;
+    // An entry is matched by what it locates (see `label_entry`), until then
+    // in order.
     if rendered_lines(b, item) {
-        b.set_display_with(item, entry_shown);
+        b.set_display_keyed(item, entry_shown, lines_key);
     } else {
         b.set_display(item, lines_text(first, last_line, c1, c2));
+        b.set_key(item, "lines");
     }
     let m = vuint(b, "AdditionalCount")?;
     if m == 0 {
@@ -476,9 +499,10 @@ fn loc_entry(b: &mut Builder, last: &mut i64, signed_tags: bool) -> DResult<()> 
                 let a = vuint(b, "FirstColumn")?;
                 let z = vuint(b, "LastColumn")?;
                 if rendered_lines(b, it) {
-                    b.set_display_with(it, additional_shown);
+                    b.set_display_keyed(it, additional_shown, additional_key);
                 } else {
                     b.set_display(it, format!("{tname}: {}", lines_text(f, l, a, z)));
+                    b.set_key(it, tname);
                 }
                 Ok(())
             })?;
@@ -545,5 +569,6 @@ pub fn label_entry(b: &mut Builder, sh: &Shared, id: NodeId, at: u32) {
     let prev = b.tree().display(id).clone().unwrap_or_default();
     let what = sh.describe(b, &e);
     b.set_display(id, format!("{what}: {prev}"));
+    b.set_key(id, what);
     b.set_reference(id, BitSpan::bytes(e.start, e.end));
 }

@@ -336,6 +336,10 @@ fn module_at(b: &mut Builder, i: u64, p: &Place, prev_end: &mut u64, lay: Layout
         }
         module::decode(b, off, lay)
     });
+    // Modules are matched in order.
+    if let Some(id) = b.last() {
+        b.set_key(id, "module");
+    }
     *prev_end = (*prev_end).max(end.min(b.file_len()));
 }
 

@@ -151,6 +151,7 @@ fn entry(
             format!("\"{id}\"")
         },
     );
+    b.set_key(item, id.clone());
     nodes.push(SymNodes {
         ast_node,
         loc_node,
@@ -176,6 +177,7 @@ fn entry(
                     let cname = front_coded(b, "CName", last_cname)?;
                     let it = b.current();
                     b.set_display(it, format!("\"{cname}\""));
+                    b.set_key(it, cname.to_string());
                     Ok(())
                 })?;
             }

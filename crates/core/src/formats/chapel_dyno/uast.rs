@@ -280,6 +280,16 @@ fn entry(
     let what = describe(tag, &label);
     if tags::ast_tag(tag).is_some() {
         b.set_display(id, what.clone());
+        // An entry that names something is matched by its `Name` field; the
+        // others by what they are.
+        let t = b.tree();
+        let named = t
+            .children(id)
+            .iter()
+            .any(|&c| t.name(c).is("Name") && t.value_ref(c).is_some());
+        if !named {
+            b.set_key(id, what.clone());
+        }
     }
     r.map(|_| (flow, id, what, tag))
 }

@@ -304,6 +304,21 @@ fn prescan(b: &Builder, offsets: &[u64]) -> Context {
 /// Decodes a part's data: the builder, the data size, what other parts said.
 type PartDecoder = fn(&mut Builder, u64, &Context) -> DResult<()>;
 
+/// What a part is matched by when two containers are compared: its FourCC,
+/// ASCII case ignored, with the parts that say the same in the forms of two
+/// shader model generations (FXC's and DXC's signatures, SM4 and SM5
+/// bytecode) under one key, so their contents are compared.
+fn part_key(fourcc: &str) -> String {
+    let same = match fourcc {
+        "ISG1" => "ISGN",
+        "OSG1" | "OSG5" => "OSGN",
+        "PSG1" => "PCSG",
+        "SHDR" => "SHEX",
+        other => other,
+    };
+    same.to_ascii_lowercase()
+}
+
 /// Decodes one part (cursor at its header, region bounded by its size).
 fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
     let cc = b.fourcc("Name")?;
@@ -322,6 +337,7 @@ fn part(b: &mut Builder, index: usize, off: u64, ctx: &Context) -> DResult<()> {
             desc.unwrap_or("part not named by the spec")
         ),
     );
+    b.set_key(b.current(), part_key(&what));
     let Field {
         value: size,
         id: size_id,

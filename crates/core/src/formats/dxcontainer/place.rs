@@ -62,14 +62,15 @@ pub(super) fn place<'a>(
 }
 
 /// [`place`], with each block decoded when it is opened (see
-/// [`super::lazy_part`]) by `f(builder, block index)`; `label(block)` is what
-/// the block shows until then.
+/// [`super::lazy_part`]) by `f(builder, block index)`; `label(block)` gives
+/// what the block shows until then and, if any, its comparison key (see
+/// `Tree::key`).
 pub(super) fn place_lazy<'a, F>(
     b: &mut Builder,
     claims: &mut Claims,
     name: &'static str,
     blocks: &'a [Block],
-    label: impl Fn(&Builder, &Block) -> String,
+    label: impl Fn(&Builder, &Block) -> (String, Option<&'static str>),
     f: F,
 ) -> Vec<(&'a Block, Clash)>
 where
@@ -79,8 +80,11 @@ where
     place_with(b, claims, name, blocks, |b, n, blk| {
         let f = Arc::clone(&f);
         let index = blk.index;
-        let shown = label(b, blk);
+        let (shown, key) = label(b, blk);
         super::lazy_part(b, n, blk.start, blk.len, shown, move |b| f(b, index));
+        if let Some(k) = key {
+            b.key(k);
+        }
     })
 }
 

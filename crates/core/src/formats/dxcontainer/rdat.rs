@@ -90,8 +90,11 @@ pub(super) fn rdat(b: &mut Builder, size: u64, ctx: &Context) -> DResult<()> {
         "Parts",
         &blocks,
         |b, blk| match b.peek_uint(blk.start, 4) {
-            Some(ty) => format!("{}, not decoded yet", part_label(ty)),
-            None => "not decoded yet".to_string(),
+            Some(ty) => (
+                format!("{}, not decoded yet", part_label(ty)),
+                Some(names::rdat_part_type(ty).unwrap_or("part type")),
+            ),
+            None => ("not decoded yet".to_string(), None),
         },
         move |b, _| rdat_part(b, &info, &ctx),
     );

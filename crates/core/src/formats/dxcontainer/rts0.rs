@@ -121,6 +121,7 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
             flags & !ROOT_FLAGS_MASK
         ));
     }
+    b.set_key(root, "root signature");
     b.set_display(
         root,
         format!(
@@ -303,6 +304,7 @@ pub(super) fn rts0(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
         let p = &params[i as usize];
         let item = b.current();
         b.set_display(item, names::root_parameter_type(p.kind).unwrap_or("?"));
+        b.set_key(item, names::root_parameter_type(p.kind).unwrap_or("?"));
         match p.kind {
             TYPE_TABLE => {
                 let r = ranges[i as usize].expect("table plan");

@@ -161,6 +161,7 @@ fn instruction(b: &mut Builder, op: u64, dwords: u64) -> DResult<()> {
     let item = b.current();
     let name = names::sm4_opcode(op).map_or_else(|| format!("unknown ({op})"), str::to_string);
     b.set_display(item, format!("{name}, {}", plural(dwords, "dword")));
+    b.set_key(item, names::sm4_opcode(op).unwrap_or("unknown"));
     b.bits("OpcodeType", 11)?;
     b.display(name.clone());
     if op == OP_CUSTOMDATA {

@@ -170,6 +170,7 @@ fn block(
             }
         }
         b.set_display(item, desc);
+        b.set_key(item, kind.name());
         if content_len > 0 {
             content_region(b, ctx, kind, parent, content_start, content_len, depth, clean);
         }

@@ -134,6 +134,7 @@ fn plane(b: &mut Builder, ctx: &Ctx, clean: bool) -> DResult<()> {
     let tname = type_name(t, ctx);
     b.display(tname.clone());
     b.set_display(item, format!("{tname}: {n} name(s)"));
+    b.set_key(item, tname);
     check_count(b, count_id, n, 2, "symbol table entries");
     entries(b, ctx, n, false, clean)
 }

@@ -271,6 +271,20 @@ fn superblock(b: &mut Builder, p: &Plan) {
 }
 
 /// What stream `i` is, for its directory entries and index node.
+/// What a stream is matched by when two files are compared: its name, else
+/// what kind of stream it is (streams of one kind are matched in order).
+fn stream_key(p: &Plan, i: usize) -> String {
+    let Some(st) = p.streams.get(i) else {
+        return String::new();
+    };
+    match &st.name {
+        Some(n) => n.clone(),
+        None if st.size == layout::NIL_SIZE => "nil stream".into(),
+        None if st.len() == 0 => "empty".into(),
+        None => "stream".into(),
+    }
+}
+
 fn stream_summary(p: &Plan, v: Option<&View>, i: usize) -> String {
     let Some(st) = p.streams.get(i) else {
         return String::new();
@@ -349,6 +363,7 @@ fn streams_index(b: &mut Builder, v: &View) -> DResult<()> {
                 b.set_value(one.id, Value::U(st.len()));
             }
             b.set_display(one.id, stream_summary(p, Some(v), i));
+            b.set_key(one.id, stream_key(p, i));
         }
         Ok(())
     })?;
@@ -488,6 +503,7 @@ fn item(b: &mut Builder, v: &View, it: Item) -> DResult<()> {
                         stream_label(p, stream as u64)
                     ),
                 );
+                b.set_key(id, "stream");
             }
             Ok(())
         }
@@ -571,6 +587,13 @@ fn page(b: &mut Builder, v: &View, pg: u64) -> DResult<()> {
     };
     if let Some(id) = b.last() {
         b.set_display(id, text);
+        // Pages are matched by what owns them, in order.
+        let key = match owner {
+            Owner::BlockMap => "block map",
+            Owner::Directory(_) => "stream directory",
+            _ => "stream",
+        };
+        b.set_key(id, key);
     }
     Ok(())
 }
@@ -712,6 +735,7 @@ fn directory_page(b: &mut Builder, v: &View, k: u64) -> DResult<()> {
                     Ok(())
                 })?;
                 b.set_display(list.id, stream_label(p, i as u64));
+                b.set_key(list.id, "stream");
             }
             Ok(())
         })?;

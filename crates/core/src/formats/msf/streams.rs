@@ -424,6 +424,7 @@ pub(super) fn named_stream_map(b: &mut Builder, plan: &Plan) -> DResult<()> {
                         Ok(())
                     })?;
                     b.set_display(entry.id, format!("bucket {bucket}"));
+                    b.set_key(entry.id, "bucket");
                     j += 1;
                 }
             }
