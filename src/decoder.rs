@@ -42,9 +42,9 @@ pub enum Event {
     /// A copy or an export is made (`{text, what}` or `{blob}`) or could not
     /// be (`{error}`).
     Copied(JsValue),
-    /// The tools module compared the open file with another (`{summary,
-    /// rows}` or `{error}`).
-    Compared(JsValue),
+    /// The tools module compared the open file with another: the summary and
+    /// the merged tree's rows, or why it could not.
+    Compared(Result<(String, Vec<hexlens_core::protocol::MergedRow>), String>),
     /// The tools module found the next run of bytes that differ from those
     /// beside them (`{start, end}`, neither if there is none, or `{error}`).
     ByteDiff(JsValue),
@@ -164,6 +164,15 @@ fn on_message(e: web_sys::MessageEvent) {
             {
                 return rescan(job);
             }
+            Ok(hexlens_core::protocol::Answer::Compared {
+                summary,
+                rows,
+                error,
+                ..
+            }) => Event::Compared(match error {
+                Some(e) => Err(e),
+                None => Ok((summary, rows)),
+            }),
             Ok(answer) => Event::Answer { job, answer },
             Err(e) => Event::Failed {
                 job,
@@ -175,7 +184,6 @@ fn on_message(e: web_sys::MessageEvent) {
             message: get(&d, "message").as_string().unwrap_or_default(),
         },
         "copied" | "exported" => Event::Copied(d),
-        "compared" => Event::Compared(d),
         "bytediff" => Event::ByteDiff(d),
         "panic" => {
             stop();

@@ -177,7 +177,7 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
             }
             // The panels that asked the tools module hear its replies.
             decoder::Event::Copied(m) => return copy_bar::received(&m),
-            decoder::Event::Compared(m) => return compare::received(&m),
+            decoder::Event::Compared(m) => return compare::received(m),
             decoder::Event::ByteDiff(m) => return compare::byte_found(&m),
             decoder::Event::ToolsStopped(why) => {
                 return copy_bar::say(&format!("The tools module stopped: {why}"))

@@ -85,37 +85,16 @@ fn compare_with(other: web_sys::Blob, name: &str) {
     }
 }
 
-/// The tools module's answer: `{type: "compared", summary, rows}` (`rows`:
-/// the merged tree's, see the tools module), or `{error}`.
-pub fn received(m: &JsValue) {
-    let get = |k: &str| crate::decoder::get(m, k);
-    if let Some(e) = get("error").as_string() {
-        return say("cmp-summary", &format!("Could not compare: {e}"));
+/// The tools module's answer: the summary and the merged tree's rows, or
+/// why the files could not be compared.
+pub fn received(answer: Result<(String, Vec<DiffRow>), String>) {
+    match answer {
+        Err(e) => say("cmp-summary", &format!("Could not compare: {e}")),
+        Ok((summary, rows)) => {
+            say("cmp-summary", &summary);
+            dispatch(CompareAction::Rows(rows));
+        }
     }
-    let num = |r: &js_sys::Array, i: u32| r.get(i).as_f64().unwrap_or(-1.0);
-    let rows: Vec<DiffRow> = get("rows")
-        .dyn_into::<js_sys::Array>()
-        .map(|a| {
-            a.iter()
-                .filter_map(|r| {
-                    let r: js_sys::Array = r.dyn_into().ok()?;
-                    Some(DiffRow {
-                        depth: num(&r, 0) as u32,
-                        mark: r.get(1).as_string()?,
-                        text: r.get(2).as_string()?,
-                        path: r.get(3).as_string()?,
-                        difference: (num(&r, 4) >= 0.0).then(|| num(&r, 4) as usize),
-                        align: (num(&r, 5) as u64, num(&r, 6) as u64),
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    say(
-        "cmp-summary",
-        &get("summary").as_string().unwrap_or_default(),
-    );
-    dispatch(CompareAction::Rows(rows));
 }
 
 /// Selects row `i`: its node in A (a row only in B has none there: A's

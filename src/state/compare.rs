@@ -32,22 +32,9 @@ impl Other {
     }
 }
 
-/// One row of the merged tree the comparison panel lists.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DiffRow {
-    /// Its depth in the merged tree.
-    pub depth: u32,
-    /// `same`, `changed`, `moved`, `removed`, `added` or `inside`.
-    pub mark: String,
-    /// The row's text (`hexlens diff --tree`'s line without its indent).
-    pub text: String,
-    /// The node's path (in B for an addition).
-    pub path: String,
-    /// The difference it shows.
-    pub difference: Option<usize>,
-    /// The offsets in A and B that stand side by side when it is shown.
-    pub align: (u64, u64),
-}
+/// One row of the merged tree the comparison panel lists, as the tools
+/// module's answer carries it.
+pub use hexlens_core::protocol::MergedRow as DiffRow;
 
 /// The panel's list: the merged tree's rows and which of them show.
 #[derive(Clone, Debug, Default)]

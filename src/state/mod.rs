@@ -485,12 +485,14 @@ impl State {
         }
         // A structure search's answer comes from a worker without the tree
         // (see `session::structure_search`): it says nothing of the tree.
-        if !matches!(a, Answer::Found { .. }) {
+        if !matches!(a, Answer::Found { .. } | Answer::Compared { .. }) {
             self.load.version = a.version();
         }
         let version = self.load.version.version;
         match a {
             Answer::Decoded { .. } => unreachable!("handled above"),
+            // The transport gives a comparison to the comparison panel.
+            Answer::Compared { .. } => return None,
             Answer::Rows { rows, failed, .. } => {
                 if rows.gen != self.tree.gen {
                     return None; // an open set since changed

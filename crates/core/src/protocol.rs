@@ -264,7 +264,40 @@ pub struct Version {
     pub nodes: u64,
 }
 
-/// One answer of the decode worker.
+/// One row of the merged tree of a comparison, as the comparison panel lists
+/// it (see [`crate::diff::Row`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergedRow {
+    /// Its depth in the merged tree.
+    pub depth: u32,
+    /// `same`, `changed`, `moved`, `removed`, `added` or `inside`.
+    pub mark: String,
+    /// The row's text (`hexlens diff --tree`'s line without its indent).
+    pub text: String,
+    /// The node's path (in B for an addition).
+    pub path: String,
+    /// The difference it shows, by its number in the comparison's list.
+    pub difference: Option<usize>,
+    /// The offsets in A and B that stand side by side when it is shown.
+    pub align: (u64, u64),
+}
+
+impl MergedRow {
+    /// The panel's row of merged-tree row `r`.
+    pub fn of(r: &crate::diff::Row) -> Self {
+        MergedRow {
+            depth: r.depth,
+            mark: r.mark.name().to_string(),
+            text: r.label(),
+            path: r.path.clone(),
+            difference: r.difference,
+            align: r.align,
+        }
+    }
+}
+
+/// One answer of the decode worker (or of the tools module, for a
+/// comparison).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
     /// A file decoded: what shows first, and the first rows of the tree pane.
@@ -361,6 +394,18 @@ pub enum Answer {
         /// True: the answer to a `Resolve`.
         resolved: bool,
     },
+    /// The open file (A) compared with a second one (B) by their structure
+    /// (the tools module's answer; it decodes both files itself).
+    Compared {
+        /// Always the default: the comparison's trees are not the session's.
+        version: Version,
+        /// The comparison's one-line summary.
+        summary: String,
+        /// The merged tree's rows.
+        rows: Vec<MergedRow>,
+        /// Why the files could not be compared (then there are no rows).
+        error: Option<String>,
+    },
 }
 
 impl Answer {
@@ -385,7 +430,8 @@ impl Answer {
             | Answer::Found { version, .. }
             | Answer::Hashed { version, .. }
             | Answer::Resolved { version, .. }
-            | Answer::Paths { version, .. } => *version,
+            | Answer::Paths { version, .. }
+            | Answer::Compared { version, .. } => *version,
         }
     }
 }
@@ -625,6 +671,27 @@ fn encode_answer(a: &Answer) -> Vec<u8> {
             for (id, p) in ids.iter().zip(paths) {
                 o.uint(u64::from(*id));
                 o.str(p);
+            }
+        }
+        Answer::Compared {
+            version,
+            summary,
+            rows,
+            error,
+        } => {
+            o.0.push(9);
+            o.version(version);
+            o.str(summary);
+            o.opt_str(error);
+            o.uint(rows.len() as u64);
+            for r in rows {
+                o.uint(u64::from(r.depth));
+                o.str(&r.mark);
+                o.str(&r.text);
+                o.str(&r.path);
+                o.uint(r.difference.map_or(0, |d| d as u64 + 1));
+                o.uint(r.align.0);
+                o.uint(r.align.1);
             }
         }
     }
@@ -957,6 +1024,35 @@ fn decode_answer(bytes: &[u8]) -> Result<Answer, String> {
                 ids,
                 paths,
                 resolved,
+            }
+        }
+        9 => {
+            let summary = r.str()?;
+            let error = r.opt_str()?;
+            // A row is at least seven bytes.
+            let k = r.count(7)?;
+            let mut rows = Vec::with_capacity(k);
+            for _ in 0..k {
+                rows.push(MergedRow {
+                    depth: r.u32()?,
+                    mark: r.str()?,
+                    text: r.str()?,
+                    path: r.str()?,
+                    difference: match r.uint()? {
+                        0 => None,
+                        d => match usize::try_from(d - 1) {
+                            Ok(d) => Some(d),
+                            Err(_) => return r.err("difference out of range"),
+                        },
+                    },
+                    align: (r.uint()?, r.uint()?),
+                });
+            }
+            Answer::Compared {
+                version,
+                summary,
+                rows,
+                error,
             }
         }
         _ => return r.err("unknown answer"),
@@ -1314,6 +1410,22 @@ mod tests {
                 ..
             })
         ));
+        let mut other = data.clone();
+        other[60] ^= 1;
+        let d = crate::diff::diff(&data.as_slice(), &other.as_slice(), 100);
+        assert!(!d.rows.is_empty() && d.rows.iter().any(|r| r.difference.is_some()));
+        answers.push(Answer::Compared {
+            version: Version::default(),
+            summary: d.summary("A", "B"),
+            rows: d.rows.iter().map(MergedRow::of).collect(),
+            error: None,
+        });
+        answers.push(Answer::Compared {
+            version: Version::default(),
+            summary: String::new(),
+            rows: Vec::new(),
+            error: Some("no second file was given".into()),
+        });
         for a in answers {
             let bytes = a.encode();
             assert_eq!(

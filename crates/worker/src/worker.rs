@@ -459,34 +459,28 @@ mod worker {
         }
 
         /// `{type: "diff", job, blob, other}`: the open file (A) compared
-        /// with `other` (B) by their structure, answered `{type: "compared",
-        /// job, summary, rows}` (`rows`: the merged tree's, see below), or
-        /// `{type: "compared", job, error}`.
+        /// with `other` (B) by their structure, answered with
+        /// [`Answer::Compared`] (the merged tree's rows, or why not).
         fn compare(m: &JsValue, job: u32, a: &BlobSource) {
-            let reply = replier("compared", job);
-            let b = match other_file(m, job) {
-                Ok(b) => b,
-                Err(e) => return reply(&[("error", e.into())]),
+            use hexlens_core::protocol::{MergedRow, Version};
+            let answered = match other_file(m, job) {
+                Ok(b) => {
+                    let d = hexlens_core::diff::diff(a, &b, MAX_DIFFERENCES);
+                    Answer::Compared {
+                        version: Version::default(),
+                        summary: d.summary("A", "B"),
+                        rows: d.rows.iter().map(MergedRow::of).collect(),
+                        error: None,
+                    }
+                }
+                Err(e) => Answer::Compared {
+                    version: Version::default(),
+                    summary: String::new(),
+                    rows: Vec::new(),
+                    error: Some(e),
+                },
             };
-            let d = hexlens_core::diff::diff(a, &b, MAX_DIFFERENCES);
-            // The merged tree's rows, each `[depth, mark, label, path,
-            // difference or -1, align a, align b]`.
-            let rows = js_sys::Array::new();
-            for r in &d.rows {
-                let row = js_sys::Array::new();
-                row.push(&r.depth.into());
-                row.push(&r.mark.name().into());
-                row.push(&r.label().into());
-                row.push(&r.path.as_str().into());
-                row.push(&r.difference.map_or(-1.0, |i| i as f64).into());
-                row.push(&(r.align.0 as f64).into());
-                row.push(&(r.align.1 as f64).into());
-                rows.push(&row);
-            }
-            reply(&[
-                ("summary", d.summary("A", "B").into()),
-                ("rows", rows.into()),
-            ]);
+            answer(job, &answered);
         }
 
         /// `{type: "bytediff", job, blob, other, from, delta, back}`: the next
