@@ -11,42 +11,9 @@
 //! The analyzer's side (finding the tools, running the analyzer, parsing its dump)
 //! is `tests/support/bcanalyzer.rs`, shared with `tests/bitstream_oracle.rs`.
 
-#[path = "support/bcanalyzer.rs"]
-mod bcanalyzer;
-
-use bcanalyzer::Entry;
 use hexlens_core::{decode, decode_with, expand, BitSpan, Kind, NodeId, Options, Tree};
-use std::path::PathBuf;
-use std::process::Command;
-
-/// A fresh temporary directory for this test process.
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hexlens-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Assembles IR text with `llvm-as-19`; returns the bitcode.
-fn assemble(ir: &str, stem: &str) -> Vec<u8> {
-    let dir = temp_dir(stem);
-    let ll = dir.join(format!("{stem}.ll"));
-    let bc = dir.join(format!("{stem}.bc"));
-    std::fs::write(&ll, ir).unwrap();
-    let out = Command::new(bcanalyzer::llvm_19_tool("llvm-as"))
-        .arg(&ll)
-        .arg("-o")
-        .arg(&bc)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "llvm-as-19 failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let bytes = std::fs::read(&bc).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    bytes
-}
+use hexlens_testkit::bcanalyzer::{self, Entry};
+use hexlens_testkit::tools::assemble;
 
 /// The STRTAB blob as the analyzer shows it, as text.
 fn analyzer_strtab(dump: &[Entry]) -> String {

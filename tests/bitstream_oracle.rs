@@ -13,20 +13,15 @@
 //!
 //! Fails loudly if the corpus or `llvm-bcanalyzer-19` is missing.
 //!
-//! The analyzer's side (finding the tools, running the analyzer, parsing its dump)
-//! is `tests/support/bcanalyzer.rs`, shared with `tests/bitstream_modern.rs`.
+//! The analyzer's side (running the analyzer, parsing its dump) is
+//! `hexlens_testkit::bcanalyzer`, shared with `bitstream_modern.rs`.
 
-#[allow(dead_code)]
-mod common;
-
-#[path = "support/bcanalyzer.rs"]
-mod bcanalyzer;
-
-use bcanalyzer::{bcanalyzer_19, llvm_19_tool, parse_dump, run_bcanalyzer, Entry, Ev};
 use hexlens_core::{decode_bytes, Kind, Name, NodeId, Tree, Value};
+use hexlens_testkit::bcanalyzer::{parse_dump, run_bcanalyzer, Entry, Ev};
+use hexlens_testkit::repo;
+use hexlens_testkit::tools::{self, bcanalyzer_19};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -337,9 +332,9 @@ const BATCH: usize = 40;
 
 #[test]
 fn hexlens_reads_every_dxil_bitcode_in_the_corpus_as_llvm_bcanalyzer_19_does() {
-    let corpus = common::dxcontainer_corpus();
+    let corpus = repo::dxcontainer_corpus();
     let tool = bcanalyzer_19();
-    let files = common::files_with_suffix(&corpus, ".dxbc");
+    let files = repo::files_with_suffix(&corpus, ".dxbc");
     assert!(files.len() > 1000, "expected the 1,143 corpus files");
     let started = Instant::now();
     let next = AtomicUsize::new(0);
@@ -413,8 +408,7 @@ fn hexlens_reads_every_dxil_bitcode_in_the_corpus_as_llvm_bcanalyzer_19_does() {
     );
 }
 
-#[path = "bitstream_writer.rs"]
-mod writer;
+use hexlens_testkit::generators::bitstream as writer;
 
 /// The hand-built stream covers what DXIL never uses (char6 scalars and arrays,
 /// blobs, BLOCKINFO abbreviations for several blocks, an IDENTIFICATION block):
@@ -442,9 +436,6 @@ fn hexlens_reads_a_hand_built_stream_of_every_encoding_as_llvm_bcanalyzer_19_doe
 #[test]
 fn hexlens_reads_llvm_19_bitcode_from_llvm_as_as_llvm_bcanalyzer_19_does() {
     let tool = bcanalyzer_19();
-    let as_tool = llvm_19_tool("llvm-as");
-    let dir = std::env::temp_dir().join(format!("hexlens-oracle-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let mut ir = String::from(
         "@counter = global i32 7\n@alias_of_counter = alias i32, ptr @counter\n\
          declare void @external_thing()\n!named = !{!0}\n!0 = !{!\"tab\\09and \\22quote\\22\", !\"\"}\n",
@@ -457,22 +448,7 @@ fn hexlens_reads_llvm_19_bitcode_from_llvm_as_as_llvm_bcanalyzer_19_does() {
              ret float %x\n}}\n"
         ));
     }
-    let ll = dir.join("modern.ll");
-    let bc = dir.join("modern.bc");
-    std::fs::write(&ll, &ir).unwrap();
-    let out = Command::new(&as_tool)
-        .arg(&ll)
-        .arg("-o")
-        .arg(&bc)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "llvm-as-19 failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let bytes = std::fs::read(&bc).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    let bytes = tools::assemble(&ir, "modern");
 
     let d = decode_bytes(&bytes);
     assert_eq!(d.format, "bitcode");
@@ -515,21 +491,10 @@ fn hexlens_reads_llvm_19_bitcode_from_llvm_as_as_llvm_bcanalyzer_19_does() {
 #[test]
 fn the_dyno_fixtures_generated_code_reads_as_llvm_bcanalyzer_19_reads_it() {
     let tool = bcanalyzer_19();
-    let dir = common::repo_root().join("tests/fixtures/bitcode");
+    let dir = repo::fixtures().join("bitcode");
     let committed = std::fs::read(dir.join("gen_code.bc")).unwrap();
-    let tmp = std::env::temp_dir().join(format!("hexlens-dyno-bc-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
-    let out = Command::new(llvm_19_tool("llvm-as"))
-        .arg(dir.join("gen_code.ll"))
-        .arg("-o")
-        .arg(tmp.join("gen_code.bc"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "llvm-as-19 failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let tmp = tools::scratch_dir("dyno-bc");
+    tools::llvm_as(&dir.join("gen_code.ll"), &tmp.join("gen_code.bc"));
     let fresh = std::fs::read(tmp.join("gen_code.bc")).unwrap();
     let _ = std::fs::remove_dir_all(&tmp);
     assert!(
@@ -539,7 +504,7 @@ fn the_dyno_fixtures_generated_code_reads_as_llvm_bcanalyzer_19_reads_it() {
     );
     let theirs = parse_dump(&run_bcanalyzer(&tool, &committed).unwrap()).unwrap();
     let mut checked = 0;
-    let dyno = common::repo_root().join("tests/fixtures/chapel-dyno");
+    let dyno = repo::fixtures().join("chapel-dyno");
     for name in ["writer_le.dyno", "writer_be.dyno", "two_modules.dyno"] {
         let bytes = std::fs::read(dyno.join(name)).unwrap();
         let d = decode_bytes(&bytes);

@@ -5,13 +5,9 @@
 //! abbreviations) become error nodes quickly; truncations and corruptions keep a
 //! valid tree; a large synthetic stream decodes within the node budget.
 
-#[path = "support/invariants.rs"]
-mod invariants;
-#[path = "bitstream_writer.rs"]
-mod writer;
-
 use hexlens_core::bitstream::{decode_bitcode, Summary};
 use hexlens_core::{BitSpan, Builder, Decoded, Kind, NodeId, Tree, Value};
+use hexlens_testkit::{generators::bitstream as writer, invariants};
 use invariants::{check, Rng};
 use std::time::{Duration, Instant};
 use writer::{sample_stream, Op, Writer};

@@ -6,14 +6,8 @@
 //! header back and fails if the two disagree. Field offsets and sizes depend on the
 //! target's pointer size and `uint64_t` alignment, computed by [`Abi`].
 
-#[path = "generators/cdac.rs"]
-mod gen;
-#[path = "support/lazy.rs"]
-mod lazy;
-#[path = "support/lookup.rs"]
-mod lookup;
-
 use hexlens_core::{decode_bytes, Decoded, Kind, Value};
+use hexlens_testkit::{generators::cdac as gen, lazy, lookup};
 use lookup::{error, node, s, value};
 
 // ----- what the C source declares ------------------------------------------------------
@@ -268,11 +262,7 @@ fn checked_in_damaged_fixtures_match_the_generator() {
 /// `DESCRIBE_RUNTIME` entries back and compare.
 #[test]
 fn the_expected_tables_mirror_the_c_descriptor() {
-    let h = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/generators/cdac/hexlens_descriptor.h"),
-    )
-    .unwrap();
+    let h = std::fs::read_to_string(gen::source_dir().join("hexlens_descriptor.h")).unwrap();
     let body = h
         .split("#define DESCRIBE_RUNTIME")
         .nth(1)
@@ -733,12 +723,8 @@ fn a_blob_that_runs_past_its_section_is_cut_at_the_section_end() {
 
 // ----- decoding on demand ---------------------------------------------------------------
 
-/// The benchmarks' dense blob (types with 1 to 8 fields, a quarter as many
-/// literals, an eighth as many pointers, one names pool).
-#[allow(dead_code)]
-#[path = "../crates/core/benches/gen/cdac.rs"]
-mod dense;
-
+// The benchmarks' dense blob ([`gen::dense`]: types with 1 to 8 fields, a
+// quarter as many literals, an eighth as many pointers, one names pool).
 use hexlens_core::stream::streaming_options;
 use hexlens_core::{decode_with, output};
 use lazy::{expand_all, first_difference, paged, same_as_eager};
@@ -760,7 +746,7 @@ fn table_at(bytes: &[u8], word: usize) -> usize {
 /// Damaged copies of a dense blob of `types` types: each holds its error deep in
 /// one table (or cuts the blob), where an eager decode reports it.
 fn damaged_dense(types: usize) -> Vec<(String, Vec<u8>)> {
-    let good = dense::blob(types);
+    let good = gen::dense(types);
     let (ty, fp, lit, names) = (
         table_at(&good, 1),
         table_at(&good, 2),
@@ -797,7 +783,7 @@ fn damaged_dense(types: usize) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn a_dense_blob_opens_with_its_tables_undecoded_and_expands_to_the_eager_tree() {
-    let bytes = dense::blob(3000);
+    let bytes = gen::dense(3000);
     let mut d = decode_with(&bytes.as_slice(), &streaming_options());
     // Root, Blobs and the lazy blob, which a skim found clean: a streaming dump
     // needs no survey.

@@ -6,17 +6,8 @@
 //! truncation inside a blob of a clean file — that carries an error.
 
 /// The benchmarks' dense blob.
-#[allow(dead_code)]
-#[path = "../crates/core/benches/gen/cdac.rs"]
-mod dense;
-#[path = "generators/cdac.rs"]
-mod gen;
-#[path = "support/invariants.rs"]
-mod invariants;
-#[path = "support/lazy.rs"]
-mod lazy;
-
 use hexlens_core::{decode_bytes, Decoded};
+use hexlens_testkit::{generators::cdac as gen, invariants, lazy};
 use invariants::{check, check_json, Rng};
 use std::time::Instant;
 
@@ -268,7 +259,7 @@ fn corrupted_files_decoded_on_demand_give_the_eager_tree() {
     let mut rng = Rng(0x5EED_CDAC_0000_00AA);
     let mut runs = 0;
     let mut inputs = fixtures();
-    inputs.push(("dense blob of 400 types".into(), dense::blob(400)));
+    inputs.push(("dense blob of 400 types".into(), gen::dense(400)));
     for (name, bytes) in inputs {
         for round in 0..30 {
             let m = rng.corrupt(&bytes);

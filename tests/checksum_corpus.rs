@@ -11,11 +11,9 @@
 //!   the signed shader's digest, not its own checksum): a wrong digest on any of
 //!   them is still an error.
 
-#[allow(dead_code)]
-mod common;
-
 use hexlens_core::formats::dxcontainer::checksum::{dxbc_checksum, hex};
 use hexlens_core::{decode_bytes, Tree, Value};
+use hexlens_testkit::repo;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -47,8 +45,8 @@ fn errors(t: &Tree) -> Vec<String> {
 
 #[test]
 fn every_corpus_digest_matches_its_bytes() {
-    let corpus = common::dxcontainer_corpus();
-    let files = common::files_with_suffix(&corpus, ".dxbc");
+    let corpus = repo::dxcontainer_corpus();
+    let files = repo::files_with_suffix(&corpus, ".dxbc");
     assert!(files.len() > 1000, "expected the 1,143 corpus files");
     let mut header: BTreeMap<String, usize> = BTreeMap::new();
     let mut shader: BTreeMap<String, usize> = BTreeMap::new();
@@ -119,8 +117,8 @@ fn every_corpus_digest_matches_its_bytes() {
 
 #[test]
 fn a_wrong_digest_on_any_corpus_container_is_an_error() {
-    let corpus = common::dxcontainer_corpus();
-    let files = common::files_with_suffix(&corpus, ".dxbc");
+    let corpus = repo::dxcontainer_corpus();
+    let files = repo::files_with_suffix(&corpus, ".dxbc");
     let mut missed = Vec::new();
     for path in &files {
         let mut bytes = std::fs::read(path).unwrap();
@@ -151,7 +149,7 @@ fn a_wrong_digest_on_any_corpus_container_is_an_error() {
 }
 
 fn curated(name: &str) -> Vec<u8> {
-    let p = common::curated_dir().join(name);
+    let p = repo::curated_dir().join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", Path::new(&p).display()))
 }
 

@@ -19,16 +19,10 @@
 //!   a clean fixture was planted in one, under its own name (each fixture whose
 //!   header says where it ends; at least one per format).
 
-#[allow(dead_code)]
-mod common;
-#[path = "support/invariants.rs"]
-mod invariants;
-#[path = "support/lazy.rs"]
-mod lazy;
-
 use hexlens_core::formats::{self, embedded, Format};
 use hexlens_core::{decode_bytes, decode_with, Decoded, Options};
-use invariants::{checks, Rng};
+use hexlens_testkit::{checks, invariants, lazy, repo};
+use invariants::Rng;
 
 /// A fixture: its path below `tests/fixtures/` and its bytes.
 struct Fixture {
@@ -38,7 +32,7 @@ struct Fixture {
 
 /// The fixtures of `format`: every file under `tests/fixtures/<name>/`.
 fn fixtures(format: &Format) -> Vec<Fixture> {
-    let root = common::repo_root().join("tests/fixtures");
+    let root = repo::fixtures();
     let dir = root.join(format.name);
     assert!(
         dir.is_dir(),
@@ -46,8 +40,7 @@ fn fixtures(format: &Format) -> Vec<Fixture> {
         format.name,
         dir.display()
     );
-    let mut files = Vec::new();
-    common::files_under(&dir, &mut files);
+    let mut files = repo::files_under(&dir);
     files.retain(|f| f.extension().is_none_or(|e| e != "ll"));
     assert!(
         !files.is_empty(),

@@ -5,14 +5,14 @@
 //! lengths (0, 1, one line, lines and a bit) must come back unchanged.
 
 use hexlens_core::copy::{self, Form};
+use hexlens_testkit::tools::scratch_dir;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// `name` in this test's scratch directory.
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hexlens-copy-forms-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+    scratch_dir("copy-forms").join(name)
 }
 
 /// Runs `cmd`, giving it `stdin`, and returns its standard output (panics,

@@ -9,19 +9,12 @@
 //! at its path, and nothing else is. Every pair is also compared the other way
 //! round (an insertion is then a removal), and its merged tree checked.
 
-#[path = "generators/cdac.rs"]
-mod cdac_gen;
-#[allow(dead_code)]
-mod common;
-#[path = "generators/dyno.rs"]
-mod dyno_gen;
-#[path = "generators/dxcontainer.rs"]
-mod gen;
-#[path = "generators/llvm1.rs"]
-mod llvm1_gen;
-
 use hexlens_core::diff::{diff, Change, Diff, Difference, Mark};
 use hexlens_core::{decode_bytes, Tree};
+use hexlens_testkit::{
+    generators::{cdac as cdac_gen, dxcontainer as gen, dyno as dyno_gen, llvm1 as llvm1_gen},
+    repo, tools,
+};
 
 /// An input or output signature part's data: `(semantic name, index, register)`
 /// per element (24 bytes each after the 8-byte header: name offset, index,
@@ -233,7 +226,7 @@ fn an_index_changed_in_place_is_one_change_whatever_the_key_says() {
     // The same in a real container: four render targets, one index byte
     // flipped.
     let a = std::fs::read(
-        common::dxcontainer_samples()
+        repo::dxcontainer_samples()
             .join("vkd3d-proton/tests_shaders_render_target_headers/rt_mask_29_code_dxbc.dxbc"),
     )
     .unwrap();
@@ -317,7 +310,7 @@ fn a_damaged_second_file_is_compared_as_far_as_it_decodes() {
 
 #[test]
 fn real_containers_compare_with_paths_in_their_trees() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/static/samples");
+    let dir = repo::root().join("static/samples");
     let names = [
         "basic_code_dxil.dxil.dxbc",
         "hs_mismatch_2_code_dxil.dxil.dxbc",
@@ -325,8 +318,8 @@ fn real_containers_compare_with_paths_in_their_trees() {
     ];
     for x in names {
         for y in names {
-            let a = std::fs::read(format!("{dir}/{x}")).unwrap();
-            let b = std::fs::read(format!("{dir}/{y}")).unwrap();
+            let a = std::fs::read(dir.join(x)).unwrap();
+            let b = std::fs::read(dir.join(y)).unwrap();
             let d = compare(&a, &b);
             assert_eq!(d.is_equal(), x == y, "{x} vs {y}");
             paths_exist(&d, &a, &b);
@@ -336,12 +329,9 @@ fn real_containers_compare_with_paths_in_their_trees() {
 
 #[test]
 fn the_signatures_fxc_and_dxc_write_for_one_shader_are_compared_with_each_other() {
-    let dir = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/dxcontainer/curated"
-    );
-    let a = std::fs::read(format!("{dir}/hs_topology_line_code_dxbc.dxbc")).unwrap();
-    let b = std::fs::read(format!("{dir}/hs_topology_line_code_dxil.dxil.dxbc")).unwrap();
+    let dir = repo::curated_dir();
+    let a = std::fs::read(dir.join("hs_topology_line_code_dxbc.dxbc")).unwrap();
+    let b = std::fs::read(dir.join("hs_topology_line_code_dxil.dxil.dxbc")).unwrap();
     let d = compare(&a, &b);
     paths_exist(&d, &a, &b);
     // ISGN, OSGN and PCSG (FXC) are matched with ISG1, OSG1 and PSG1 (DXC):
@@ -359,23 +349,6 @@ fn the_signatures_fxc_and_dxc_write_for_one_shader_are_compared_with_each_other(
     assert!(only.contains(&"SHEX") && only.contains(&"DXIL"), "{only:?}");
 }
 
-/// Bitcode `llvm-as-19` assembles from `ir`.
-fn assemble(ir: &str) -> Vec<u8> {
-    let dir = std::env::temp_dir().join(format!("hexlens-diff-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join(format!("m{}.ll", ir.len()));
-    std::fs::write(&src, ir).unwrap();
-    let out = src.with_extension("bc");
-    let st = std::process::Command::new("llvm-as-19")
-        .arg(&src)
-        .arg("-o")
-        .arg(&out)
-        .status()
-        .expect("llvm-as-19 (Debian's llvm-19; scripts/setup-native.sh installs it)");
-    assert!(st.success());
-    std::fs::read(out).unwrap()
-}
-
 fn module(functions: &[&str]) -> String {
     let mut ir = String::new();
     for f in functions {
@@ -389,8 +362,8 @@ fn module(functions: &[&str]) -> String {
 
 #[test]
 fn a_function_inserted_in_a_bitcode_module_is_one_added_function_block() {
-    let a = assemble(&module(&["first", "third"]));
-    let b = assemble(&module(&["first", "second", "third"]));
+    let a = tools::assemble(&module(&["first", "third"]), "diff");
+    let b = tools::assemble(&module(&["first", "second", "third"]), "diff");
     let d = compare(&a, &b);
     assert_eq!(d.formats, ("bitcode", "bitcode"));
     paths_exist(&d, &a, &b);

@@ -4,19 +4,13 @@
 //! tests check the checked-in copies in `tests/fixtures/dxcontainer/generated/` are current
 //! (`HEXLENS_BLESS=1` rewrites them) and that hexlens decodes what was written.
 
-#[path = "generators/dxcontainer.rs"]
-mod gen;
-#[path = "support/lazy.rs"]
-mod lazy;
-#[path = "support/lookup.rs"]
-mod lookup;
-
 use hexlens_core::{decode_bytes, Decoded, Kind, Value};
+use hexlens_testkit::{generators::dxcontainer as gen, lazy, lookup, repo};
 use lookup::{display, error, node, s, value};
 use std::path::PathBuf;
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dxcontainer/generated")
+    repo::fixtures().join("dxcontainer/generated")
 }
 
 fn bytes_of(bytes: &[u8], d: &Decoded, path: &str) -> Vec<u8> {
@@ -386,7 +380,7 @@ fn every_generated_and_curated_container_expanded_on_demand_equals_its_eager_dec
         .into_iter()
         .map(|(n, b)| (n.to_string(), b))
         .collect();
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dxcontainer/curated");
+    let dir = repo::curated_dir();
     for e in std::fs::read_dir(&dir).unwrap() {
         let p = e.unwrap().path();
         files.push((p.display().to_string(), std::fs::read(&p).unwrap()));

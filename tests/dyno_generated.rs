@@ -4,21 +4,15 @@
 //! all three layouts, the SHA-256, the symbol table's front-coded names, the uAST,
 //! the long strings and the location groups; and the damage in the damaged ones.
 
-#[path = "generators/dyno.rs"]
-mod gen;
-#[path = "support/lazy.rs"]
-mod lazy;
-#[path = "support/lookup.rs"]
-mod lookup;
-
 use gen::Layout as L;
 use hexlens_core::{decode_bytes, Decoded, Kind, Value};
+use hexlens_testkit::{generators::dyno as gen, lazy, lookup, repo};
 use lazy::expand_all;
 use lookup::{display, error, node, s, value};
 use std::path::PathBuf;
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/chapel-dyno")
+    repo::fixtures().join("chapel-dyno")
 }
 
 fn errors(d: &Decoded) -> Vec<String> {

@@ -5,12 +5,8 @@
 //! corruptions of a clean file — that carries an error (the SHA-256 alone notices
 //! any change; the sweep also checks something else points at the damage).
 
-#[path = "generators/dyno.rs"]
-mod gen;
-#[path = "support/invariants.rs"]
-mod invariants;
-
 use hexlens_core::{decode_bytes, Decoded};
+use hexlens_testkit::{generators::dyno as gen, invariants};
 use invariants::{check, check_json, Rng};
 
 fn bounded(d: &Decoded, len: usize) -> Result<(), String> {

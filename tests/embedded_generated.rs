@@ -7,17 +7,9 @@
 //! expanded, the tree is the eager one; cut or with bytes flipped, every file
 //! still gives a valid tree. A file of a known format is scanned when asked.
 
-#[path = "generators/embedded.rs"]
-mod gen;
-#[path = "support/invariants.rs"]
-mod invariants;
-#[path = "support/lazy.rs"]
-mod lazy;
-#[path = "support/lookup.rs"]
-mod lookup;
-
 use hexlens_core::formats::embedded;
 use hexlens_core::{decode_bytes, decode_with, BitSpan, Kind, NodeId, Options, Tree};
+use hexlens_testkit::{generators::embedded as gen, invariants, lazy, lookup, repo};
 use invariants::{check, check_json, Rng};
 
 /// Options that scan any file.
@@ -181,11 +173,8 @@ fn a_file_with_no_container_is_plain_bytes_with_an_error_saying_so() {
 fn any_file_is_scanned_when_asked() {
     let scan = scanned();
     // A DirectX Container is one container, the whole file.
-    let dxil = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/static/samples/basic_code_dxil.dxil.dxbc"
-    ))
-    .unwrap();
+    let dxil =
+        std::fs::read(repo::root().join("static/samples/basic_code_dxil.dxil.dxbc")).unwrap();
     let d = decode_with(&dxil.as_slice(), &scan);
     assert_eq!(d.format, "embedded");
     let kids = d.tree.children(d.tree.root());
@@ -194,11 +183,7 @@ fn any_file_is_scanned_when_asked() {
     assert_eq!(d.tree.span(kids[0]), BitSpan::bytes(0, dxil.len() as u64));
     // A PDB holding a DirectX Container in a stream is one container too: the
     // container inside shows inside it.
-    let pdb = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/msf/dxc_dxil_shader.pdb"
-    ))
-    .unwrap();
+    let pdb = std::fs::read(repo::fixtures().join("msf/dxc_dxil_shader.pdb")).unwrap();
     let d = decode_with(&pdb.as_slice(), &scan);
     let t = &d.tree;
     let kids: Vec<_> = t

@@ -18,35 +18,21 @@
 //!
 //! Fails (does not skip) if `clang-19` or `llvm-dis-19` is missing.
 
-#[path = "support/bcanalyzer.rs"]
-mod bcanalyzer;
-#[allow(dead_code)]
-mod common;
-#[path = "support/lazy.rs"]
-mod lazy;
-#[path = "bitstream_writer.rs"]
-mod writer;
-
 use hexlens_core::{decode_bytes, decode_with, expand, NodeId, Options, Tree};
+use hexlens_testkit::generators::bitstream::{Op, Writer};
+use hexlens_testkit::tools::{llvm_19_tool, scratch_dir};
+use hexlens_testkit::{lazy, repo};
 use std::path::PathBuf;
 use std::process::Command;
-use writer::{Op, Writer};
-
-/// A fresh temporary directory for this test process.
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hexlens-names-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// Compiles C source to bitcode with `clang-19 -c -emit-llvm` and `flags`;
 /// returns the bitcode and `llvm-dis-19`'s listing of it.
 fn compile(c: &str, stem: &str, flags: &[&str]) -> (Vec<u8>, String) {
-    let dir = temp_dir(stem);
+    let dir = scratch_dir(&format!("names-{stem}"));
     let src = dir.join(format!("{stem}.c"));
     let bc = dir.join(format!("{stem}.bc"));
     std::fs::write(&src, c).unwrap();
-    let out = Command::new(bcanalyzer::llvm_19_tool("clang"))
+    let out = Command::new(llvm_19_tool("clang"))
         .args(["-c", "-emit-llvm"])
         .args(flags)
         .arg(&src)
@@ -59,7 +45,7 @@ fn compile(c: &str, stem: &str, flags: &[&str]) -> (Vec<u8>, String) {
         "clang-19 failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let dis = Command::new(bcanalyzer::llvm_19_tool("llvm-dis"))
+    let dis = Command::new(llvm_19_tool("llvm-dis"))
         .arg(&bc)
         .arg("-o")
         .arg("-")
@@ -281,7 +267,7 @@ fn psv_entry_name(t: &Tree) -> Option<String> {
 fn dxil_function_blocks_are_named_from_the_module_symbol_table() {
     let mut checked = 0;
     let mut entries = 0;
-    let mut files: Vec<PathBuf> = std::fs::read_dir(common::curated_dir())
+    let mut files: Vec<PathBuf> = std::fs::read_dir(repo::curated_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.to_string_lossy().ends_with(".dxil.dxbc"))
@@ -340,7 +326,7 @@ fn dxil_function_blocks_are_named_from_the_module_symbol_table() {
     // A hull shader: the patch-constant function (a mangled name, which DXC
     // marks with LLVM's leading \x01) and then the entry function.
     let hs =
-        std::fs::read(common::curated_dir().join("hs_topology_line_code_dxil.dxil.dxbc")).unwrap();
+        std::fs::read(repo::curated_dir().join("hs_topology_line_code_dxil.dxil.dxbc")).unwrap();
     assert_eq!(
         block_names(&decode_bytes(&hs).tree),
         [

@@ -11,21 +11,8 @@
 //! The fixtures are also decoded by every decoder, whatever their format, since a
 //! fuzz target drives each decoder on any bytes.
 
-#[path = "../fuzz/src/alloc.rs"]
-mod alloc;
-#[path = "../fuzz/src/checks.rs"]
-mod checks;
-#[allow(dead_code)]
-mod common;
-#[path = "../fuzz/src/compare.rs"]
-mod compare;
-#[path = "../fuzz/src/decoders.rs"]
-mod decoders;
-#[path = "../fuzz/src/query.rs"]
-mod query;
-
-use common::{dxcontainer_samples, files_under, repo_root};
-use std::path::PathBuf;
+use hexlens_testkit::repo::{dxcontainer_samples, files_under};
+use hexlens_testkit::{alloc, checks, compare, decoders, query, repo};
 
 #[global_allocator]
 static GLOBAL: alloc::Counting = alloc::Counting;
@@ -36,10 +23,6 @@ fn failures(target: &str, label: &str, data: &[u8]) -> Option<String> {
     let (d, peak) = alloc::measure(|| decoders::decode_for_target(target, data));
     let result = checks::check_alloc(peak, len).and_then(|_| checks::check_all(&d, len));
     result.err().map(|e| format!("{target} on {label}: {e}"))
-}
-
-fn fixtures_dir() -> PathBuf {
-    repo_root().join("tests").join("fixtures")
 }
 
 /// The fuzz targets that check something other than a decode.
@@ -71,9 +54,8 @@ fn replay(target: &str, label: &str, data: &[u8]) -> Vec<String> {
 
 #[test]
 fn every_kept_fuzz_input_passes_its_targets_checks() {
-    let dir = fixtures_dir().join("fuzz-regressions");
-    let mut files = Vec::new();
-    files_under(&dir, &mut files);
+    let dir = repo::fixtures().join("fuzz-regressions");
+    let files = files_under(&dir);
     let names: Vec<String> = decoders::targets().into_iter().map(|(t, _)| t).collect();
     let targets: Vec<&str> = names
         .iter()
@@ -117,7 +99,7 @@ fn every_kept_fuzz_input_passes_its_targets_checks() {
 /// and the bins are exactly the targets this test replays for.
 #[test]
 fn every_format_has_a_fuzz_target() {
-    let root = repo_root().join("fuzz");
+    let root = repo::root().join("fuzz");
     let toml = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
     let mut bins: Vec<String> = Vec::new();
     let mut in_bin = false;
@@ -144,8 +126,7 @@ fn every_format_has_a_fuzz_target() {
 
 #[test]
 fn every_fixture_decodes_within_the_invariants_with_every_decoder() {
-    let mut files = Vec::new();
-    files_under(&fixtures_dir(), &mut files);
+    let mut files = files_under(&repo::fixtures());
     // The fuzz campaigns' seed sets are replayed by their own targets (above).
     files.retain(|p| !p.to_string_lossy().contains("fuzz-regressions/seeds/"));
     assert!(
@@ -158,7 +139,7 @@ fn every_fixture_decodes_within_the_invariants_with_every_decoder() {
     for p in &files {
         let data = std::fs::read(p).unwrap();
         let label = p
-            .strip_prefix(repo_root())
+            .strip_prefix(repo::root())
             .unwrap_or(p)
             .display()
             .to_string();
@@ -173,8 +154,7 @@ fn every_fixture_decodes_within_the_invariants_with_every_decoder() {
 
 #[test]
 fn every_shared_sample_decodes_within_the_invariants() {
-    let mut files = Vec::new();
-    files_under(&dxcontainer_samples(), &mut files);
+    let files = files_under(&dxcontainer_samples());
     assert!(
         files.len() > 1000,
         "expected the DXContainer corpus, found {}",
@@ -268,7 +248,7 @@ fn the_iterative_json_check_agrees_with_serde_json() {
 
 #[test]
 fn the_checks_reject_trees_and_figures_that_break_them() {
-    let path = fixtures_dir().join("hostile/dxcontainer-size-overflow.dxbc");
+    let path = repo::fixtures().join("hostile/dxcontainer-size-overflow.dxbc");
     let data = std::fs::read(&path).unwrap();
     let len = data.len() as u64;
     let d = decoders::decode_for_target("detect", &data);

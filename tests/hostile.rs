@@ -16,26 +16,12 @@
 //! (`bitstream_reader.rs`), cDAC counts of 0xFFFFFFFF and bad offsets
 //! (`cdac_fixtures.rs`, `cdac_robustness.rs`).
 
-#[path = "../fuzz/src/alloc.rs"]
-mod alloc;
-#[path = "support/bless.rs"]
-mod bless;
-#[allow(dead_code)]
-mod common;
-#[path = "../fuzz/src/decoders.rs"]
-mod decoders;
-#[path = "generators/dyno.rs"]
-mod dyno_gen;
-#[path = "generators/hostile.rs"]
-mod gen;
-#[path = "support/invariants.rs"]
-mod invariants;
-use invariants::checks;
-#[path = "generators/llvm1.rs"]
-mod llvm1_gen;
-
 use hexlens_core::{Decoded, Node, Value};
-use std::path::PathBuf;
+use hexlens_testkit::{
+    alloc, bless, checks, decoders,
+    generators::{dyno as dyno_gen, hostile as gen, llvm1 as llvm1_gen},
+    invariants, repo,
+};
 
 #[global_allocator]
 static GLOBAL: alloc::Counting = alloc::Counting;
@@ -441,7 +427,7 @@ fn small_files() -> Vec<(&'static str, Vec<u8>)> {
 
 #[test]
 fn checked_in_hostile_files_match_the_generator() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile");
+    let dir = repo::fixtures().join("hostile");
     bless::check_current(&dir, small_files(), "the generator");
     for (name, bytes) in small_files() {
         let target = name.split('-').next().unwrap();
@@ -488,8 +474,7 @@ fn read_past_end(data: &[u8]) -> Option<u64> {
 
 #[test]
 fn no_decoder_reads_at_or_past_the_end_of_a_damaged_file() {
-    let mut files = Vec::new();
-    common::files_under(&common::repo_root().join("tests/fixtures"), &mut files);
+    let mut files = repo::files_under(&repo::fixtures());
     files.retain(|f| {
         f.extension()
             .is_some_and(|e| e != "md" && e != "txt" && e != "ll")

@@ -5,14 +5,8 @@
 //! ends up equal to the one that did the expanding; malformed mirrors are refused;
 //! a huge block is skipped without reading it.
 
-#[allow(dead_code)]
-mod common;
-#[path = "support/invariants.rs"]
-mod invariants;
-#[path = "bitstream_writer.rs"]
-mod writer;
-
 use hexlens_core::{decode, decode_with, expand, BitSpan, ByteSource, NodeId, Options, Tree};
+use hexlens_testkit::{generators::bitstream as writer, invariants, repo};
 use std::cell::Cell;
 use writer::{Op, Writer};
 
@@ -178,8 +172,8 @@ fn expand_all_and_compare(src: &dyn ByteSource, threshold: u64, what: &str) -> u
 
 #[test]
 fn every_dxil_sample_expanded_block_by_block_equals_its_eager_decode() {
-    let dir = common::shared_dir().join("samples").join("dxcontainer");
-    let files = common::files_with_suffix(&dir, "");
+    let dir = repo::shared_dir().join("samples").join("dxcontainer");
+    let files = repo::files_with_suffix(&dir, "");
     let mut with_bitcode = 0;
     let mut with_dxil = 0;
     let mut expansions = 0;
@@ -614,7 +608,7 @@ fn a_one_gib_block_is_skipped_without_reading_it() {
 #[test]
 fn damaged_streams_decoded_lazily_and_expanded_still_equal_their_eager_decode() {
     let mut rng = invariants::Rng(0x1A2B_3C4D_5E6F_7081);
-    let sample = common::curated_dir().join("d3d12_geometry_shader_L1216_gs_code_dxil.dxil.dxbc");
+    let sample = repo::curated_dir().join("d3d12_geometry_shader_L1216_gs_code_dxil.dxil.dxbc");
     let dxil = std::fs::read(&sample).unwrap();
     let nested = nested_stream();
     let mut expansions = 0;

@@ -5,22 +5,14 @@
 //! nested blocks, over-long vbrs, sizes and counts of 0xFFFFFFFF) finish quickly
 //! with errors at the damage.
 
-#[path = "generators/llvm1.rs"]
-mod gen;
-#[path = "support/invariants.rs"]
-mod invariants;
-#[path = "support/lazy.rs"]
-mod lazy;
-#[path = "support/lookup.rs"]
-mod lookup;
-
 use hexlens_core::{decode_bytes, Decoded, Kind, Value};
+use hexlens_testkit::{generators::llvm1 as gen, invariants, lazy, lookup, repo};
 use lookup::{display, error, node, u, value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/llvm1-bytecode")
+    repo::fixtures().join("llvm1-bytecode")
 }
 
 fn s(d: &Decoded, path: &str) -> String {
@@ -563,12 +555,8 @@ fn hostile_inputs_finish_quickly_with_errors_at_the_damage() {
 
 // ----- decoding on demand ---------------------------------------------------------------
 
-/// The benchmarks' dense module: an LLVM 1.3 module of many small functions
-/// (written with the generator `gen` is too, which it loads as its own module).
-#[allow(clippy::duplicate_mod)]
-#[path = "../crates/core/benches/gen/llvm1.rs"]
-mod dense;
-
+// The benchmarks' dense module ([`gen::dense`]): an LLVM 1.3 module of many
+// small functions.
 use hexlens_core::stream::streaming_options;
 use hexlens_core::{decode_with, output};
 use lazy::{expand_all, first_difference, same_as_eager};
@@ -576,7 +564,7 @@ use lazy::{expand_all, first_difference, same_as_eager};
 /// Damaged copies of a dense module of `functions` functions, each with its
 /// error deep inside (found through the eager tree), and the module itself.
 fn damaged_dense(functions: usize) -> Vec<(String, Vec<u8>)> {
-    let good = dense::file(functions);
+    let good = gen::dense(functions);
     let d = decode_bytes(&good);
     assert!(d.is_clean());
     let at = |path: &str| node(&d, path).span.start_byte() as usize;
@@ -615,7 +603,7 @@ fn damaged_dense(functions: usize) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn a_dense_module_opens_with_pages_of_blocks_and_expands_to_the_eager_tree() {
-    let bytes = dense::file(2500);
+    let bytes = gen::dense(2500);
     let src = bytes.as_slice();
     let mut d = decode_with(&src, &streaming_options());
     assert!(!d.tree.may_hide_damage());

@@ -3,14 +3,8 @@
 //! return a tree whose spans nest inside their parents and the file and whose JSON
 //! parses; a truncation of a clean file must carry an error marking the damage.
 
-#[path = "generators/llvm1.rs"]
-mod gen;
-#[path = "support/invariants.rs"]
-mod invariants;
-#[path = "support/lazy.rs"]
-mod lazy;
-
 use hexlens_core::decode_bytes;
+use hexlens_testkit::{generators::llvm1 as gen, invariants, lazy};
 use invariants::{check, check_json, Rng};
 
 /// How many leading bytes of a clean fixture its decode depends on: cutting

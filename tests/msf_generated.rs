@@ -11,23 +11,15 @@
 //!
 //! `tests/pdbutil_oracle.rs` compares the same files with `llvm-pdbutil-19`.
 
-#[path = "generators/msf.rs"]
-mod gen;
-#[path = "support/invariants.rs"]
-mod invariants;
-#[path = "support/lazy.rs"]
-mod lazy;
-#[path = "support/lookup.rs"]
-mod lookup;
-
 use hexlens_core::{decode_bytes, output, BitSpan, Decoded, Kind, NodeId, Tree};
+use hexlens_testkit::{bless, checks, generators::msf as gen, invariants, lazy, lookup, repo};
 use invariants::{check, check_json, Rng};
 use lookup::{display, error, node, u};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/msf")
+    repo::fixtures().join("msf")
 }
 
 /// The PDBs LLVM's writer made (`tests/pdbutil_oracle.rs` keeps them current).
@@ -604,7 +596,7 @@ fn pruned_json(json: &str) -> String {
 
 #[test]
 fn the_golden_dumps_are_current() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/msf");
+    let dir = repo::root().join("tests/golden/msf");
     let mut dumps = Vec::new();
     for (name, bytes) in all_fixtures() {
         let d = decode_bytes(&bytes);
@@ -617,7 +609,7 @@ fn the_golden_dumps_are_current() {
             pruned_json(&output::to_json(&d)).into_bytes(),
         ));
     }
-    lookup::bless::check_current(&dir, dumps, "the decode");
+    bless::check_current(&dir, dumps, "the decode");
 }
 
 #[test]
@@ -782,7 +774,7 @@ fn a_file_of_thousands_of_pages_decodes_quickly_and_in_pages_on_demand() {
     let d = clean(&bytes);
     let eager = t.elapsed();
     assert!(eager < Duration::from_secs(5), "{eager:?}");
-    assert!(d.tree.len() as u64 <= invariants::checks::node_bound(bytes.len() as u64));
+    assert!(d.tree.len() as u64 <= checks::node_bound(bytes.len() as u64));
     assert!(display(&d, "Pages/[513]").starts_with("free block map 1, interval 1, active"));
     // On demand, the Pages list comes in pages: the tree stays small.
     let mut lazy = hexlens_core::decode_with(&bytes.as_slice(), &lazy::paged(1000));

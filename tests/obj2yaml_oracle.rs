@@ -12,10 +12,8 @@
 //! A second test checks the curated fixtures without shared/ or LLVM: clean decode,
 //! valid JSON, children nested in parents, non-overlapping siblings.
 
-#[allow(dead_code)]
-mod common;
-
 use hexlens_core::{decode_bytes, Decoded, Name, Node, NodeId, Tree, Value};
+use hexlens_testkit::{repo, tools};
 use serde_yaml::Value as Y;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -526,16 +524,16 @@ fn pattern(path: &str) -> String {
 #[test]
 fn hexlens_agrees_with_llvm19_obj2yaml_on_every_dxcontainer_sample() {
     let started = Instant::now();
-    let corpus = common::dxcontainer_corpus();
-    let obj2yaml = common::obj2yaml_19();
-    let files = common::files_with_suffix(&corpus, ".dxbc");
+    let corpus = repo::dxcontainer_corpus();
+    let obj2yaml = tools::obj2yaml_19();
+    let files = repo::files_with_suffix(&corpus, ".dxbc");
     assert!(
         !files.is_empty(),
         "no *.dxbc files under {}",
         corpus.display()
     );
 
-    let reports: Vec<FileReport> = common::for_each_file(&files, &corpus, WORKERS, |path, rel| {
+    let reports: Vec<FileReport> = repo::for_each_file(&files, &corpus, WORKERS, |path, rel| {
         check_file(path, rel, &obj2yaml)
     });
 
@@ -623,8 +621,8 @@ fn hexlens_agrees_with_llvm19_obj2yaml_on_every_dxcontainer_sample() {
 
 #[test]
 fn curated_samples_decode_cleanly_with_nested_spans() {
-    let dir = common::curated_dir();
-    let files = common::files_with_suffix(&dir, ".dxbc");
+    let dir = repo::curated_dir();
+    let files = repo::files_with_suffix(&dir, ".dxbc");
     assert!(
         files.len() >= 35,
         "expected the 35 curated samples under {}, found {}",

@@ -18,12 +18,8 @@
 //! parses; what yaml2obj-19 makes of it (the original file, another file, or an
 //! error) is counted and printed, file by file.
 
-#[allow(dead_code)]
-mod common;
-#[path = "generators/dxcontainer.rs"]
-mod gen;
-
 use hexlens_core::formats::dxcontainer::yaml;
+use hexlens_testkit::{generators::dxcontainer as gen, repo, tools};
 use serde_yaml::Value as Y;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -123,7 +119,7 @@ fn first_difference(a: &Y, b: &Y, path: &str) -> Option<String> {
 
 /// Runs the checks on `files` with [`WORKERS`] threads, in file order.
 fn check_all(files: &[PathBuf], root: &Path, obj2yaml: &Path, yaml2obj: &Path) -> Vec<FileReport> {
-    common::for_each_file(files, root, WORKERS, |path, rel| {
+    repo::for_each_file(files, root, WORKERS, |path, rel| {
         check_file(path, rel, obj2yaml, yaml2obj)
     })
 }
@@ -201,10 +197,10 @@ fn check_file(path: &Path, rel: &str, obj2yaml: &Path, yaml2obj: &Path) -> FileR
 #[test]
 fn hexlens_yaml_is_obj2yaml_19s_and_yaml2obj_19_builds_the_same_files_from_it() {
     let started = Instant::now();
-    let corpus = common::dxcontainer_corpus();
-    let obj2yaml = common::obj2yaml_19();
-    let yaml2obj = common::yaml2obj_19();
-    let files = common::files_with_suffix(&corpus, ".dxbc");
+    let corpus = repo::dxcontainer_corpus();
+    let obj2yaml = tools::obj2yaml_19();
+    let yaml2obj = tools::yaml2obj_19();
+    let files = repo::files_with_suffix(&corpus, ".dxbc");
     assert!(
         !files.is_empty(),
         "no *.dxbc files under {}",
@@ -292,11 +288,11 @@ fn hexlens_yaml_is_obj2yaml_19s_and_yaml2obj_19_builds_the_same_files_from_it() 
 /// that parses, with any part mapping hexlens could not write named.
 #[test]
 fn hexlens_yaml_is_obj2yaml_19s_for_the_repository_fixtures() {
-    let obj2yaml = common::obj2yaml_19();
-    let yaml2obj = common::yaml2obj_19();
-    let root = common::repo_root().join("tests/fixtures");
-    let mut files = common::files_with_suffix(&root.join("dxcontainer/generated"), ".dxbc");
-    files.extend(common::files_with_suffix(&common::curated_dir(), ".dxbc"));
+    let obj2yaml = tools::obj2yaml_19();
+    let yaml2obj = tools::yaml2obj_19();
+    let root = repo::fixtures();
+    let mut files = repo::files_with_suffix(&root.join("dxcontainer/generated"), ".dxbc");
+    files.extend(repo::files_with_suffix(&repo::curated_dir(), ".dxbc"));
     assert!(
         files.len() >= 45,
         "{} fixtures under {}",
@@ -352,8 +348,8 @@ fn container(parts: &[(&[u8; 4], Vec<u8>)]) -> Vec<u8> {
 /// and no parts at all.
 #[test]
 fn hexlens_yaml_is_obj2yaml_19s_for_parts_written_in_unusual_forms() {
-    let obj2yaml = common::obj2yaml_19();
-    let yaml2obj = common::yaml2obj_19();
+    let obj2yaml = tools::obj2yaml_19();
+    let yaml2obj = tools::yaml2obj_19();
     let mut hash_flag = vec![0u8; 20];
     hash_flag[0] = 2;
     let mut hash_digest = vec![0u8; 20];
@@ -381,8 +377,7 @@ fn hexlens_yaml_is_obj2yaml_19s_for_parts_written_in_unusual_forms() {
         ("unknown_part", container(&[(b"ABCD", vec![1, 2, 3, 4])])),
         ("no_parts", container(&[])),
     ];
-    let dir = std::env::temp_dir().join(format!("hexlens-yaml-cases-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tools::scratch_dir("yaml-cases");
     let files: Vec<PathBuf> = cases
         .iter()
         .map(|(name, bytes)| {

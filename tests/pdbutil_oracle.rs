@@ -19,60 +19,21 @@
 //!
 //! A missing `llvm-pdbutil-19` fails the tests: they do not skip.
 
-#[path = "support/bless.rs"]
-mod bless;
-#[path = "generators/msf.rs"]
-mod gen;
-#[path = "support/invariants.rs"]
-mod invariants;
-
 use hexlens_core::{decode_bytes, Decoded, Value};
+use hexlens_testkit::{bless, generators::msf as gen, invariants, repo, tools};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/msf")
+    repo::fixtures().join("msf")
 }
 
 /// The PDBs LLVM's writer makes from the YAML beside them.
 const YAML2PDB: &[&str] = &["llvm_minimal", "llvm_modules"];
 
-/// Finds `llvm-pdbutil-19` on PATH or in the Debian llvm-19 locations. Panics
-/// if missing.
-fn pdbutil() -> PathBuf {
-    let on_path = std::env::var_os("PATH")
-        .map(|p| {
-            std::env::split_paths(&p)
-                .map(|d| d.join("llvm-pdbutil-19"))
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
-    on_path
-        .into_iter()
-        .chain([
-            PathBuf::from("/usr/bin/llvm-pdbutil-19"),
-            PathBuf::from("/usr/lib/llvm-19/bin/llvm-pdbutil"),
-        ])
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "llvm-pdbutil-19 not found (looked on PATH, /usr/bin/llvm-pdbutil-19, \
-                 /usr/lib/llvm-19/bin/llvm-pdbutil): run the project's setup (`bash .ci/run` \
-                 installs llvm-19), or `apt-get install llvm-19`"
-            )
-        })
-}
-
-/// A scratch directory of this test's own.
-fn scratch(what: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexlens-pdbutil-{what}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Runs llvm-pdbutil with `args`; its stdout, or its stderr as the error.
 fn run(args: &[&str]) -> Result<String, String> {
-    let tool = pdbutil();
+    let tool = tools::llvm_19_tool("llvm-pdbutil");
     let out = Command::new(&tool)
         .args(args)
         .output()
@@ -242,7 +203,7 @@ fn compare(name: &str, bytes: &[u8], path: &Path) -> usize {
         Some(want.guid.as_str()),
         "{name}: GUID"
     );
-    let export = scratch("export");
+    let export = tools::scratch_dir("pdbutil-export");
     for (i, (size, purpose, blocks)) in want.list.iter().enumerate() {
         let s = format!("Streams/[{i}]");
         let id = d.tree.find(&s).unwrap_or_else(|| panic!("{name}: no {s}"));
@@ -340,7 +301,7 @@ fn llvm_pdbutil_19_is_installed() {
 #[test]
 fn the_llvm_written_fixtures_are_what_yaml2pdb_19_writes() {
     let dir = fixtures_dir();
-    let tmp = scratch("yaml2pdb");
+    let tmp = tools::scratch_dir("pdbutil-yaml2pdb");
     let mut made = Vec::new();
     for name in YAML2PDB {
         let yaml = dir.join(format!("{name}.yaml"));

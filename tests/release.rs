@@ -4,18 +4,10 @@
 //! the budget. Format-agnostic: run on the dense LLVM 1.x, cDAC, .dyno and
 //! bitcode inputs the benchmarks use.
 
-#[path = "../crates/core/benches/gen/cdac.rs"]
-mod cdac;
-#[path = "../crates/core/benches/gen/dyno.rs"]
-mod dyno;
-#[path = "../crates/core/benches/gen/llvm1.rs"]
-mod llvm1;
-#[path = "bitstream_writer.rs"]
-mod writer;
-
 use hexlens_core::stream::streaming_options;
 use hexlens_core::tree::{NodeId, Tree};
 use hexlens_core::{decode_bytes, decode_with, expand, Decoded, Options};
+use hexlens_testkit::generators::{bitstream as writer, cdac, dyno, llvm1};
 
 fn paged(page: u32) -> Options {
     Options {
@@ -153,10 +145,10 @@ fn check_bounded_walk(what: &str, bytes: &[u8], page: u32, budget: usize) {
 
 #[test]
 fn a_walk_of_the_whole_file_within_a_budget_sees_the_eager_tree() {
-    check_bounded_walk("LLVM 1.x, 600 functions", &llvm1::file(600), 50, 256 << 10);
+    check_bounded_walk("LLVM 1.x, 600 functions", &llvm1::dense(600), 50, 256 << 10);
     // A page of 100 cDAC types is ~2,400 nodes.
-    check_bounded_walk("cDAC, 3000 types", &cdac::blob(3000), 100, 512 << 10);
-    check_bounded_walk(".dyno, 3000 symbols", &dyno::file(3000), 100, 512 << 10);
+    check_bounded_walk("cDAC, 3000 types", &cdac::dense(3000), 100, 512 << 10);
+    check_bounded_walk(".dyno, 3000 symbols", &dyno::dense(3000), 100, 512 << 10);
     check_bounded_walk(
         "bitcode, 400 functions",
         &writer::dense_module(400),
@@ -193,7 +185,7 @@ fn kid_lines(t: &Tree, id: NodeId) -> Vec<String> {
 
 #[test]
 fn trimming_releases_the_least_recently_used_group_first_and_keeps_what_is_looked_at() {
-    let bytes = llvm1::file(300);
+    let bytes = llvm1::dense(300);
     let src = bytes.as_slice();
     let mut d = decode_with(&src, &paged(1000));
     // Open four groups in turn: w, a, b, c.
@@ -229,7 +221,7 @@ fn trimming_releases_the_least_recently_used_group_first_and_keeps_what_is_looke
 
 #[test]
 fn a_release_renumbers_the_nodes_after_it_and_says_where_they_went() {
-    let bytes = cdac::blob(3000);
+    let bytes = cdac::dense(3000);
     let src = bytes.as_slice();
     let mut d = decode_with(&src, &paged(100));
     // Open two groups, then release the first (not the last opened: the

@@ -6,18 +6,8 @@
 //! NODES_BASE (the constants and their measurement are in `fuzz/src/checks.rs` and
 //! `fuzz/REPORT.md`). Run with `--nocapture` to see the measured figures.
 
-#[path = "../fuzz/src/alloc.rs"]
-mod alloc;
-#[path = "../fuzz/src/checks.rs"]
-mod checks;
-#[allow(dead_code)]
-mod common;
-#[path = "../fuzz/src/decoders.rs"]
-mod decoders;
-#[path = "generators/hostile.rs"]
-mod gen;
-
-use common::{dxcontainer_samples, files_under, repo_root};
+use hexlens_testkit::repo::{dxcontainer_samples, files_under};
+use hexlens_testkit::{alloc, checks, decoders, generators::hostile as gen, repo};
 use std::path::Path;
 
 #[global_allocator]
@@ -128,8 +118,7 @@ fn target_for(path: &Path) -> String {
 
 #[test]
 fn fixtures_and_regressions_decode_within_the_allocation_and_node_bounds() {
-    let mut files = Vec::new();
-    files_under(&repo_root().join("tests").join("fixtures"), &mut files);
+    let mut files = files_under(&repo::fixtures());
     // The fuzz campaigns' seed sets have a test of their own (below).
     files.retain(|p| !p.to_string_lossy().contains("fuzz-regressions/seeds/"));
     assert!(
@@ -141,7 +130,7 @@ fn fixtures_and_regressions_decode_within_the_allocation_and_node_bounds() {
     for p in &files {
         let data = std::fs::read(p).unwrap();
         let label = p
-            .strip_prefix(repo_root())
+            .strip_prefix(repo::root())
             .unwrap_or(p)
             .display()
             .to_string();
@@ -162,9 +151,8 @@ fn fixtures_and_regressions_decode_within_the_allocation_and_node_bounds() {
 /// that grows faster than the file.
 #[test]
 fn kept_fuzz_inputs_decode_within_the_allocation_and_node_bounds() {
-    let dir = repo_root().join("tests/fixtures/fuzz-regressions");
-    let mut files = Vec::new();
-    files_under(&dir, &mut files);
+    let dir = repo::fixtures().join("fuzz-regressions");
+    let files = files_under(&dir);
     assert!(
         files.len() >= 10,
         "expected the kept fuzz inputs in {}, found {} files",
@@ -187,8 +175,7 @@ fn kept_fuzz_inputs_decode_within_the_allocation_and_node_bounds() {
 
 #[test]
 fn shared_samples_decode_within_the_allocation_and_node_bounds() {
-    let mut files = Vec::new();
-    files_under(&dxcontainer_samples(), &mut files);
+    let files = files_under(&dxcontainer_samples());
     assert!(
         files.len() > 1000,
         "expected the DXContainer corpus, found {} files",

@@ -3,18 +3,13 @@
 //! a tree whose spans nest inside their parents and the file, whose JSON parses,
 //! and — for truncations of a clean file — that carries an error marking the damage.
 
-#[path = "generators/dxcontainer.rs"]
-mod gen;
-#[path = "support/invariants.rs"]
-mod invariants;
-
 use invariants::{check, check_json, Rng};
 
 use hexlens_core::decode_bytes;
-use std::path::PathBuf;
+use hexlens_testkit::{generators::dxcontainer as gen, invariants, repo};
 
 fn samples() -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dxcontainer/curated");
+    let dir = repo::curated_dir();
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())

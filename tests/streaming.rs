@@ -6,15 +6,9 @@
 //! same bytes; a depth limit must give the eager tree pruned at that depth, and
 //! selecting a path the eager subtree at that path.
 
-#[allow(dead_code)]
-mod common;
-#[path = "support/invariants.rs"]
-mod invariants;
-#[path = "support/lazy.rs"]
-mod lazy;
-
 use hexlens_core::stream::{self, Limits};
 use hexlens_core::{output, Decoded, Options};
+use hexlens_testkit::{invariants, lazy, repo};
 use lazy::streamed_with as streamed;
 use serde_json::Value as J;
 use std::path::PathBuf;
@@ -73,8 +67,7 @@ fn context(s: &str, at: usize) -> String {
 }
 
 fn fixture_files() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    common::files_under(&common::repo_root().join("tests/fixtures"), &mut files);
+    let mut files = repo::files_under(&repo::fixtures());
     files.retain(|f| {
         let name = f.file_name().unwrap().to_string_lossy();
         !name.ends_with(".md") && !name.ends_with(".txt") && !name.ends_with(".ll")
@@ -95,8 +88,7 @@ fn every_fixture_streams_to_the_same_bytes_as_an_eager_dump() {
 
 #[test]
 fn every_corpus_container_streams_to_the_same_bytes_as_an_eager_dump() {
-    let mut files = Vec::new();
-    common::files_under(&common::dxcontainer_samples(), &mut files);
+    let mut files = repo::files_under(&repo::dxcontainer_samples());
     files.retain(|f| f.extension().is_some_and(|e| e != "txt" && e != "md"));
     assert!(
         files.len() > 1000,
@@ -133,8 +125,7 @@ fn every_corpus_container_streams_to_the_same_bytes_as_an_eager_dump() {
 /// trusts lazy parts the skim vouched for, would differ.
 #[test]
 fn damaged_bitcode_streams_to_the_same_bytes_as_an_eager_dump() {
-    let mut files = Vec::new();
-    common::files_under(&common::curated_dir(), &mut files);
+    let mut files = repo::files_under(&repo::curated_dir());
     files.retain(|f| f.to_string_lossy().contains("dxil"));
     files.sort();
     assert!(!files.is_empty());
@@ -275,8 +266,7 @@ fn depth_limits_and_selections() {
         .into_iter()
         .filter(|f| !f.to_string_lossy().contains("hostile"))
         .collect();
-    let mut curated = Vec::new();
-    common::files_under(&common::curated_dir(), &mut curated);
+    let curated = repo::files_under(&repo::curated_dir());
     files.extend(
         curated
             .into_iter()
@@ -353,8 +343,7 @@ fn depth_limits_and_selections() {
 fn a_streaming_walk_releases_what_it_wrote() {
     // The biggest curated DXIL sample: the tree after a full streaming dump holds
     // no more nodes than right after decoding.
-    let mut files = Vec::new();
-    common::files_under(&common::curated_dir(), &mut files);
+    let mut files = repo::files_under(&repo::curated_dir());
     files.retain(|f| f.to_string_lossy().contains("dxil"));
     let f = files
         .iter()
@@ -373,8 +362,7 @@ fn a_streaming_walk_releases_what_it_wrote() {
 
 #[test]
 fn a_released_node_is_as_before_and_decodes_again_to_the_same_subtree() {
-    let mut files = Vec::new();
-    common::files_under(&common::curated_dir(), &mut files);
+    let mut files = repo::files_under(&repo::curated_dir());
     files.retain(|f| f.to_string_lossy().contains("dxil"));
     files.sort();
     let mut checked = 0;

@@ -9,15 +9,17 @@
 //! `execFileSync`, `spawn` and `execSync` with a literal name, and any literal
 //! `/usr/bin/NAME` path.
 
-#[allow(dead_code)]
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+/// The repository root (the root package's manifest directory).
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
 /// The programs column of `scripts/tools.tsv`.
 fn listed() -> BTreeSet<String> {
-    let path = common::repo_root().join("scripts/tools.tsv");
+    let path = repo_root().join("scripts/tools.tsv");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut out = BTreeSet::new();
     for line in text
@@ -122,7 +124,7 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 #[test]
 fn every_program_the_tests_and_scripts_start_is_listed() {
     let listed = listed();
-    let root = common::repo_root();
+    let root = repo_root();
     let mut files = Vec::new();
     for d in ["tests", "crates", "bench", "scripts", "fuzz", "examples"] {
         sources(&root.join(d), &mut files);

@@ -1,14 +1,12 @@
 //! Shared code of the hexlens fuzz targets: the counting allocator, the invariant
-//! checks, and the decodes the targets drive. Each target decodes an input and
-//! asserts the invariants through [`run`].
+//! checks and the decodes the targets drive live in `hexlens-testkit`
+//! (`crates/testkit`, shared with the core's tests); this crate installs the
+//! allocator and re-exports them. Each target decodes an input and asserts the
+//! invariants through [`run`].
 //!
 //! Run with `fuzz/run.sh SECONDS`; see `fuzz/REPORT.md` for the figures.
 
-pub mod alloc;
-pub mod checks;
-pub mod compare;
-pub mod decoders;
-pub mod query;
+pub use hexlens_testkit::{alloc, checks, compare, decoders, query};
 
 pub use compare::pair;
 pub use decoders::{decode, decode_for_target};

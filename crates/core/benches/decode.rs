@@ -1,11 +1,12 @@
 //! Decoding speed of the core on large generated files, one benchmark group per
 //! format: bytes/s and nodes/s of `hexlens_core::decode` (the whole tree, eager).
 //!
-//! The inputs are written by the generators in `benches/gen/` (valid files: each is
-//! checked to decode with the expected format and without any error before it is
-//! timed). Their sizes are moderate so `cargo bench -p hexlens-core` finishes in a
-//! few minutes; `HEXLENS_BENCH_SCALE=10` (any positive number) multiplies them, e.g.
-//! a .dyno of 1,000,000 symbols and a cDAC blob of 100,000 types at 10.
+//! The inputs are written by the generators of `hexlens_testkit::generators`
+//! (`crates/testkit`); they are valid files: each is checked to decode with the
+//! expected format and without any error before it is timed. Their sizes are
+//! moderate so `cargo bench -p hexlens-core` finishes in a few minutes;
+//! `HEXLENS_BENCH_SCALE=10` (any positive number) multiplies them, e.g. a .dyno
+//! of 1,000,000 symbols and a cDAC blob of 100,000 types at 10.
 //!
 //! Criterion prints each group's time with both throughputs (`elem/s` = tree nodes
 //! a second); the line before each group gives the input's size and node count.
@@ -17,14 +18,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-#[path = "gen/cdac.rs"]
-mod cdac;
-#[path = "gen/dxil.rs"]
-mod dxil;
-#[path = "gen/dyno.rs"]
-mod dyno;
-#[path = "gen/llvm1.rs"]
-mod llvm1;
+use hexlens_testkit::generators::{cdac, dxil, dyno, llvm1};
 
 /// `HEXLENS_BENCH_SCALE`, or 1.
 fn scale() -> f64 {
@@ -86,19 +80,19 @@ fn inputs() -> Vec<Input> {
                 group: "dyno",
                 format: "chapel-dyno",
                 what: format!("{symbols} symbols"),
-                make: Box::new(move || dyno::file(symbols)),
+                make: Box::new(move || dyno::dense(symbols)),
             },
             Input {
                 group: "cdac",
                 format: "cdac",
                 what: format!("{types} types"),
-                make: Box::new(move || cdac::blob(types)),
+                make: Box::new(move || cdac::dense(types)),
             },
             Input {
                 group: "llvm1",
                 format: "llvm1-bytecode",
                 what: format!("{functions} functions"),
-                make: Box::new(move || llvm1::file(functions)),
+                make: Box::new(move || llvm1::dense(functions)),
             },
         ])
         .collect()

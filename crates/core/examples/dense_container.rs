@@ -8,7 +8,7 @@
 //!
 //! `write` makes `DIR/dense.dxbc` (1,000,000 SYM0 symbols and STR0 strings,
 //! 100,000 SHDR instructions, 5,000 ISG1 parameters, 50,000 RDAT and PSV0
-//! resources; the generator is the tests' own, `tests/generators/dxcontainer.rs`)
+//! resources; the generator is the tests' own, `hexlens_testkit::generators::dxcontainer`)
 //! and a signed copy, `DIR/dense-signed.dxbc` (opening it checks the digest over
 //! every byte). `time` decodes FILE with `stream::streaming_options()` (the root
 //! and its children), then opens every lazy node one at a time, depth first,
@@ -16,10 +16,8 @@
 //! the total and the slowest opening. `examples/open_cost.rs` gives the same
 //! figures breadth first, for any format.
 
-#[path = "../../../tests/generators/dxcontainer.rs"]
-mod gen;
-
 use hexlens_core::{decode_with, stream::streaming_options, Decoded};
+use hexlens_testkit::generators::dxcontainer as gen;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

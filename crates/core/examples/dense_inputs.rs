@@ -6,15 +6,7 @@
 //! cargo run --release -p hexlens-core --example dense_inputs -- OUT_DIR BITCODE
 //! ```
 
-#[allow(dead_code)]
-#[path = "../benches/gen/cdac.rs"]
-mod cdac;
-#[allow(dead_code)]
-#[path = "../benches/gen/dxil.rs"]
-mod dxil;
-#[allow(dead_code)]
-#[path = "../benches/gen/dyno.rs"]
-mod dyno;
+use hexlens_testkit::generators::{cdac, dxil, dyno};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,6 +22,6 @@ fn main() {
         println!("{name}: {} bytes", data.len());
     };
     write("dxil-container.dxbc", dxil::container_of(bc));
-    write("dyno-1m-symbols.dyno", dyno::file(1_000_000));
-    write("cdac-100k-types.bin", cdac::blob(100_000));
+    write("dyno-1m-symbols.dyno", dyno::dense(1_000_000));
+    write("cdac-100k-types.bin", cdac::dense(100_000));
 }

@@ -6,8 +6,7 @@
 //! cargo run --release -p hexlens-core --example node_cost -- FILE...
 //! ```
 
-#[path = "../../../fuzz/src/alloc.rs"]
-mod alloc;
+use hexlens_testkit::alloc;
 
 #[global_allocator]
 static GLOBAL: alloc::Counting = alloc::Counting;

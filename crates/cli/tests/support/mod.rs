@@ -1,22 +1,15 @@
 //! Shared by the CLI's integration tests: running the `hexlens` binary, listing
-//! fixtures, and comparing dumps with golden files (`HEXLENS_BLESS=1` rewrites
-//! them when an output change is intended).
+//! fixtures, and comparing dumps with golden files through the tests' one golden
+//! writer, `hexlens_testkit::bless` (`HEXLENS_BLESS=1` rewrites them when an
+//! output change is intended).
 
 #![allow(dead_code)]
 
-#[path = "../../../../tests/support/bless.rs"]
-mod bless;
-
+use hexlens_testkit::bless;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The repository root.
-pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+pub use hexlens_testkit::repo::root as repo;
 
 /// Runs `hexlens` with `args`.
 pub fn hexlens(args: &[&str]) -> Output {

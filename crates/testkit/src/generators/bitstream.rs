@@ -1,12 +1,10 @@
-//! A small LLVM bitstream writer for building test streams by hand, shared by the
-//! bitstream tests through `#[path = "bitstream_writer.rs"] mod writer;`. Its own
-//! tests check that what it writes decodes back.
+//! A small LLVM bitstream writer for building test streams by hand (the core's
+//! bitstream, lazy-decoding, function-name and release tests), a sample stream
+//! using every operand encoding and a dense module for the scale tests.
 //!
 //! Bits are written least significant first, as LLVM's `BitstreamWriter` does;
 //! blocks are 32-bit aligned and their `NumWords` is patched when they end (or set
 //! to a chosen lie with [`Writer::end_block_claiming`]).
-
-#![allow(dead_code)]
 
 /// One abbreviation operand, as written in a `DEFINE_ABBREV`.
 #[derive(Clone, Copy, Debug)]
@@ -260,22 +258,6 @@ pub fn sample_stream() -> Vec<u8> {
     w.finish()
 }
 
-#[test]
-fn the_writer_emits_vbrs_least_significant_chunk_first() {
-    let mut w = Writer::new();
-    w.vbr(1000, 4);
-    // 1000 = 0b1111101000: chunks of 3 bits 000, 101, 111, 001 with continuation.
-    assert_eq!(w.pos_bits(), 32 + 16);
-    assert_eq!(&w.bytes[4..], &[0b1101_1000, 0b0001_1111]);
-}
-
-#[test]
-fn the_sample_stream_ends_on_a_word() {
-    let s = sample_stream();
-    assert_eq!(s.len() % 4, 0);
-    assert!(s.starts_with(b"BC\xC0\xDE"));
-}
-
 /// A dense module of `functions` function blocks: a module block (VERSION 1)
 /// holding a constants block and, per function, a FUNCTION_BLOCK of 40
 /// instruction records (half through a local abbreviation with a literal code,
@@ -310,4 +292,25 @@ pub fn dense_module(functions: usize) -> Vec<u8> {
     }
     w.end_block();
     w.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_writer_emits_vbrs_least_significant_chunk_first() {
+        let mut w = Writer::new();
+        w.vbr(1000, 4);
+        // 1000 = 0b1111101000: chunks of 3 bits 000, 101, 111, 001 with continuation.
+        assert_eq!(w.pos_bits(), 32 + 16);
+        assert_eq!(&w.bytes[4..], &[0b1101_1000, 0b0001_1111]);
+    }
+
+    #[test]
+    fn the_sample_stream_ends_on_a_word() {
+        let s = sample_stream();
+        assert_eq!(s.len() % 4, 0);
+        assert!(s.starts_with(b"BC\xC0\xDE"));
+    }
 }

@@ -1,7 +1,5 @@
-//! The decodes the fuzz targets drive, shared with the root package's tests
-//! (included there with `#[path]`).
-
-#![allow(dead_code)]
+//! The decodes the fuzz targets drive, shared with the core's tests that replay
+//! and bound them.
 
 use hexlens_core::{formats, Decoded};
 

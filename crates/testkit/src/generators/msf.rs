@@ -13,15 +13,13 @@
 //! named stream map's buckets follow the string hash PDB writers use (the one
 //! LLVM calls `hashStringV1`), so LLVM's reader finds names by lookup. The
 //! DirectX Containers inside are fixtures of this repository: the debug
-//! container of `tests/generators/dxcontainer.rs` and a DXIL shader of the
+//! container of [`dxcontainer`](super::dxcontainer) and a DXIL shader of the
 //! vkd3d-proton corpus (`tests/fixtures/dxcontainer/curated/`).
 //!
-//! `tests/msf_generated.rs` checks the files in `tests/fixtures/msf/` are what
-//! this generator makes (`HEXLENS_BLESS=1` rewrites them) and what hexlens
-//! decodes from them; `tests/pdbutil_oracle.rs` checks them against
+//! The core's `msf_generated.rs` checks the files in `tests/fixtures/msf/` are
+//! what this generator makes (`HEXLENS_BLESS=1` rewrites them) and what hexlens
+//! decodes from them; its `pdbutil_oracle.rs` checks them against
 //! `llvm-pdbutil-19`.
-
-#![allow(dead_code)]
 
 /// `"Microsoft C/C++ MSF 7.00\r\n"` and `1A 44 53 00 00 00`.
 pub const MAGIC: &[u8; 32] = b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0";
@@ -31,10 +29,11 @@ pub const NIL: u32 = u32::MAX;
 /// The debug container DXC writes into a shader's PDB (this repository's
 /// generated fixture).
 pub const DEBUG_CONTAINER: &[u8] =
-    include_bytes!("../fixtures/dxcontainer/generated/pdb_debug_container.dxbc");
+    include_bytes!("../../../../tests/fixtures/dxcontainer/generated/pdb_debug_container.dxbc");
 /// A DXIL hull shader compiled by DXC (vkd3d-proton corpus), 2,776 bytes.
-pub const DXIL_SHADER: &[u8] =
-    include_bytes!("../fixtures/dxcontainer/curated/hs_mismatch_2_code_dxil.dxil.dxbc");
+pub const DXIL_SHADER: &[u8] = include_bytes!(
+    "../../../../tests/fixtures/dxcontainer/curated/hs_mismatch_2_code_dxil.dxil.dxbc"
+);
 
 /// One stream: its size as stored, its bytes, its pages.
 #[derive(Clone, Debug)]

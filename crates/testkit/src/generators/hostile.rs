@@ -1,6 +1,7 @@
-//! Generator of hostile inputs for `tests/hostile.rs`: files whose counts, offsets,
-//! sizes, nesting and variable-length integers are chosen to make a careless
-//! decoder allocate by a count, loop, recurse without end or overflow arithmetic.
+//! Generator of hostile inputs for the core's `hostile.rs` and
+//! `resource_bounds.rs`: files whose counts, offsets, sizes, nesting and
+//! variable-length integers are chosen to make a careless decoder allocate by a
+//! count, loop, recurse without end or overflow arithmetic.
 //!
 //! DXContainers follow `specs/dxcontainer.md` (32-byte header, part offset table,
 //! 8-byte part headers, the DXIL program header); bitstreams follow LLVM's
@@ -8,8 +9,6 @@
 //! 2 DEFINE_ABBREV, 3 UNABBREV_RECORD; bits packed least significant first).
 //! Each generator's doc says which offsets the damage is at, so the tests can
 //! check that errors are reported there.
-
-#![allow(dead_code)]
 
 fn u32le(v: u32) -> [u8; 4] {
     v.to_le_bytes()

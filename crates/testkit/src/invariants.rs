@@ -1,22 +1,18 @@
 //! The tree invariants every decode must satisfy, whatever the input, and a small
-//! deterministic random generator for corruption sweeps. Shared by the per-format
-//! damage tests through `#[path = "support/invariants.rs"] mod invariants;`.
+//! deterministic random generator for corruption sweeps, for the per-format
+//! damage tests.
 //!
-//! The checks themselves live in one place, `fuzz/src/checks.rs` (the fuzz
-//! targets run them after every input), and are included here by path, so the
-//! damage sweeps hold every tree to the same, stricter invariants: spans inside the
-//! file and nested in their parents, one parent per node (a tree, no cycles), errors
-//! marking themselves and all their ancestors damaged, the node-count bound, and a
-//! JSON rendering that parses, spans the file and lists every error.
+//! The checks themselves live in one place, [`checks`](crate::checks) (the fuzz
+//! targets run them after every input), so the damage sweeps hold every tree to
+//! the same, stricter invariants: spans inside the file and nested in their
+//! parents, one parent per node (a tree, no cycles), errors marking themselves
+//! and all their ancestors damaged, the node-count bound, and a JSON rendering
+//! that parses, spans the file and lists every error.
 
-// Each test binary uses a different part of what is shared here.
-#![allow(dead_code, unused_imports)]
+use crate::checks;
 
-#[path = "../../fuzz/src/checks.rs"]
-pub mod checks;
-
-/// Checks the structure of a tree decoded from `len` bytes (see
-/// `fuzz/src/checks.rs`, [`checks::check_tree`]); returns the first violation.
+/// Checks the structure of a tree decoded from `len` bytes
+/// ([`checks::check_tree`]); returns the first violation.
 pub use checks::check_tree as check;
 
 /// Checks that the JSON rendering parses, spans the file and lists every error of
@@ -27,15 +23,17 @@ pub use checks::check_json;
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
 
+    /// A number below `n` (0 when `n` is 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 
     /// Corrupts 1–6 bytes: small bit flips mixed with hostile 0x00 / 0xFF bytes.

@@ -5,10 +5,9 @@
 //! Memory freed on another thread than the one that allocated it is rare in the
 //! decoders (they are single-threaded); the counters saturate instead of wrapping.
 //!
-//! Used by the fuzz targets (`fuzz/src/lib.rs`) and by the root package's
-//! `tests/resource_bounds.rs`, which includes this file with `#[path]`.
-
-#![allow(dead_code)]
+//! Installed by the fuzz targets (`fuzz/src/lib.rs`), by the core's tests that
+//! measure allocations (`crates/core/tests/resource_bounds.rs`, `hostile.rs`,
+//! `fuzz_regressions.rs`) and by the `node_cost` example.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -1,13 +1,11 @@
-//! The `llvm-bcanalyzer-19` side of the bitcode oracle tests, shared by
-//! `tests/bitstream_oracle.rs` and `tests/bitstream_modern.rs` through
-//! `#[path = "support/bcanalyzer.rs"] mod bcanalyzer;`: finding LLVM 19's tools,
-//! running the analyzer (`-dump -non-symbolic -dump-blockinfo -show-binary-blobs`)
-//! and parsing its dump into a sequence of block entries, records and block ends.
+//! The `llvm-bcanalyzer-19` side of the bitcode oracle tests (the core's
+//! `bitstream_oracle.rs` and `bitstream_modern.rs`): running the analyzer
+//! (`-dump -non-symbolic -dump-blockinfo -show-binary-blobs`) and parsing its
+//! dump into a sequence of block entries, records and block ends.
 
-#![allow(dead_code)]
-
+use crate::tools::bcanalyzer_19;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// One entry of a bitstream, as both sides see it.
@@ -35,40 +33,6 @@ pub enum Ev {
 pub struct Entry {
     pub ev: Ev,
     pub name: String,
-}
-
-/// An LLVM 19 tool (`name` without the version: `llvm-as`, `llvm-bcanalyzer`), on
-/// PATH as `name-19` or where Debian's llvm-19 puts it. Panics if missing: the
-/// oracle tests fail, they do not skip.
-pub fn llvm_19_tool(name: &str) -> PathBuf {
-    let versioned = format!("{name}-19");
-    let on_path = std::env::var_os("PATH")
-        .map(|p| {
-            std::env::split_paths(&p)
-                .map(|d| d.join(&versioned))
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
-    on_path
-        .into_iter()
-        .chain([
-            PathBuf::from(format!("/usr/bin/{versioned}")),
-            PathBuf::from(format!("/usr/lib/llvm-19/bin/{name}")),
-        ])
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "{versioned} not found (looked on PATH, /usr/bin/{versioned}, \
-                 /usr/lib/llvm-19/bin/{name}): run scripts/setup-native.sh or the project's \
-                 setup (`bash .ci/run`), which install Debian's llvm-19, or \
-                 `apt-get install llvm-19`"
-            )
-        })
-}
-
-/// `llvm-bcanalyzer-19`. Panics if missing.
-pub fn bcanalyzer_19() -> PathBuf {
-    llvm_19_tool("llvm-bcanalyzer")
 }
 
 fn attr(tokens: &[&str], key: &str) -> Option<u64> {
@@ -206,6 +170,8 @@ pub fn parse_dump(text: &str) -> Result<Vec<Entry>, String> {
     Ok(out)
 }
 
+/// Runs the analyzer `tool` on `bitcode` (given on its standard input); its
+/// dump, or why it failed.
 pub fn run_bcanalyzer(tool: &Path, bitcode: &[u8]) -> Result<String, String> {
     let mut child = Command::new(tool)
         .args([

@@ -3,18 +3,20 @@
 # written by the hexlens project) into object files for several targets and writes them,
 # with the blob bytes extracted alone, into tests/fixtures/cdac/.
 #
-#   bash tests/generators/cdac/build.sh
+#   bash crates/testkit/src/generators/cdac/build.sh
 #
 # Needs gcc (x86_64 ELF) and clang-19 (every other target: `apt-get install clang-19`);
 # llvm-objcopy-19 (or objcopy) extracts the standalone blobs. Compiles only (-c): no
 # linker and no target libraries are needed (-ffreestanding uses the compiler's own
 # stdint.h/stddef.h). The damaged variants are made from these files by
-# tests/generators/cdac.rs (`HEXLENS_BLESS=1 cargo test --test cdac_fixtures`).
+# crates/testkit/src/generators/cdac.rs (`HEXLENS_BLESS=1 cargo test -p hexlens-core --test cdac_fixtures`).
 # Afterwards rerun the golden dumps: `HEXLENS_BLESS=1 cargo test -p hexlens-cli --test cdac_golden`.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-out="$(cd "$here/../../fixtures/cdac" && pwd)"
+# This folder is crates/testkit/src/generators/cdac; the fixtures are the repository's tests/fixtures.
+fixtures="$(cd "$here/../../../../../tests/fixtures" && pwd)"
+out="$fixtures/cdac"
 src="$here/hexlens_blob.c"
 # Same bytes whatever the checkout path: no debug info, no file names in the objects.
 common=(-c -O2 -g0 -ffreestanding -fno-ident -fno-common -I"$here")

@@ -7,18 +7,20 @@
 #     fixture hs_mismatch_2_code_dxil.dxil.dxbc (LLVM 3.7 dialect), cut out as is.
 # gen_code.bc is made from gen_code.ll by llvm-as-19 (see the folder's README).
 #
-#   bash tests/generators/bitcode/build.sh
+#   bash crates/testkit/src/generators/bitcode/build.sh
 #
 # Needs clang-19 (`apt-get install clang-19`) and python3. The run from the
 # same clang gives the same bytes (the module names the source by its base name).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-out="$(cd "$here/../../fixtures/bitcode" && pwd)"
+# This folder is crates/testkit/src/generators/bitcode; the fixtures are the repository's tests/fixtures.
+fixtures="$(cd "$here/../../../../../tests/fixtures" && pwd)"
+out="$fixtures/bitcode"
 cd "$here"
 clang-19 --target=x86_64-apple-macosx11.0 -c -emit-llvm -O1 bitcode_sample.c -o "$out/wrapped_darwin.bc"
 clang-19 --target=x86_64-linux-gnu -c -emit-llvm -O0 bitcode_sample.c -o "$out/plain_linux_O0.bc"
-python3 - "$here/../../fixtures/dxcontainer/curated/hs_mismatch_2_code_dxil.dxil.dxbc" "$out/dxc_hull_shader.bc" <<'PY'
+python3 - "$fixtures/dxcontainer/curated/hs_mismatch_2_code_dxil.dxil.dxbc" "$out/dxc_hull_shader.bc" <<'PY'
 import struct, sys
 data = open(sys.argv[1], "rb").read()
 count = struct.unpack_from("<I", data, 28)[0]

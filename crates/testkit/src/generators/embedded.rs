@@ -10,25 +10,21 @@
 //! and the DXIL bitcode taken out of a sample's DXIL part (and wrapped in a
 //! bitcode wrapper header written here). The filler never holds a byte a
 //! signature starts with, so what a scan finds is exactly what was planted.
-//! `tests/embedded_generated.rs` checks the files in `tests/fixtures/embedded/`
+//! The core's `embedded_generated.rs` checks the files in `tests/fixtures/embedded/`
 //! are what this generator makes (`HEXLENS_BLESS=1` rewrites them).
 
-#![allow(dead_code)]
-
+use crate::repo;
 use std::path::PathBuf;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
+/// The bytes of `rel`, a path below the repository root.
 fn read(rel: &str) -> Vec<u8> {
-    let p = root().join(rel);
+    let p = repo::root().join(rel);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 /// The fixture directory.
 pub fn dir() -> PathBuf {
-    root().join("tests/fixtures/embedded")
+    repo::fixtures().join("embedded")
 }
 
 /// A container planted in a file: its offset, length and decoder.

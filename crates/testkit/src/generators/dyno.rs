@@ -12,10 +12,10 @@
 //! each class's `serializeInner` writes them.
 //!
 //! The encoder is independent of the decoder (its own tag numbers, its own SHA-256).
-//! `tests/dyno_generated.rs` checks the files in `tests/fixtures/chapel-dyno/` are what this
-//! generator makes (`HEXLENS_BLESS=1` rewrites them).
-
-#![allow(dead_code)]
+//! The core's `dyno_generated.rs` checks the files in `tests/fixtures/chapel-dyno/`
+//! are what this generator makes (`HEXLENS_BLESS=1` rewrites them).
+//!
+//! [`dense`] writes a large library for the benchmarks and the scale tests.
 
 use std::collections::BTreeMap;
 
@@ -40,9 +40,9 @@ pub const SOURCE: &str = "module Shapes {
 
 /// The generated-code section's LLVM IR bitcode: `tests/fixtures/bitcode/gen_code.bc`,
 /// which `llvm-as-19` made from `gen_code.ll` beside it (the module's procedures
-/// under their C names; `tests/bitstream_oracle.rs` checks the file is still what
+/// under their C names; the core's `bitstream_oracle.rs` checks the file is still what
 /// `llvm-as-19` makes of it).
-pub const BITCODE: &[u8] = include_bytes!("../fixtures/bitcode/gen_code.bc");
+pub const BITCODE: &[u8] = include_bytes!("../../../../tests/fixtures/bitcode/gen_code.bc");
 
 // ----- uAST tags (position in uast-classes-list.h @659c09f6, markers included) -----
 pub const T_DOT: u8 = 13;
@@ -1197,6 +1197,80 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("bad_offsets.dyno", bad_offsets()),
         ("hostile_module_count.dyno", hostile_module_count()),
     ]
+}
+
+// ----- a dense library -----
+
+/// A large library for the benchmarks and the scale tests: one module holding
+/// about `symbols` symbol-table entries (records with fields, and constants
+/// initialised by literals, some with long names that go through the long
+/// strings table), in the 2024 writer's layout, little-endian, with its location
+/// groups, symbol table, gen-code section and file hash. Every fourth group is a
+/// record with three fields, the others are constants.
+pub fn dense(symbols: usize) -> Vec<u8> {
+    let mut stmts = Vec::new();
+    let mut made = 1; // the module itself
+    let mut line = 2i64;
+    let mut i = 0usize;
+    while made < symbols {
+        if i.is_multiple_of(4) {
+            let rec = format!("Rec{i}");
+            let fields: Vec<Node> = ["alpha", "beta", "gamma"]
+                .iter()
+                .enumerate()
+                .map(|(k, f)| {
+                    let l = line + 1 + k as i64;
+                    variable(
+                        f,
+                        4,
+                        0,
+                        -1,
+                        true,
+                        ident("int", loc(l, 12, l, 14)),
+                        loc(l, 5, l, 15).with(2, l, 9, l, 9 + f.len() as u64),
+                    )
+                    .sym(&format!("{rec}.{f}"))
+                })
+                .collect();
+            let mut f = named(&rec);
+            f.extend([F::Vi(-1), F::Vi(0), F::Vi(0), F::Vi(3)]);
+            let l = loc(line, 3, line + 4, 3).with(2, line, 10, line, 10 + rec.len() as u64);
+            stmts.push(
+                node(T_RECORD, f, fields, l)
+                    .sym(&rec)
+                    .gen(false, &format!("{rec}_chpl")),
+            );
+            made += 4;
+            line += 5;
+        } else {
+            // Every third constant's name is long enough for the long strings table.
+            let name = if i.is_multiple_of(3) {
+                format!("configuration_constant_number_{i}")
+            } else {
+                format!("c{i}")
+            };
+            let end = 9 + name.len() as u64;
+            stmts.push(
+                variable(
+                    &name,
+                    5,
+                    -1,
+                    0,
+                    false,
+                    int_lit(i as i64, loc(line, end + 3, line, end + 8)),
+                    loc(line, 3, line, end + 9).with(2, line, 9, line, end),
+                )
+                .sym(&name),
+            );
+            made += 1;
+            line += 1;
+        }
+        i += 1;
+    }
+    let mut f = named("Big");
+    f.push(F::U8(0));
+    let module = node(T_MODULE, f, stmts, loc(1, 1, line, 1).with(2, 1, 8, 1, 10)).sym("");
+    file(&[(module, "big.chpl")], Layout::Writer, false).0
 }
 
 #[cfg(test)]

@@ -10,11 +10,10 @@
 //! instructions, type definitions) are filled with plausible bytes following LLVM
 //! 1.x's writer; hexlens shows them raw, so only their sizes matter.
 //!
-//! `tests/llvm1_generated.rs` checks the files in `tests/fixtures/llvm1-bytecode/` are what
-//! this generator makes (`HEXLENS_BLESS=1` rewrites them) and what hexlens
-//! decodes from them.
-
-#![allow(dead_code)]
+//! The core's `llvm1_generated.rs` checks the files in `tests/fixtures/llvm1-bytecode/`
+//! are what this generator makes (`HEXLENS_BLESS=1` rewrites them) and what
+//! hexlens decodes from them. [`dense`] writes a large file for the benchmarks
+//! and the scale tests.
 
 /// A block type, with its long (revisions 0–2) and short (3+) identifiers.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -455,7 +454,7 @@ pub fn compressed_zlib() -> Vec<u8> {
 
 /// `bzip2 -9` (bzip2 1.0.8) of [`compressed_stream`]: writing bzip2 here would
 /// mean writing a Burrows–Wheeler compressor, so the stream is kept as bytes.
-/// `tests/llvm1_generated.rs` checks [`compressed_stream`] still hashes to what was
+/// The core's `llvm1_generated.rs` checks [`compressed_stream`] still hashes to what was
 /// compressed.
 pub const BZIP2_OF_STREAM: &[u8] = &[
     0x42, 0x5A, 0x68, 0x39, 0x31, 0x41, 0x59, 0x26, 0x53, 0x59, 0xC3, 0x5B, 0x1C, 0x4D, 0x00, 0x00,
@@ -668,4 +667,73 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("bad_module_header.bc", bad_module_header()),
         ("deep_nesting.bc", nested(20)),
     ]
+}
+
+// ----- a dense module -----
+
+/// A large file for the benchmarks and the scale tests: an LLVM 1.3 (revision
+/// 3, short block headers, 32-bit alignment) module with a global type pool,
+/// module info, a constant pool, `functions` function blocks (each with a
+/// constant pool, an instruction list and a symbol table naming its values) and
+/// a module symbol table naming every function.
+pub fn dense(functions: usize) -> Vec<u8> {
+    let mut w = W::file(3);
+    w.module(0b0011, |w| {
+        let mut defs = Vec::new();
+        for i in 0..64u64 {
+            vbr(&mut defs, 15); // pointer
+            vbr(&mut defs, 7 + i % 4);
+        }
+        w.type_pool(64, &defs);
+        w.block(Id::ModuleGlobalInfo, |w| {
+            // No global variables; one function type slot per function; the
+            // target triple.
+            w.vbr(0);
+            for _ in 0..functions {
+                w.vbr((16 << 5) | 1);
+            }
+            w.vbr(0);
+            w.string("i686-pc-linux-gnu");
+        });
+        w.block(Id::ConstantPool, |w| {
+            w.vbr(256);
+            w.vbr(7);
+            for i in 0..256i64 {
+                w.vbr(0);
+                let mut d = Vec::new();
+                vbr_i64(&mut d, i * 1000 - 5000);
+                w.bytes(&d);
+            }
+        });
+        for f in 0..functions {
+            w.function(1, |w| {
+                w.block(Id::ConstantPool, |w| {
+                    w.vbr(4);
+                    w.vbr(7);
+                    for k in 0..4i64 {
+                        w.vbr(0);
+                        let mut d = Vec::new();
+                        vbr_i64(&mut d, k - 2);
+                        w.bytes(&d);
+                    }
+                });
+                w.block(Id::InstructionList, |w| {
+                    for k in 0..48u32 {
+                        w.u32(0xFFF0_0705 ^ (k << 8));
+                    }
+                });
+                let names: Vec<(u64, String)> =
+                    (0..12u64).map(|v| (v, format!("tmp.{f}.{v}"))).collect();
+                let entries: Vec<(u64, &str)> =
+                    names.iter().map(|(v, n)| (*v, n.as_str())).collect();
+                w.symbol_table(&[], &[(7, &entries)]);
+            });
+        }
+        let names: Vec<(u64, String)> = (0..functions as u64)
+            .map(|f| (f, format!("function_{f}")))
+            .collect();
+        let entries: Vec<(u64, &str)> = names.iter().map(|(v, n)| (*v, n.as_str())).collect();
+        w.symbol_table(&[(13, "struct.node")], &[(16, &entries)]);
+    });
+    w.buf
 }

@@ -55,7 +55,7 @@ impl Bits {
     }
 
     /// Bytes written so far (whole bytes only).
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.out.len()
     }
 

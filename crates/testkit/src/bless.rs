@@ -1,10 +1,8 @@
 //! The one writer of the files tests compare against — generated fixtures,
 //! files other programs write, golden dumps: with `HEXLENS_BLESS=1` set it
 //! rewrites them (when a change is intended); otherwise it lists every file
-//! that differs from what was made. Included by `#[path]` wherever such files
-//! are checked (the CLI's golden dumps too).
-
-#![allow(dead_code)]
+//! that differs from what was made. Every such check goes through here: the
+//! core's tests and the CLI's golden dumps alike.
 
 use std::path::Path;
 

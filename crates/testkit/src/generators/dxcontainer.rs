@@ -9,11 +9,10 @@
 //! DXC's `CreateContainerForPDB` (`dxcutil.cpp`, and `dxcompilerobj.cpp` before it)
 //! and its `SRCI` follows DXC's `SourceInfoWriter` (`dxcshadersourceinfo.cpp`).
 //! The generator signs with its own MD5 code (the DXBC checksum as vkd3d-shader's
-//! `checksum.c` describes it), not hexlens's. `tests/dxcontainer_generated.rs`
-//! checks the files in `tests/fixtures/dxcontainer/generated/` are what this generator makes
-//! (`HEXLENS_BLESS=1` rewrites them) and what hexlens decodes from them.
-
-#![allow(dead_code)]
+//! `checksum.c` describes it), not hexlens's. The core's `dxcontainer_generated.rs`
+//! checks the files in `tests/fixtures/dxcontainer/generated/` are what this
+//! generator makes (`HEXLENS_BLESS=1` rewrites them) and what hexlens decodes
+//! from them. [`dense_container`] writes large containers for the examples.
 
 /// A string that must be shown as text, never interpreted as HTML.
 pub const XSS_NAME: &str = "<img src=x onerror=alert(1)>";

@@ -1,12 +1,7 @@
 //! Looking nodes up by path in decoded trees, and checking that checked-in
-//! generated fixtures are what their generator makes. Shared by the per-format
-//! tests through `#[path = "support/lookup.rs"] mod lookup;`.
+//! generated fixtures are what their generator makes.
 
-#![allow(dead_code)]
-
-#[path = "bless.rs"]
-pub mod bless;
-
+use crate::bless;
 use hexlens_core::{Decoded, Node, Value};
 use std::path::Path;
 

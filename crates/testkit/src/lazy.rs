@@ -1,8 +1,5 @@
 //! Decoding on demand in the tests: expanding every lazy node of a tree and
 //! checking that the result is the eager tree, byte for byte in both dumps.
-//! Shared through `#[path = "support/lazy.rs"] mod lazy;`.
-
-#![allow(dead_code)]
 
 use hexlens_core::stream::{self, streaming_options, Limits};
 use hexlens_core::{decode_bytes, decode_with, output, Decoded, Options};

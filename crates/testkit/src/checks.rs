@@ -1,8 +1,8 @@
 //! The properties every decode must have, whatever the input: the checks the fuzz
-//! targets run after each input, and the tests through `#[path]` (the
-//! regression tests directly — `tests/fuzz_regressions.rs`, `tests/hostile.rs`,
-//! `tests/resource_bounds.rs` — and the per-format damage sweeps and the
-//! conformance harness through `tests/support/invariants.rs`).
+//! targets run after each input, and the core's tests (the regression tests
+//! directly — `crates/core/tests/fuzz_regressions.rs`, `hostile.rs`,
+//! `resource_bounds.rs` — and the per-format damage sweeps and the conformance
+//! harness through [`invariants`](crate::invariants)).
 //!
 //! - the tree's own invariants: [`hexlens_core::Tree::validate`] (spans nested
 //!   in the file and their parents, one parent per node, errors marking their
@@ -12,15 +12,13 @@
 //! - the bytes allocated while decoding peak at most [`ALLOC_PER_BYTE`] · len +
 //!   [`ALLOC_BASE`] (checked by the callers that count allocations).
 
-#![allow(dead_code, unused_imports)]
-
 use hexlens_core::Decoded;
 
 pub use hexlens_core::tree::{node_bound, NODES_BASE, NODES_PER_BYTE};
 
-/// Peak bytes allocated during a decode, per input byte. Measured (see
-/// `tests/resource_bounds.rs` and the `node_cost` example): real bitcode peaks at
-/// ~100 bytes per byte (its eager tree holds ~40 bytes a node); the costliest
+/// Peak bytes allocated during a decode, per input byte. Measured (see the
+/// core's `resource_bounds.rs` test and the `node_cost` example): real bitcode
+/// peaks at ~100 bytes per byte (its eager tree holds ~40 bytes a node); the costliest
 /// input known, one that drives the builder to its node budget (12 nodes per
 /// byte, vectors growing by doubling), peaks at ~1,750 bytes per byte.
 pub const ALLOC_PER_BYTE: u64 = 4096;
