@@ -19,7 +19,7 @@
 # corpus, minimised by coverage (libFuzzer's -merge=1), gives the seed set kept in
 # tests/fixtures/fuzz-regressions/seeds/TARGET (its smallest files, up to
 # FUZZ_KEEP_BYTES, 128 KiB, in all);
-# tests/fuzz_regressions.rs replays both in the normal test command. Exits 1 if
+# crates/core/tests/fuzz_regressions.rs replays both in the normal test command. Exits 1 if
 # any target found a crash, timeout or out-of-memory input.
 #
 # cargo-fuzz is installed if missing. It needs nightly compiler features: they are

@@ -8,8 +8,9 @@
 //! Fails (does not skip) if `llvm-as-19` or `llvm-bcanalyzer-19` is missing: the
 //! project's setup (`scripts/setup-native.sh`) installs Debian's llvm-19.
 //!
-//! The analyzer's side (finding the tools, running the analyzer, parsing its dump)
-//! is `tests/support/bcanalyzer.rs`, shared with `tests/bitstream_oracle.rs`.
+//! The analyzer's side (running the analyzer, parsing its dump) is
+//! `hexlens_testkit::bcanalyzer`, shared with `bitstream_oracle.rs`; the tools
+//! are found by `hexlens_testkit::tools`.
 
 use hexlens_core::{decode, decode_with, expand, BitSpan, Kind, NodeId, Options, Tree};
 use hexlens_testkit::bcanalyzer::{self, Entry};

@@ -1,6 +1,6 @@
 //! cDAC data-descriptor fixtures: every compiled target decodes to exactly what the
-//! hexlens C descriptor (`tests/generators/cdac/hexlens_descriptor.h`) declares, and
-//! the damaged variants (`tests/generators/cdac.rs`) carry errors where the damage is.
+//! hexlens C descriptor (`crates/testkit/src/generators/cdac/hexlens_descriptor.h`) declares, and
+//! the damaged variants (`crates/testkit/src/generators/cdac.rs`) carry errors where the damage is.
 //!
 //! The expected names and values below mirror the C source; a test reads the C
 //! header back and fails if the two disagree. Field offsets and sizes depend on the
@@ -253,7 +253,7 @@ fn checked_in_damaged_fixtures_match_the_generator() {
     for name in gen::COMPILED {
         assert!(
             dir.join(name).is_file(),
-            "{name} is missing: run tests/generators/cdac/build.sh"
+            "{name} is missing: run crates/testkit/src/generators/cdac/build.sh"
         );
     }
 }

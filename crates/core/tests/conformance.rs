@@ -141,7 +141,7 @@ fn decoded_on_demand_and_expanded_every_fixture_is_its_eager_tree_and_streams_as
     for (format, fixtures) in every_format() {
         for fx in fixtures {
             if options(format).scan {
-                continue; // the scan decodes what it finds eagerly (tests/embedded_generated.rs)
+                continue; // the scan decodes what it finds eagerly (embedded_generated.rs)
             }
             lazy::same_as_eager(&fx.name, &fx.bytes, 3, false);
         }

@@ -1,6 +1,6 @@
 //! Generated DirectX Container fixtures: SYM0/STR0, PSV0 v0 and future sizes,
 //! damaged files, and a shader PDB's debug container with the signed shader it
-//! belongs to. The bytes come from `tests/generators/dxcontainer.rs`; these
+//! belongs to. The bytes come from `crates/testkit/src/generators/dxcontainer.rs`; these
 //! tests check the checked-in copies in `tests/fixtures/dxcontainer/generated/` are current
 //! (`HEXLENS_BLESS=1` rewrites them) and that hexlens decodes what was written.
 

@@ -1,5 +1,5 @@
 //! Generated Chapel `.dyno` fixtures: the checked-in copies in `tests/fixtures/chapel-dyno/`
-//! must be what `tests/generators/dyno.rs` makes (`HEXLENS_BLESS=1` rewrites them),
+//! must be what `crates/testkit/src/generators/dyno.rs` makes (`HEXLENS_BLESS=1` rewrites them),
 //! and hexlens must decode from them what the generator wrote: both byte orders,
 //! all three layouts, the SHA-256, the symbol table's front-coded names, the uAST,
 //! the long strings and the location groups; and the damage in the damaged ones.

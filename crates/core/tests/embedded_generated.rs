@@ -1,4 +1,4 @@
-//! Containers inside other files: the files `tests/generators/embedded.rs`
+//! Containers inside other files: the files `crates/testkit/src/generators/embedded.rs`
 //! makes (checked in under `tests/fixtures/embedded/`) hold real containers of
 //! every format among bytes no decoder recognises. The scan finds exactly the
 //! containers planted, at their offsets and with their lengths, and nothing in

@@ -3,9 +3,9 @@
 //! `TARGET-HASH`, and a minimised seed set per target, `seeds/TARGET/HASH`) and
 //! every seed of the fuzz corpus (the test fixtures and the shared DXContainer
 //! samples), with the same checks the fuzz targets make: for the decoders
-//! (`fuzz/src/checks.rs`) tree structure, JSON and text output, error offsets,
+//! (`crates/testkit/src/checks.rs`) tree structure, JSON and text output, error offsets,
 //! node bound and allocation bound; for the comparison and the search
-//! (`fuzz/src/compare.rs`, `fuzz/src/query.rs`) what they report against the
+//! (`crates/testkit/src/compare.rs`, `crates/testkit/src/query.rs`) what they report against the
 //! bytes.
 //!
 //! The fixtures are also decoded by every decoder, whatever their format, since a

@@ -1,5 +1,5 @@
 //! Generated LLVM 1.x bytecode fixtures. The bytes come from
-//! `tests/generators/llvm1.rs`; these tests check the checked-in copies in
+//! `crates/testkit/src/generators/llvm1.rs`; these tests check the checked-in copies in
 //! `tests/fixtures/llvm1-bytecode/` are current (`HEXLENS_BLESS=1` rewrites them), that
 //! hexlens decodes what the generator wrote, and that hostile inputs (100,000
 //! nested blocks, over-long vbrs, sizes and counts of 0xFFFFFFFF) finish quickly

@@ -1,5 +1,5 @@
 //! Generated PDB / MSF 7.00 fixtures: the checked-in copies in
-//! `tests/fixtures/msf/` are what `tests/generators/msf.rs` makes
+//! `tests/fixtures/msf/` are what `crates/testkit/src/generators/msf.rs` makes
 //! (`HEXLENS_BLESS=1` rewrites them and the golden dumps in
 //! `tests/golden/msf/`, which leave out what lies below a `DXContainer`); hexlens decodes what the generator wrote (every
 //! stream's bytes are where its page nodes say, a DirectX Container whose
@@ -9,7 +9,7 @@
 //! every fixture cut at every length or with bytes flipped keeps a valid tree,
 //! and decoded on demand gives the eager tree.
 //!
-//! `tests/pdbutil_oracle.rs` compares the same files with `llvm-pdbutil-19`.
+//! `pdbutil_oracle.rs` compares the same files with `llvm-pdbutil-19`.
 
 use hexlens_core::{decode_bytes, output, BitSpan, Decoded, Kind, NodeId, Tree};
 use hexlens_testkit::{bless, checks, generators::msf as gen, invariants, lazy, lookup, repo};
@@ -22,7 +22,7 @@ fn fixtures_dir() -> PathBuf {
     repo::fixtures().join("msf")
 }
 
-/// The PDBs LLVM's writer made (`tests/pdbutil_oracle.rs` keeps them current).
+/// The PDBs LLVM's writer made (`pdbutil_oracle.rs` keeps them current).
 const LLVM_WRITTEN: &[&str] = &["llvm_minimal.pdb", "llvm_modules.pdb"];
 
 /// Every fixture: the generator's and LLVM's.

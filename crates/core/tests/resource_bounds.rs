@@ -3,7 +3,7 @@
 //! records the peak bytes allocated while decoding each curated fixture, each
 //! shared sample, each hostile file and each fuzz regression, and the test asserts
 //! peak ≤ ALLOC_PER_BYTE · len + ALLOC_BASE and nodes ≤ NODES_PER_BYTE · len +
-//! NODES_BASE (the constants and their measurement are in `fuzz/src/checks.rs` and
+//! NODES_BASE (the constants and their measurement are in `crates/testkit/src/checks.rs` and
 //! `fuzz/REPORT.md`). Run with `--nocapture` to see the measured figures.
 
 use hexlens_testkit::repo::{dxcontainer_samples, files_under};
