@@ -516,57 +516,13 @@ fn bad_offsets_are_errors_at_the_offsets() {
 
 // ----- decoding on demand --------------------------------------------------------
 
-/// A node of the dense module below.
-fn dense_node(tag: u8, fields: Vec<gen::F>, children: Vec<gen::Node>, l: gen::Loc) -> gen::Node {
-    gen::Node {
-        tag,
-        attr: -1,
-        fields,
-        children,
-        loc: l,
-        sym: None,
-        gens: Vec::new(),
-    }
-}
-
-/// `Decl` fields and the name.
-fn dense_named(name: &str) -> Vec<gen::F> {
-    use gen::F;
-    vec![
-        F::U8(0),
-        F::U8(0),
-        F::Vi(-1),
-        F::Vi(-1),
-        F::Ustr(name.to_string()),
-    ]
-}
-
 /// A module of about `symbols` symbols (like the benchmark's): every fourth
 /// statement a record with three fields, the others constants initialised by
 /// literals, every third of them with a name long enough for the long strings
 /// table; a function whose body holds `body` statements (one location group of
 /// as many entries).
 fn dense(symbols: usize, body: usize) -> Vec<u8> {
-    use gen::{ident, loc, F};
-    let variable = |name: &str, kind: u8, typed: bool, child: gen::Node, l: gen::Loc| {
-        let mut f = dense_named(name);
-        f.extend([
-            F::U8(kind),
-            F::I8(if typed { 0 } else { -1 }),
-            F::I8(if typed { -1 } else { 0 }),
-            F::U8(0),
-            F::U8(typed as u8),
-        ]);
-        dense_node(gen::T_VARIABLE, f, vec![child], l)
-    };
-    let int_lit = |v: i64, l: gen::Loc| {
-        dense_node(
-            gen::T_INT_LITERAL,
-            vec![F::U8(3), F::I64(v), F::Ustr(v.to_string())],
-            vec![],
-            l,
-        )
-    };
+    use gen::{ident, int_lit, loc, named, node, variable, F};
     let mut stmts = Vec::new();
     let (mut made, mut line, mut i) = (1, 2i64, 0usize);
     while made < symbols {
@@ -577,23 +533,25 @@ fn dense(symbols: usize, body: usize) -> Vec<u8> {
                 .enumerate()
                 .map(|(k, f)| {
                     let l = line + 1 + k as i64;
-                    let mut v = variable(
+                    variable(
                         f,
                         4,
+                        0,
+                        -1,
                         true,
                         ident("int", loc(l, 12, l, 14)),
                         loc(l, 5, l, 15),
-                    );
-                    v.sym = Some(format!("{rec}.{f}"));
-                    v
+                    )
+                    .sym(&format!("{rec}.{f}"))
                 })
                 .collect();
-            let mut f = dense_named(&rec);
+            let mut f = named(&rec);
             f.extend([F::Vi(-1), F::Vi(0), F::Vi(0), F::Vi(3)]);
-            let mut r = dense_node(gen::T_RECORD, f, fields, loc(line, 3, line + 4, 3));
-            r.sym = Some(rec.clone());
-            r.gens.push((false, format!("{rec}_chpl")));
-            stmts.push(r);
+            stmts.push(
+                node(gen::T_RECORD, f, fields, loc(line, 3, line + 4, 3))
+                    .sym(&rec)
+                    .gen(false, &format!("{rec}_chpl")),
+            );
             made += 4;
             line += 5;
         } else {
@@ -603,15 +561,18 @@ fn dense(symbols: usize, body: usize) -> Vec<u8> {
                 format!("c{i}")
             };
             let end = 9 + name.len() as u64;
-            let mut v = variable(
-                &name,
-                5,
-                false,
-                int_lit(i as i64, loc(line, end + 3, line, end + 8)),
-                loc(line, 3, line, end + 9).with(2, line, 9, line, end),
+            stmts.push(
+                variable(
+                    &name,
+                    5,
+                    -1,
+                    0,
+                    false,
+                    int_lit(i as i64, loc(line, end + 3, line, end + 8)),
+                    loc(line, 3, line, end + 9).with(2, line, 9, line, end),
+                )
+                .sym(&name),
             );
-            v.sym = Some(name);
-            stmts.push(v);
             made += 1;
             line += 1;
         }
@@ -621,7 +582,7 @@ fn dense(symbols: usize, body: usize) -> Vec<u8> {
     let body: Vec<gen::Node> = (0..body)
         .map(|k| ident("x", loc(line + 1 + k as i64, 5, line + 1 + k as i64, 6)))
         .collect();
-    let mut f = dense_named("run");
+    let mut f = named("run");
     f.extend([
         F::U8(0),
         F::U8(0),
@@ -641,24 +602,24 @@ fn dense(symbols: usize, body: usize) -> Vec<u8> {
         F::Vi(0),
         F::Vi(0),
     ]);
-    let block = dense_node(
+    let block = node(
         gen::T_BLOCK,
         vec![F::U8(0), F::Vi(0), F::Vi(body.len() as i64)],
         body,
         loc(line, 10, line + 2 + 1000, 1),
     );
-    let mut func = dense_node(
-        gen::T_FUNCTION,
-        f,
-        vec![block],
-        loc(line, 1, line + 2 + 1000, 1),
+    stmts.push(
+        node(
+            gen::T_FUNCTION,
+            f,
+            vec![block],
+            loc(line, 1, line + 2 + 1000, 1),
+        )
+        .sym("run"),
     );
-    func.sym = Some("run".into());
-    stmts.push(func);
-    let mut f = dense_named("Big");
+    let mut f = named("Big");
     f.push(F::U8(0));
-    let mut module = dense_node(gen::T_MODULE, f, stmts, loc(1, 1, line + 3000, 1));
-    module.sym = Some(String::new());
+    let module = node(gen::T_MODULE, f, stmts, loc(1, 1, line + 3000, 1)).sym("");
     gen::file(&[(module, "big.chpl")], L::Writer, false).0
 }
 

@@ -318,7 +318,8 @@ pub struct Node {
     pub gens: Vec<(bool, String)>,
 }
 
-fn node(tag: u8, fields: Vec<F>, children: Vec<Node>, loc: Loc) -> Node {
+/// A node outside the symbol table, with no generated code.
+pub fn node(tag: u8, fields: Vec<F>, children: Vec<Node>, loc: Loc) -> Node {
     Node {
         tag,
         attr: -1,
@@ -331,11 +332,14 @@ fn node(tag: u8, fields: Vec<F>, children: Vec<Node>, loc: Loc) -> Node {
 }
 
 impl Node {
-    fn sym(mut self, id: &str) -> Node {
+    /// The node, in the symbol table under `id`.
+    pub fn sym(mut self, id: &str) -> Node {
         self.sym = Some(id.to_string());
         self
     }
-    fn gen(mut self, inst: bool, cname: &str) -> Node {
+    /// The node, with a code-generated version (an instantiation if `inst`)
+    /// named `cname` in C.
+    pub fn gen(mut self, inst: bool, cname: &str) -> Node {
         self.gens.push((inst, cname.to_string()));
         self
     }
@@ -347,7 +351,7 @@ fn s(v: &str) -> F {
 
 /// `Decl` fields (default visibility and linkage, no linkage name, no destination)
 /// and the name.
-fn named(name: &str) -> Vec<F> {
+pub fn named(name: &str) -> Vec<F> {
     vec![F::U8(0), F::U8(0), F::Vi(-1), F::Vi(-1), s(name)]
 }
 
@@ -356,7 +360,7 @@ pub fn ident(name: &str, l: Loc) -> Node {
 }
 
 /// A `Variable`: storage kind, type/init child numbers, isConfig, isField.
-fn variable(name: &str, kind: u8, ty: i8, init: i8, field: bool, child: Node, l: Loc) -> Node {
+pub fn variable(name: &str, kind: u8, ty: i8, init: i8, field: bool, child: Node, l: Loc) -> Node {
     let mut f = named(name);
     f.extend([
         F::U8(kind),
@@ -424,7 +428,8 @@ fn op(o: &str, children: Vec<Node>, l: Loc) -> Node {
     node(T_OP_CALL, vec![F::U8(0), s(o)], children, l)
 }
 
-fn int_lit(v: i64, l: Loc) -> Node {
+/// An `IntLiteral` holding `v`.
+pub fn int_lit(v: i64, l: Loc) -> Node {
     node(
         T_INT_LITERAL,
         vec![F::U8(3), F::I64(v), s(&v.to_string())],
