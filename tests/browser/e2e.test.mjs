@@ -862,10 +862,16 @@ test("the page holds no decoder: a file's bytes show before the decoder's module
   // holds the bitcode block names too, and the pdb module decodes the
   // DXContainer a shader PDB holds, so it holds the llvm module's texts).
   const wasm = fs.readdirSync(DIST).filter((f) => f.endsWith('.wasm'));
-  assert.equal(wasm.length, 6, `the page's module, four decoder modules and the tools module: ${wasm}`);
+  assert.equal(wasm.length, 7, `the page's module, five decoder modules and the tools module: ${wasm}`);
   const pageWasm = fs.readFileSync(path.join(DIST, wasm.find((f) => !f.startsWith('hexlens-worker'))));
   const mod = (m) => fs.readFileSync(path.join(DIST, `hexlens-worker-${m}_bg.wasm`));
-  const has = { llvm: ['MODULE_BLOCK', 'pipeline state validation'], pdb: ['free block map'], dyno: ['uAST section'], cdac: ['DACBLOB'] };
+  const has = {
+    llvm: ['MODULE_BLOCK', 'pipeline state validation'],
+    llvm1: ['uncompressed LLVM 1.x bytecode'],
+    pdb: ['free block map'],
+    dyno: ['uAST section'],
+    cdac: ['DACBLOB'],
+  };
   const nested = (other, m, t) => (other === 'dyno' && t === 'MODULE_BLOCK') || (other === 'pdb' && m === 'llvm');
   for (const [m, texts] of Object.entries(has)) {
     const w = mod(m);

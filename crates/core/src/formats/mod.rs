@@ -417,7 +417,7 @@ mod tests {
             (b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0", "cdac"),
             (b"BC\xC0\xDE\x35\x14\0\0", "llvm"),
             (b"\xDE\xC0\x17\x0B\0\0\0\0", "llvm"),
-            (b"llvm\x01\x02", "llvm"),
+            (b"llvm\x01\x02", "llvm1"),
             (b"\x7FLIBCHPL", "dyno"),
             (b"LPHCBIL\x7F", "dyno"),
             (b"\x7FELF\x02\x01", "cdac"),

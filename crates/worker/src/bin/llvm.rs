@@ -1,4 +1,4 @@
-//! The decode worker for DXContainer, LLVM bitcode and LLVM 1.x bytecode: module `llvm` of
+//! The decode worker for DXContainer and LLVM bitcode: module `llvm` of
 //! `hexlens_core::formats::modules()`, built with the `llvm` feature alone
 //! (see `src/worker.rs`).
 

@@ -40,7 +40,7 @@ pub const FORMAT: Format = Format {
     root: "LLVMBytecode",
     description: "LLVM 1.x bytecode",
     extensions: &["bc"],
-    module: "llvm",
+    module: "llvm1",
     probe,
     head_probe: true,
     // Compressed bytecode (`llvc`) does not say where it ends: only `llvm`.
