@@ -29,12 +29,12 @@
 import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import crypto from 'node:crypto';
 import { SIZES, writeDxil, writeParts } from './gen-inputs.mjs';
+import { serve } from '../tests/browser/harness.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const args = process.argv.slice(2);
@@ -82,18 +82,8 @@ if (sizes.includes('1GiB') && !compareOnly) {
   fs.closeSync(fd);
 }
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
-const server = http.createServer((req, res) => {
-  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (!p.startsWith('/hexlens/')) { res.writeHead(404); return res.end(); }
-  p = p.slice('/hexlens/'.length) || 'index.html';
-  const f = path.join(DIST, path.normalize(p));
-  if (!f.startsWith(DIST) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) { res.writeHead(404); return res.end(); }
-  res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream' });
-  fs.createReadStream(f).pipe(res);
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const URL_ = `http://127.0.0.1:${server.address().port}/hexlens/`;
+const site = await serve({ dist: path.resolve(DIST) });
+const URL_ = site.base;
 
 // A flag no other Chromium has, to find this browser's processes.
 const tag = `--hexlens-bench=${process.pid}`;
@@ -566,7 +556,7 @@ const transfer = critical + biggest;
 const deployed = critical + workerScript + [...modules.values()].reduce((a, b) => a + b, 0);
 
 await browser.close();
-server.close();
+site.server.close();
 fs.rmSync(tmp, { recursive: true, force: true });
 
 const cpu = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) || [])[1] || 'unknown CPU';

@@ -11,9 +11,8 @@
 // intervals passed 25 ms (dropped frames). --profile writes a CPU profile of the
 // last run's steps (Chrome DevTools format) and prints the functions with the
 // most self time (names where the page's wasm keeps them).
-import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
+import { launch, serve } from '../tests/browser/harness.mjs';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { writeParts } from './gen-inputs.mjs';
@@ -21,7 +20,7 @@ import { writeParts } from './gen-inputs.mjs';
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const args = process.argv.slice(2);
 const opt = (f, d) => (args.includes(f) ? args[args.indexOf(f) + 1] : d);
-const DIST = process.env.HEXLENS_DIST || path.join(ROOT, 'target/bench-dist');
+const DIST = path.resolve(process.env.HEXLENS_DIST || path.join(ROOT, 'target/bench-dist'));
 const RUNS = Number(opt('--runs', '5'));
 const PROFILE = opt('--profile', null);
 
@@ -29,22 +28,9 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hexlens-scroll-'));
 const file = path.join(tmp, 'parts-1m.dxbc');
 writeParts(file, 166667);
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
-const server = http.createServer((req, res) => {
-  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (!p.startsWith('/hexlens/')) { res.writeHead(404); return res.end(); }
-  p = p.slice('/hexlens/'.length) || 'index.html';
-  const f = path.join(DIST, path.normalize(p));
-  if (!f.startsWith(DIST) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) { res.writeHead(404); return res.end(); }
-  res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream' });
-  fs.createReadStream(f).pipe(res);
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${server.address().port}/hexlens/`;
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-});
+const site = await serve({ dist: DIST });
+const base = site.base;
+const browser = await launch();
 
 async function run(profile) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -119,5 +105,5 @@ for (let i = 0; i < RUNS; i++) {
 const med = (k) => { const v = all.map((s) => s[k]).sort((a, b) => a - b); return v[Math.floor(v.length / 2)]; };
 console.log(`median of ${RUNS} runs: step work p95 ${f1(med('workP95'))} ms, worst ${f1(med('workMax'))} ms; frames p95 ${f1(med('frameP95'))} ms, worst ${f1(med('frameMax'))} ms; ${med('dropped')} of 150 over 25 ms`);
 await browser.close();
-server.close();
+site.server.close();
 fs.rmSync(tmp, { recursive: true, force: true });

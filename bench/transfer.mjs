@@ -12,50 +12,38 @@
 // bundled sample adds (default: a DXIL hull shader, which starts the `llvm`
 // decoder module). The budgets: ≤ 150,000 bytes before a file is chosen,
 // ≤ 350,000 with the file open.
-import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
-import fs from 'node:fs';
-import http from 'node:http';
+import { launch, PREFIX, serve } from '../tests/browser/harness.mjs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const args = process.argv.slice(2);
 const opt = (f, d) => (args.includes(f) ? args[args.indexOf(f) + 1] : d);
-const DIST = process.env.HEXLENS_DIST || path.join(ROOT, 'target/bench-dist');
+const DIST = path.resolve(process.env.HEXLENS_DIST || path.join(ROOT, 'target/bench-dist'));
 const SAMPLE = opt('--sample', 'hs_mismatch_2_code_dxil.dxil.dxbc');
 
 /** Bytes of `gzip -9` of a file (the gzip program: node's zlib gives other sizes). */
 const gzip9 = (f) => spawnSync('gzip', ['-9', '-c', f], { maxBuffer: 1 << 30 }).stdout.length;
-const served = [];
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
-const server = http.createServer((req, res) => {
-  let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-  if (!p.startsWith('/hexlens/')) { res.writeHead(404); return res.end(); }
-  p = p.slice('/hexlens/'.length) || 'index.html';
-  const f = path.join(DIST, path.normalize(p));
-  if (!f.startsWith(DIST) || !fs.existsSync(f) || fs.statSync(f).isDirectory()) { res.writeHead(404); return res.end(); }
-  served.push({ file: p, gzip: gzip9(f) });
-  res.writeHead(200, { 'content-type': types[path.extname(f)] || 'application/octet-stream' });
-  fs.createReadStream(f).pipe(res);
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${server.address().port}/hexlens/`;
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-});
+const site = await serve({ dist: DIST });
+const base = site.base;
+const browser = await launch();
+/** A path the server answered, as its file under DIST and that file's gzip -9 size. */
+const fetched = (p) => {
+  const file = p.slice(PREFIX.length) || 'index.html';
+  return { file, gzip: gzip9(path.join(DIST, file)) };
+};
 const context = await browser.newContext({ serviceWorkers: 'block' });
 const page = await context.newPage();
 await page.goto(base);
 await page.locator(`#sample-list .sample[data-file="${SAMPLE}"]`).waitFor();
 await page.waitForTimeout(1500);
-const before = served.splice(0);
+const before = site.served.splice(0).map(fetched);
 await page.click(`#sample-list .sample[data-file="${SAMPLE}"]`);
 await page.waitForFunction(() => performance.getEntriesByName('hexlens:decoded').length > 0, null, { timeout: 60000 });
 await page.waitForTimeout(1500);
-const opened = served.splice(0);
+const opened = site.served.splice(0).map(fetched);
 await browser.close();
-server.close();
+site.server.close();
 
 const sum = (l) => l.reduce((a, r) => a + r.gzip, 0);
 const show = (title, l) => {
