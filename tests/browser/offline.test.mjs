@@ -286,12 +286,9 @@ test('a new build replaces the old one: open windows keep their build, the next 
     // The new worker deletes build A's cache when it activates, before it claims the
     // page; the browser may list a deleted cache for a moment after (seen once in CI
     // on a loaded machine), so this waits up to 10 s for the list to settle.
-    const settle = Date.now() + 10_000;
-    let left = await controlled(page);
-    while (left.length !== 1 && Date.now() < settle) {
-      await page.waitForTimeout(250);
-      left = await controlled(page);
-    }
+    await controlled(page);
+    await until(page, async () => (await caches.keys()).filter((k) => k.startsWith(`hexlens ${document.baseURI}`)).length === 1, "build A's cache is gone", 10_000);
+    const left = await controlled(page);
     assert.deepEqual(left, [`hexlens ${site.base} ${b}`], "build A's cache is gone");
     const script = await page.evaluate(() => navigator.serviceWorker.controller.scriptURL);
     assert.equal(script, `${site.base}sw.js`);
