@@ -725,3 +725,90 @@ fn pages_of_a_few_entries_expand_to_the_eager_tree_in_every_layout() {
         }
     }
 }
+
+#[test]
+fn a_viewer_reads_the_module_children_as_they_are_shown_and_ends_with_the_eager_tree() {
+    let data = dense(80_000, 100);
+    let eager = clean(&data);
+    let list = "Modules/[0]/Uast/Entries/[0]/Children";
+    let children = eager.tree.find(list).unwrap();
+    let n = hexlens_core::stream::child_count(&eager.tree, children);
+    assert!(n > 40_000, "{n} children");
+    let view = hexlens_core::view::viewer_options();
+    let open = |path: &str| {
+        let mut d = hexlens_core::decode_with(&data.as_slice(), &view);
+        let id = hexlens_core::stream::select(&data.as_slice(), &mut d.tree, path).unwrap();
+        (d, id)
+    };
+
+    // Opening the section skims a budget's worth of the module's children: a
+    // few pages, and one page for the rest, reaching to the section's end.
+    let (mut d, uast) = open("Modules/[0]/Uast");
+    let before = d.tree.len();
+    hexlens_core::expand(&data.as_slice(), &mut d.tree, uast).ok();
+    assert!(
+        d.tree.len() - before < 200,
+        "{} nodes",
+        d.tree.len() - before
+    );
+    let l = d.tree.find(list).unwrap();
+    let pages = d.tree.node(l).children.clone();
+    assert!(pages.len() >= 3, "{} pages", pages.len());
+    assert!(pages
+        .iter()
+        .all(|&p| d.tree.node(p).page && d.tree.node(p).lazy));
+    let tail = d.tree.node(*pages.last().unwrap());
+    let (a, b) = tail
+        .name
+        .to_string()
+        .trim_matches(['[', ']'])
+        .split_once('…')
+        .map(|(a, b)| (a.parse::<u64>().unwrap(), b.parse::<u64>().unwrap()))
+        .unwrap();
+    assert_eq!(b, n as u64 - 1);
+    assert!(a > 1_000 && a < n as u64 / 2, "the first pages end at {a}");
+    assert_eq!(a % 1_000, 0, "pages are whole");
+    let section = d.tree.node(uast).span;
+    assert_eq!(
+        tail.span.end, section.end,
+        "the rest reaches the section's end"
+    );
+    let count = d.tree.find("Modules/[0]/Uast/Header/EntryCount").unwrap();
+    let shown = d.tree.display(count).unwrap().into_owned();
+    assert!(shown.contains("read as they are shown"), "{shown}");
+
+    // Opening that page reads twice the budget and leaves the rest to another.
+    let before = d.tree.len();
+    hexlens_core::expand(&data.as_slice(), &mut d.tree, *pages.last().unwrap()).unwrap();
+    assert!(
+        d.tree.len() - before < 200,
+        "{} nodes",
+        d.tree.len() - before
+    );
+    let inner = &d.tree.node(*pages.last().unwrap()).children;
+    let last = d.tree.node(*inner.last().unwrap());
+    assert!(last.page && last.lazy && last.name.to_string().ends_with(&format!("…{}]", n - 1)));
+    assert_eq!(last.span.end, section.end);
+
+    // A child far down is found by its path, where the eager decode has it.
+    let far = format!("{list}/[{}]", n - 7);
+    let (d2, id) = open(&far);
+    let want = eager.tree.find(&far).unwrap();
+    assert_eq!(d2.tree.node(id).span, eager.tree.node(want).span);
+    assert_eq!(d2.tree.display(id), eager.tree.display(want));
+
+    // Opened one node at a time, the tree is the eager one up to the generated
+    // code (whose bitcode summary a viewer leaves provisional); only the entry
+    // count's display differs (a viewer does not count the entries).
+    let (mut d, _) = open("");
+    expand_all(&data, &mut d, false).unwrap();
+    let count = eager
+        .tree
+        .find("Modules/[0]/Uast/Header/EntryCount")
+        .unwrap();
+    let got =
+        hexlens_core::output::to_json(&d).replace(&shown, &eager.tree.display(count).unwrap());
+    let want = hexlens_core::output::to_json(&eager);
+    let upto = |s: &str| s[..s.find("\"name\":\"GeneratedCode\"").unwrap()].to_string();
+    lazy::assert_same("viewer, expanded", &upto(&got), &upto(&want));
+}

@@ -232,3 +232,72 @@ fn damaged_files_decoded_on_demand_expand_to_their_eager_tree() {
     println!("{runs} damaged files expanded and compared");
     assert!(runs > 2_000);
 }
+
+#[test]
+fn damaged_files_read_as_a_viewer_reads_them_stay_valid_trees() {
+    // A viewer reads the module's children a budget at a time (32 pages'
+    // worth, here of 1 to 3 entries), the rest in pages reaching to the
+    // section's end: truncated and corrupted files, every lazy node expanded,
+    // keep a valid tree; where the eager decode is clean the tree is the eager
+    // one but for the entry count, which a viewer does not check.
+    let mut rng = Rng(0x5EC1_10E0_D140_4D4D);
+    let (mut runs, mut clean) = (0, 0);
+    let mut files: Vec<(String, Vec<u8>)> = gen::all()
+        .into_iter()
+        .map(|(n, b)| (n.to_string(), b))
+        .collect();
+    // Enough entries for the module's children to be read in several budgets.
+    files.push(("dense".into(), gen::dense(200)));
+    for (name, bytes) in files {
+        let step = if name == "dense" { 211 } else { 23 };
+        let mut variants: Vec<Vec<u8>> = (1..bytes.len())
+            .step_by(step)
+            .map(|n| bytes[..n].to_vec())
+            .collect();
+        variants.extend((0..60).map(|_| rng.corrupt(&bytes)));
+        variants.push(bytes.clone());
+        for (k, v) in variants.iter().enumerate() {
+            let opts = hexlens_core::Options {
+                page_size: Some(1 + (k % 3) as u32),
+                ..hexlens_core::view::viewer_options()
+            };
+            let mut d = hexlens_core::decode_with(&v.as_slice(), &opts);
+            hexlens_testkit::lazy::expand_all(v, &mut d, false)
+                .unwrap_or_else(|e| panic!("{name} variant {k}: {e}"));
+            check(&d, v.len() as u64).unwrap_or_else(|e| panic!("{name} variant {k}: {e}"));
+            check_json(&d).unwrap_or_else(|e| panic!("{name} variant {k}: {e}"));
+            let eager = decode_bytes(v);
+            if eager.is_clean() && eager.format == "chapel-dyno" {
+                let mut got = hexlens_core::output::to_json(&d);
+                for id in 0..d.tree.len() as u32 {
+                    let shown = d.tree.display(id);
+                    if shown
+                        .as_deref()
+                        .is_some_and(|s| s.contains("read as they are shown"))
+                    {
+                        let e = eager
+                            .tree
+                            .find(&d.tree.path(id))
+                            .unwrap_or_else(|| panic!("{name} variant {k}: {}", d.tree.path(id)));
+                        got = got.replace(&*shown.unwrap(), &eager.tree.display(e).unwrap());
+                    }
+                }
+                let want = hexlens_core::output::to_json(&eager);
+                let upto = |s: &str| match s.find("\"name\":\"GeneratedCode\"") {
+                    Some(i) => s[..i].to_string(),
+                    None => s.to_string(),
+                };
+                assert!(
+                    upto(&got) == upto(&want),
+                    "{name} variant {k} ({} bytes): the expanded tree differs from the eager one: {}",
+                    v.len(),
+                    hexlens_testkit::lazy::first_difference(&upto(&got), &upto(&want))
+                );
+                clean += 1;
+            }
+            runs += 1;
+        }
+    }
+    println!("{runs} files read as a viewer reads them, {clean} of them clean");
+    assert!(runs > 1_000 && clean >= 5, "{runs} files, {clean} clean");
+}

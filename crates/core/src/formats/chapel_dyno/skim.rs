@@ -459,6 +459,9 @@ fn fields_of(rd: &mut Rd, s: &LongStrings, fk: Fk) -> SR<Fields> {
 
 struct AstSkim<'a, 'b> {
     rd: Rd<'a>,
+    /// Where the section ends (the reader's bytes may stop sooner: see
+    /// [`siblings`]); an undecoded run is bounded by it.
+    end: u64,
     long: &'b LongStrings,
     /// Where the symbol table points (made when an undecoded run first needs it).
     anchors: &'b dyn Fn() -> Arc<Syms>,
@@ -486,6 +489,7 @@ pub fn uast(
     let mut rd = Rd::new(d, base, end, endian);
     rd.pos = begin;
     let mut sk = AstSkim {
+        end: rd.end,
         rd,
         long,
         anchors,
@@ -509,7 +513,10 @@ pub fn uast(
         }
         sk.ix.roots.push(i);
     }
-    let mut ix = sk.ix;
+    finish(sk.ix)
+}
+
+fn finish(mut ix: AstIndex) -> AstIndex {
     ix.reached =
         ix.e.iter()
             .filter(|e| e.ok())
@@ -520,10 +527,68 @@ pub fn uast(
     ix
 }
 
+/// Where [`siblings`] stops.
+#[derive(Clone, Copy, Debug)]
+pub struct Reach {
+    /// At most this many entries.
+    pub max: u64,
+    /// Once the skim holds this many entries (subtrees included), at the next
+    /// multiple of `page` entries (`None`: no such limit).
+    pub budget: Option<usize>,
+    pub page: usize,
+}
+
+/// Skims consecutive entries from `begin`, each with its subtree, as
+/// [`uast`] does, until `reach` says, or after an entry where parsing lost its
+/// footing, or where a read fails (`cut`): the children of one entry, read
+/// when they are first shown rather than with the whole section. Its `roots`
+/// are those entries. `d` holds the file's bytes from `begin` on, perhaps
+/// fewer than up to the section's `end`: a read past them fails as a read past
+/// the end does, so a caller seeing `cut` before `end` tries again with more.
+#[allow(clippy::too_many_arguments)]
+pub fn siblings(
+    reach: Reach,
+    d: &[u8],
+    begin: u64,
+    end: u64,
+    endian: Endian,
+    long: &LongStrings,
+    anchors: &dyn Fn() -> Arc<Syms>,
+) -> AstIndex {
+    let mut sk = AstSkim {
+        rd: Rd::new(d, begin, end, endian),
+        end,
+        long,
+        anchors,
+        syms: None,
+        ix: AstIndex {
+            begin,
+            ..Default::default()
+        },
+    };
+    let page = reach.page.max(1);
+    while (sk.ix.roots.len() as u64) < reach.max {
+        let i = sk.ix.e.len() as u32;
+        if ast_entry(&mut sk, 0).is_err() {
+            sk.ix.cut = true;
+            break;
+        }
+        sk.ix.roots.push(i);
+        if sk.ix.e[i as usize].lost() {
+            break;
+        }
+        let n = sk.ix.roots.len();
+        if reach.budget.is_some_and(|b| sk.ix.e.len() >= b) && n.is_multiple_of(page) {
+            break;
+        }
+    }
+    finish(sk.ix)
+}
+
 /// `uast::undecoded`: the run up to the next entry the symbol table points at.
 fn skim_undecoded(sk: &mut AstSkim) -> SR<()> {
     let at = sk.rd.pos;
-    let end = sk.rd.end;
+    let end = sk.end;
     let syms = sk.syms.get_or_insert_with(sk.anchors);
     let next = syms.anchors.first_from(at).filter(|&a| a < end);
     let bound = next.unwrap_or(end).max(at);

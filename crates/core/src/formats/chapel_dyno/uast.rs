@@ -16,7 +16,7 @@
 use super::context::Shared;
 use super::layout::Layout;
 use super::prim::{magic, note, ustring, vint, vuint, LongStrings, UAST_MAGIC};
-use super::skim::{AstIndex, MAX_DEPTH};
+use super::skim::{self, AstIndex, MAX_DEPTH};
 use super::tags::{self, TagKind};
 use crate::builder::{Builder, DResult, Stop};
 use crate::tree::Name;
@@ -43,7 +43,21 @@ struct Cx {
     sh: Arc<Shared>,
     ix: Arc<AstIndex>,
     end: u64,
+    /// Decoding for a viewer (pages, no first pass for exact totals): the
+    /// section is not skimmed whole; the children of an entry no skim covers
+    /// yet are skimmed when the entry is decoded ([`children`]).
+    on_demand: bool,
+    /// The entry being decoded is the first top-level one (the module): its
+    /// children run to the section's end, so those past a budget can wait in
+    /// a page of their own whose bytes are the rest of the section.
+    tail: bool,
 }
+
+/// Entries skimmed before the module's first children are shown, when decoding
+/// on demand, in pages' worth (32,000 entries with pages of 1,000): the rest
+/// wait in a page read when opened, which reads twice as many before leaving
+/// the rest to a page of its own, and so on.
+const FIRST_SKIM_PAGES: usize = 32;
 
 /// The page size when lists are paged.
 fn paging(b: &Builder) -> Option<usize> {
@@ -92,15 +106,28 @@ pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
         return Ok(());
     }
 
+    // A viewer reads the entries as they are shown; a dump skims the section
+    // first (the entry count is checked against it, and pages know where they
+    // start).
+    let on_demand = paging(b).is_some() && !b.exact_totals();
     let cx = Cx {
         strings: sh.long(b),
         sh: sh.clone(),
-        ix: sh.ast(b),
+        ix: if on_demand { Arc::default() } else { sh.ast(b) },
         end: b.limit(),
+        on_demand,
+        tail: false,
     };
     let r = b.array("Entries", |b| top_level(b, &cx));
     let ix = &cx.ix;
-    if r.is_ok() && ix.undecoded.is_empty() && ix.count != declared {
+    if on_demand {
+        if let Some(id) = count_node {
+            b.set_display(
+                id,
+                "entries are read as they are shown: a full decode counts them".to_string(),
+            );
+        }
+    } else if r.is_ok() && ix.undecoded.is_empty() && ix.count != declared {
         if let Some(id) = count_node {
             b.set_error(
                 id,
@@ -119,6 +146,22 @@ pub fn decode(b: &mut Builder, sh: &Arc<Shared>) -> DResult<()> {
 /// The top-level entries: the module's, and those where decoding resumed after
 /// losing its footing. In pages when there are more than a page holds.
 fn top_level(b: &mut Builder, cx: &Cx) -> DResult<()> {
+    if cx.on_demand {
+        // No skim says where the entries are: one after another, each saying
+        // what it is from how the ones before it ended.
+        let (mut k, mut prev, mut any) = (0usize, false, false);
+        while b.pos() < cx.end {
+            let c = Cx {
+                tail: k == 0,
+                ..cx.clone()
+            };
+            let lost = root(b, &c, k, Some((prev, any)))? == Flow::Lost;
+            prev = lost;
+            any |= lost;
+            k += 1;
+        }
+        return Ok(());
+    }
     let roots = &cx.ix.roots;
     let n = roots.len();
     let mut k = 0usize;
@@ -139,7 +182,7 @@ fn top_level(b: &mut Builder, cx: &Cx) -> DResult<()> {
                 move |b| {
                     for k in first..=last {
                         b.seek(c.ix.e[c.ix.roots[k] as usize].start);
-                        root(b, &c, k)?;
+                        root(b, &c, k, None)?;
                     }
                     Ok(())
                 },
@@ -148,16 +191,19 @@ fn top_level(b: &mut Builder, cx: &Cx) -> DResult<()> {
         }
     }
     while b.pos() < cx.end {
-        root(b, cx, k)?;
+        root(b, cx, k, None)?;
         k += 1;
     }
     Ok(())
 }
 
-/// Top-level entry `k`: decoded, then said what it is.
-fn root(b: &mut Builder, cx: &Cx, k: usize) -> DResult<()> {
+/// Top-level entry `k`: decoded, then said what it is. `lost`: whether parsing
+/// lost its footing in the entry before it and in any entry before it (`None`:
+/// the section's skim says).
+fn root(b: &mut Builder, cx: &Cx, k: usize, lost: Option<(bool, bool)>) -> DResult<Flow> {
     let ix = &cx.ix;
     let pos = match ix.roots.get(k) {
+        _ if cx.on_demand => None,
         Some(&p) => Some(p),
         None if k == 0 => (!ix.e.is_empty()).then_some(0),
         None => ix
@@ -166,25 +212,26 @@ fn root(b: &mut Builder, cx: &Cx, k: usize) -> DResult<()> {
             .map(|&p| ix.e[p as usize].skip)
             .filter(|&p| (p as usize) < ix.e.len()),
     };
-    let (_, id, what, tag) = entry(b, cx, 0, Name::Index(k.min(u32::MAX as usize) as u32), pos)?;
+    let (flow, id, what, tag) = entry(b, cx, 0, Name::Index(k.min(u32::MAX as usize) as u32), pos)?;
     if k == 0 && tag != u64::from(tags::tag_of("Module")) {
         b.set_error(
             id,
             format!("the first uAST entry should be the module, but it is a {what}"),
         );
     }
-    let lost = |j: usize| ix.roots.get(j).is_some_and(|&p| ix.e[p as usize].lost());
+    let was_lost = |j: usize| ix.roots.get(j).is_some_and(|&p| ix.e[p as usize].lost());
+    let (prev, any) = lost.unwrap_or_else(|| (k > 0 && was_lost(k - 1), (0..k).any(was_lost)));
     let note = if k == 0 {
         "the module's uAST"
-    } else if lost(k - 1) {
+    } else if prev {
         "decoding resumed here: the symbol table points at this entry (its place in the tree is not known)"
-    } else if (0..k).any(lost) {
+    } else if any {
         "the entry after the previous one (its place in the tree is not known)"
     } else {
         "another top-level entry"
     };
     b.set_display(id, format!("{what}; {note}"));
-    Ok(())
+    Ok(flow)
 }
 
 /// `Function "area"`: the tag's name and the entry's label.
@@ -295,30 +342,85 @@ fn entry(
 }
 
 /// The `n` children of the entry at `pos` in the skim: in pages of the children
-/// the skim found decodable when there are more than a page holds.
+/// the skim found decodable when there are more than a page holds. Decoding on
+/// demand, an entry no skim covers has its children skimmed now: all of them,
+/// or for the module's a budget's worth, the rest waiting in a page of their
+/// own ([`FIRST_SKIM_PAGES`]).
 fn children(b: &mut Builder, cx: &Cx, depth: u32, n: u64, pos: Option<u32>) -> DResult<Flow> {
+    if cx.on_demand && pos.is_none() {
+        let budget = (depth == 0 && cx.tail)
+            .then(|| paging(b).map(|p| p.saturating_mul(FIRST_SKIM_PAGES)))
+            .flatten();
+        let c = skim_here(b, cx, n, budget);
+        let kids = c.ix.roots.clone();
+        return list(b, &c, depth, 0, n, &kids, budget.map(|x| x * 2));
+    }
     let ix = &cx.ix;
     let kids = pos
         .filter(|&p| (p as usize) < ix.e.len())
         .map(|p| ix.children(p))
         .unwrap_or_default();
-    let kid = |i: usize| kids.get(i).copied();
+    list(b, cx, depth, 0, n, &kids, None)
+}
+
+/// `cx` with the skim of up to `max` entries from the cursor (see
+/// [`skim::siblings`]), read from the file a growing piece at a time.
+fn skim_here(b: &Builder, cx: &Cx, max: u64, budget: Option<usize>) -> Cx {
+    let at = b.pos();
+    let page = paging(b).unwrap_or(usize::MAX);
+    let reach = skim::Reach { max, budget, page };
+    // Entries take 8 to 16 bytes in a typical module.
+    let mut want = budget.map_or(1 << 20, |x| x as u64 * 16).max(1 << 12);
+    loop {
+        let end = at.saturating_add(want).min(cx.end);
+        let d = skim::bytes_of(b, at, end);
+        let syms = || cx.sh.syms(b);
+        let ix = skim::siblings(reach, &d, at, cx.end, b.endian(), &cx.strings, &syms);
+        if !ix.cut || end >= cx.end {
+            return Cx {
+                ix: Arc::new(ix),
+                ..cx.clone()
+            };
+        }
+        want = want.saturating_mul(4);
+    }
+}
+
+/// Children `first..n` of an entry at `depth`, the skim's entries `kids` being
+/// the first of them. With `more` (a skim budget), children past `kids` wait in
+/// a page reaching to the section's end, which skims that many when opened.
+fn list(
+    b: &mut Builder,
+    cx: &Cx,
+    depth: u32,
+    first: u64,
+    n: u64,
+    kids: &[u32],
+    more: Option<usize>,
+) -> DResult<Flow> {
+    let ix = &cx.ix;
+    let kid = |j: u64| kids.get((j - first) as usize).copied();
+    let okn = kids.iter().take_while(|&&c| ix.e[c as usize].ok()).count();
+    let clean =
+        !ix.cut && okn == kids.len() && !kids.last().is_some_and(|&c| ix.e[c as usize].lost());
+    let rest = first + kids.len() as u64;
+    let more = more.filter(|_| clean && rest < n && paging(b).is_some());
     let mut i = 0usize;
-    if let Some(p) = paging(b).filter(|&p| kids.len() > p && kids.len() as u64 <= n) {
-        let okn = kids.iter().take_while(|&&c| ix.e[c as usize].ok()).count();
+    if let Some(p) = paging(b).filter(|&p| (kids.len() > p || more.is_some()) && rest <= n) {
         while i < okn {
             let last = (i + p).min(okn) - 1;
             let (s, e) = (ix.e[kids[i] as usize].start, ix.e[kids[last] as usize].end);
-            let (c, first, at) = (cx.clone(), i, kids[i]);
+            let (c, k0, at) = (cx.clone(), i, kids[i]);
             b.page(
-                first as u64,
-                last as u64,
+                first + i as u64,
+                first + last as u64,
                 s,
                 e.saturating_sub(s),
                 move |b| {
                     let mut at = at;
-                    for i in first..=last {
-                        let (f, ..) = entry(b, &c, depth + 1, Name::Index(i as u32), Some(at))?;
+                    for k in k0..=last {
+                        let name = Name::Index((first + k as u64).min(u32::MAX as u64) as u32);
+                        let (f, ..) = entry(b, &c, depth + 1, name, Some(at))?;
                         if f == Flow::Lost {
                             break;
                         }
@@ -336,19 +438,68 @@ fn children(b: &mut Builder, cx: &Cx, depth: u32, n: u64, pos: Option<u32>) -> D
             b.seek(ix.e[kids[okn] as usize].start);
         }
     }
-    for i in i as u64..n {
-        let (f, ..) = entry(
-            b,
-            cx,
-            depth + 1,
-            Name::Index(i.min(u32::MAX as u64) as u32),
-            kid(i as usize),
-        )?;
+    if let Some(budget) = more {
+        let start = b.pos();
+        let c = Cx {
+            ix: Arc::default(),
+            ..cx.clone()
+        };
+        b.page(rest, n - 1, start, cx.end.saturating_sub(start), move |b| {
+            later(b, &c, depth, rest, n, budget)
+        })?;
+        if let Some(id) = b.last().filter(|&id| b.tree().is_lazy(id)) {
+            b.set_display(
+                id,
+                format!(
+                    "entries {rest} to {}, not read yet: opening reads them (they end by the section's end, 0x{:X})",
+                    n - 1,
+                    cx.end
+                ),
+            );
+        }
+        return Ok(Flow::Done);
+    }
+    for j in first + i as u64..n {
+        let name = Name::Index(j.min(u32::MAX as u64) as u32);
+        let (f, ..) = entry(b, cx, depth + 1, name, kid(j))?;
         if f == Flow::Lost {
             return Ok(Flow::Lost);
         }
     }
     Ok(Flow::Done)
+}
+
+/// The module's children `first..n`, read when their page is opened: `budget`
+/// entries' worth in pages, the rest in a page of their own. Bytes left after
+/// the last child (a damaged section, where a full decode finds more top-level
+/// entries) are shown as such.
+fn later(b: &mut Builder, cx: &Cx, depth: u32, first: u64, n: u64, budget: usize) -> DResult<()> {
+    let c = skim_here(b, cx, n - first, Some(budget));
+    let kids = c.ix.roots.clone();
+    let flow = list(
+        b,
+        &c,
+        depth,
+        first,
+        n,
+        &kids,
+        Some(budget.saturating_mul(2)),
+    )?;
+    let at = b.pos();
+    if at < cx.end {
+        b.bytes("Rest", cx.end - at)?;
+        let why = match flow {
+            Flow::Lost => "decoding lost its footing in the module's children",
+            Flow::Done => "the module's last child ends here",
+        };
+        b.display(format!(
+            "{why}: the bytes to the section's end are not read here (a full decode, `hexlens dump`, reads them as further top-level entries)"
+        ));
+        if flow == Flow::Done {
+            b.error("the module's entries end before the uAST section does");
+        }
+    }
+    Ok(())
 }
 
 /// Appends `extra` to the last node's display.
