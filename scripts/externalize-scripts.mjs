@@ -17,9 +17,12 @@
 // carrying a hash of the content, so caches never serve a stale loader) and a
 // sha384 `integrity`, like trunk's own tags. With a relative public URL (`./`) the
 // loader's imports stay relative to the loader file, which sits beside
-// index.html: hosting under any sub-path keeps working. Trunk's modulepreload and
-// wasm preload tags, and their `integrity` attributes, are left as they are (the
-// files they name are not touched).
+// index.html: hosting under any sub-path keeps working.
+//
+// The loader is also made to wait: it defines `window.hexlensStart()`, which
+// static/shell.js calls when a file is chosen, and trunk's preloads of the app's
+// module and wasm are dropped, so a first visit downloads neither (see
+// deferStart below).
 //
 // Environment (set by trunk): TRUNK_STAGING_DIR (the build being assembled),
 // TRUNK_PUBLIC_URL. Exits non-zero, failing the build, if an inline script is left.
@@ -57,7 +60,7 @@ const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 const hasAttr = (attrs, name) => new RegExp(`(^|\\s)${name}(\\s*=|\\s|$)`, 'i').test(attrs);
 
 let moved = 0;
-const out = html.replace(SCRIPT, (whole, attrs, body) => {
+let out = html.replace(SCRIPT, (whole, attrs, body) => {
   if (hasAttr(attrs, 'src')) return whole;
   let code = body.trim();
   if (code === '') return ''; // an empty inline script does nothing; drop it
@@ -69,6 +72,7 @@ const out = html.replace(SCRIPT, (whole, attrs, body) => {
       .replaceAll('{{__TRUNK_WS_BASE__}}', wsBase(publicUrl));
   } else if (code.includes('TrunkApplicationStarted')) {
     stem = 'start';
+    code = deferStart(code);
   }
   code += '\n';
   const hash = crypto.createHash('sha256').update(code).digest('hex').slice(0, 16);
@@ -80,10 +84,43 @@ const out = html.replace(SCRIPT, (whole, attrs, body) => {
   return `<script${kept} src="${publicUrl}${name}" integrity="${sri(code)}"></script>`;
 });
 
+// The app's module and wasm are fetched when the app starts, not with the page:
+// trunk's preloads of them go (the decode workers' files have none).
+const APP_PRELOAD = /<link\b[^>]*\brel="(?:modulepreload|preload)"[^>]*\bhref="[^"]*hexlens-web-[^"]*"[^>]*>\s*/g;
+const dropped = (out.match(APP_PRELOAD) || []).length;
+out = out.replace(APP_PRELOAD, '');
+
 const left = [...out.matchAll(SCRIPT)].filter(([, attrs]) => !hasAttr(attrs, 'src'));
 if (left.length > 0) {
   console.error(`externalize-scripts: ${left.length} inline script(s) left in ${htmlFile}`);
   process.exit(1);
 }
 fs.writeFileSync(htmlFile, out);
-console.log(`externalize-scripts: moved ${moved} inline script(s) out of index.html`);
+console.log(`externalize-scripts: moved ${moved} inline script(s) out of index.html, dropped ${dropped} preload(s) of the app`);
+
+/**
+ * Trunk's loader imports the app's JS bindings and starts its wasm at once. A
+ * first visit shows the page static/shell.js draws and needs neither until a
+ * file is chosen, so the loader is rewritten to define `window.hexlensStart()`,
+ * which imports and starts them on the first call (later calls return the same
+ * promise), and to fire `hexlens:loader` once it is defined.
+ */
+function deferStart(code) {
+  const imp = code.match(/^import init, \* as bindings from (['"])([^'"]+)\1;\s*$/m);
+  const init = code.match(/^const wasm = await init\((\{[^\n]*\})\);\s*$/m);
+  if (!imp || !init) {
+    console.error(`externalize-scripts: trunk's loader is not the one expected:\n${code}`);
+    process.exit(1);
+  }
+  const rest = code.slice(init.index + init[0].length).trim();
+  return [
+    'let started;',
+    'window.hexlensStart = () => (started ??= (async () => {',
+    `  const bindings = await import('${imp[2]}');`,
+    `  const init = bindings.default;`,
+    `  const wasm = await init(${init[1]});`,
+    ...rest.split('\n').map((l) => `  ${l}`),
+    '})());',
+    "dispatchEvent(new Event('hexlens:loader'));",
+  ].join('\n');
+}

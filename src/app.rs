@@ -23,9 +23,15 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// Mounts the app on `<div id="app-root">` (beside it in `www/index.html` is
-/// the search bar's markup, which the app wires up but does not render).
+/// the search bar's markup, which the app wires up but does not render). The
+/// first page, drawn by `www/index.html` and `static/shell.js` until a file is
+/// chosen, gives way to the app's own.
 pub fn start() {
-    match gloo_utils::document().get_element_by_id("app-root") {
+    let doc = gloo_utils::document();
+    if let Some(shell) = doc.get_element_by_id("shell") {
+        shell.remove();
+    }
+    match doc.get_element_by_id("app-root") {
         Some(root) => yew::Renderer::<App>::with_root(root).render(),
         None => yew::Renderer::<App>::new().render(),
     };
@@ -68,9 +74,20 @@ pub fn App() -> Html {
                                 }
                             }
                         }
+                        // A file picked or dropped on the first page, which
+                        // started the app to open it.
+                        if let Some(f) = io::take_pending_file() {
+                            io::open_file(f, dispatch.clone());
+                        }
                         samples.set(Rc::new(list));
                     }
-                    Err(e) => dispatch.dispatch(Action::Load(LoadAction::Failed(e))),
+                    Err(e) => {
+                        if let Some(f) = io::take_pending_file() {
+                            io::open_file(f, dispatch.clone());
+                        } else {
+                            dispatch.dispatch(Action::Load(LoadAction::Failed(e)))
+                        }
+                    }
                 }
             });
         });

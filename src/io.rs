@@ -74,12 +74,35 @@ fn field(obj: &JsValue, key: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The file the first page (`static/shell.js`) was given before the app ran,
+/// taken (so it is opened once).
+pub fn take_pending_file() -> Option<web_sys::File> {
+    let win = JsValue::from(gloo_utils::window());
+    let key = JsValue::from_str("hexlensPendingFile");
+    let f = Reflect::get(&win, &key)
+        .ok()?
+        .dyn_into::<web_sys::File>()
+        .ok()?;
+    let _ = Reflect::set(&win, &key, &JsValue::UNDEFINED);
+    Some(f)
+}
+
 /// The bundled samples listed in `static/samples/manifest.json`.
+/// The first page (`static/shell.js`) hands over the manifest it read
+/// (`window.hexlensSamples`), so the app does not fetch it again.
 pub async fn load_manifest() -> Result<Vec<Sample>, String> {
     let url = asset_url("static/samples/manifest.json");
-    let bytes = fetch_bytes(&url).await?;
-    let text = String::from_utf8_lossy(&bytes);
-    let json = js_sys::JSON::parse(&text).map_err(|_| format!("{url} is not valid JSON"))?;
+    let read = Reflect::get(&gloo_utils::window(), &JsValue::from_str("hexlensSamples"))
+        .ok()
+        .filter(JsValue::is_object);
+    let json = match read {
+        Some(j) => j,
+        None => {
+            let bytes = fetch_bytes(&url).await?;
+            let text = String::from_utf8_lossy(&bytes);
+            js_sys::JSON::parse(&text).map_err(|_| format!("{url} is not valid JSON"))?
+        }
+    };
     let list = Reflect::get(&json, &JsValue::from_str("samples")).unwrap_or(JsValue::UNDEFINED);
     if !js_sys::Array::is_array(&list) {
         return Err(format!("{url} has no \"samples\" list"));

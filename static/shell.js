@@ -1,0 +1,119 @@
+// The first page a visit shows, before any file is chosen: www/index.html holds
+// its markup (the toolbar and the empty state, as the app draws them), and this
+// script makes it work without the app's WebAssembly, which a first visit does
+// not download. It lists the bundled samples, and when a file is picked,
+// dropped or a sample chosen it starts the app (the loader's `hexlensStart`,
+// see scripts/externalize-scripts.mjs) and hands it the choice: a sample
+// through the URL's `?sample=`, as a sample link does, a file through
+// `window.hexlensPendingFile` (and the samples manifest it read through
+// `window.hexlensSamples`). The app then removes this markup and draws its own.
+//
+// Every text taken from the samples manifest is set as text.
+
+const shell = document.getElementById('shell');
+let starting = false;
+
+function start() {
+  if (starting) return;
+  starting = true;
+  shell.setAttribute('aria-busy', 'true');
+  const go = () => window.hexlensStart();
+  if (window.hexlensStart) go();
+  else addEventListener('hexlens:loader', go, { once: true });
+}
+
+function openFile(file) {
+  if (!file || starting) return;
+  window.hexlensPendingFile = file;
+  start();
+}
+
+function openSample(name) {
+  if (!name || starting) return;
+  const url = new URL(location.href);
+  url.searchParams.set('sample', name);
+  history.replaceState(history.state, '', url);
+  start();
+}
+
+if (new URLSearchParams(location.search).has('sample')) {
+  // A sample link: the app opens it at once.
+  start();
+} else {
+  for (const id of ['file-input', 'file-input-empty']) {
+    const input = document.getElementById(id);
+    input?.addEventListener('change', () => {
+      const file = input.files && input.files[0];
+      openFile(file);
+      input.value = '';
+    });
+  }
+  const select = document.getElementById('sample-select');
+  select?.addEventListener('change', () => openSample(select.value));
+  document.getElementById('sample-list')?.addEventListener('click', (e) => {
+    const b = e.target instanceof Element ? e.target.closest('button[data-file]') : null;
+    if (b) openSample(b.dataset.file);
+  });
+
+  // Dropping a file anywhere opens it (the app's own listener takes over once it runs).
+  const overlay = document.getElementById('drop-overlay');
+  const carries = (e) => e.dataTransfer && [...e.dataTransfer.types].includes('Files');
+  const over = (e) => {
+    if (starting || !carries(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    overlay.hidden = false;
+  };
+  addEventListener('dragenter', over);
+  addEventListener('dragover', over);
+  addEventListener('dragleave', (e) => {
+    if (!e.relatedTarget) overlay.hidden = true;
+  });
+  addEventListener('drop', (e) => {
+    if (starting) return;
+    e.preventDefault();
+    overlay.hidden = true;
+    openFile(e.dataTransfer && e.dataTransfer.files[0]);
+  });
+
+  fillSamples();
+}
+
+/** Lists the bundled samples (static/samples/manifest.json) in the picker and the empty state. */
+async function fillSamples() {
+  let list = [];
+  try {
+    const r = await fetch(new URL('static/samples/manifest.json', document.baseURI));
+    const json = await r.json();
+    list = Array.isArray(json.samples) ? json.samples : [];
+    // The app reads the list from here rather than fetching it again.
+    window.hexlensSamples = json;
+  } catch {
+    return; // The app says what went wrong when it starts.
+  }
+  const text = (v) => (typeof v === 'string' ? v : '');
+  const el = (tag, cls, t) => {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (t !== undefined) e.textContent = t;
+    return e;
+  };
+  const ul = document.getElementById('sample-list');
+  const select = document.getElementById('sample-select');
+  for (const s of list) {
+    const file = text(s.file);
+    if (!file || file.includes('/')) continue;
+    const li = el('li');
+    const b = el('button', 'sample');
+    b.dataset.file = file;
+    const title = el('span', 'sample-title', text(s.title));
+    title.append(el('span', 'badge', text(s.format)));
+    b.append(title, el('span', 'sample-note', text(s.note)), el('span', 'sample-src', `${file} · ${text(s.source)}`));
+    li.append(b);
+    ul.append(li);
+    const o = el('option', '', `${text(s.title)} (${text(s.format)})`);
+    o.value = file;
+    o.title = text(s.note);
+    select.append(o);
+  }
+}
