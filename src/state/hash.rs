@@ -5,9 +5,12 @@ use hexlens_core::protocol::Request;
 use std::rc::Rc;
 
 /// Bytes one step of hashing the file covers: small, so the panes' questions
-/// never wait long behind it (4 MiB: about 25 ms in the browser bench's
-/// worker, which hashed 1 GiB at about 180 MB/s in 16 MiB steps).
-pub const HASH_STEP: u64 = 4 << 20;
+/// never wait long behind it. The worker answers in order, and a group opened
+/// while a step runs waits for that step: with 4 MiB steps (about 25 ms of
+/// hashing, plus reading them) opening any group of a big file right after it
+/// was decoded took 35 to 85 ms in the browser, however small the group; with
+/// 1 MiB steps, 6 to 10 ms of it (bench/RESULTS.md, issue 30).
+pub const HASH_STEP: u64 = 1 << 20;
 
 /// How far hashing the open file got.
 #[derive(Debug, Clone, Default)]
