@@ -13,11 +13,22 @@
 const shell = document.getElementById('shell');
 let starting = false;
 
-function start() {
+/** Starts the app to open `name`, saying so as the app's own notice does. */
+function start(name) {
   if (starting) return;
   starting = true;
   shell.setAttribute('aria-busy', 'true');
-  const go = () => window.hexlensStart();
+  const status = document.getElementById('shell-status');
+  const strong = document.createElement('strong');
+  strong.textContent = name;
+  status.replaceChildren('Opening ', strong, '…');
+  status.hidden = false;
+  const failed = (e) => {
+    status.className = 'notice error';
+    status.setAttribute('role', 'alert');
+    status.textContent = `Could not start the viewer: ${e && e.message ? e.message : e}`;
+  };
+  const go = () => window.hexlensStart().catch(failed);
   if (window.hexlensStart) go();
   else addEventListener('hexlens:loader', go, { once: true });
 }
@@ -25,7 +36,7 @@ function start() {
 function openFile(file) {
   if (!file || starting) return;
   window.hexlensPendingFile = file;
-  start();
+  start(file.name);
 }
 
 function openSample(name) {
@@ -33,12 +44,13 @@ function openSample(name) {
   const url = new URL(location.href);
   url.searchParams.set('sample', name);
   history.replaceState(history.state, '', url);
-  start();
+  start(name);
 }
 
-if (new URLSearchParams(location.search).has('sample')) {
+const linked = new URLSearchParams(location.search).get('sample');
+if (linked !== null) {
   // A sample link: the app opens it at once.
-  start();
+  start(linked);
 } else {
   for (const id of ['file-input', 'file-input-empty']) {
     const input = document.getElementById(id);

@@ -123,6 +123,51 @@ test('a first visit explains what to do and offers the samples', async () => {
   await shot('01-empty-state');
 });
 
+test('the first page fetches no wasm; choosing a file says it is opening it while the viewer loads, and says so if the viewer cannot load', async () => {
+  const fetched = [];
+  const onRequest = (r) => fetched.push(new URL(r.url()).pathname);
+  page.on('request', onRequest);
+  // Hold the app's wasm back: the first page is all there is meanwhile.
+  let release;
+  const held = new Promise((r) => (release = r));
+  await page.route('**/hexlens-web-*_bg.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  try {
+    await open();
+    await page.waitForSelector('#sample-list .sample');
+    await page.waitForTimeout(300);
+    assert.deepEqual(fetched.filter((p) => p.endsWith('.wasm') || /hexlens-web-.*\.js$/.test(p)), [], 'nothing of the app before a file is chosen');
+    await page.click(`#sample-list .sample[data-file="${SAMPLE}"]`);
+    const status = page.locator('#shell-status');
+    await status.waitFor();
+    assert.equal(await status.textContent(), `Opening ${SAMPLE}…`);
+    assert.equal(await status.getAttribute('role'), 'status');
+    release();
+    await waitForFile(SAMPLE);
+    assert.equal(await page.locator('#shell').count(), 0, 'the app replaced the first page');
+    assert.equal(await page.locator('#file-input').count(), 1, 'one toolbar');
+  } finally {
+    release();
+    await page.unroute('**/hexlens-web-*_bg.wasm');
+    page.off('request', onRequest);
+  }
+  // The app's module cannot be fetched: the first page says so.
+  await page.route('**/hexlens-web-*_bg.wasm', (route) => route.abort());
+  try {
+    await open();
+    await page.setInputFiles('#file-input-empty', { name: 'x.bin', mimeType: 'application/octet-stream', buffer: Buffer.from('abc') });
+    const alert = page.locator('#shell-status[role=alert]');
+    await alert.waitFor();
+    assert.match(await alert.textContent(), /^Could not start the viewer: /);
+  } finally {
+    await page.unroute('**/hexlens-web-*_bg.wasm');
+    // The aborted fetch is this test's doing, not the page's.
+    problems.splice(0, problems.length, ...problems.filter((p) => !/hexlens-web|Could not start|Failed to fetch|WebAssembly/i.test(p)));
+  }
+});
+
 test('a sample opened through the file input shows its parts in an ARIA tree', async () => {
   await open();
   await loadViaInput(SAMPLE, sample);
