@@ -391,9 +391,10 @@ pub fn send_to(job: u32, fields: &[(&str, JsValue)]) -> Result<(), String> {
 }
 
 /// Asks the worker a question about load `job` (see [`Request`]): one `ask`
-/// message carrying the request's binary form. A structure search goes to the
-/// tools module (it decodes the file afresh; the decoder keeps its tree). The
-/// answer comes back as an [`Event::Answer`].
+/// message carrying the request's binary form. A search goes to the tools
+/// module, fetched on first use (the decoder modules hold no search code; a
+/// structure search decodes the file afresh there, the decoder keeping its
+/// tree). The answer comes back as an [`Event::Answer`].
 pub fn ask(job: u32, r: &Request) -> Result<(), String> {
     #[cfg(test)]
     if local::LOCAL.with(|l| l.borrow().is_some()) {
@@ -403,9 +404,7 @@ pub fn ask(job: u32, r: &Request) -> Result<(), String> {
     let data: JsValue = js_sys::Uint8Array::from(&r.encode()[..]).into();
     let fields = [("type", "ask".into()), ("data", data)];
     match r {
-        Request::Search { query, .. } if query.mode == hexlens_core::search::Mode::Structure => {
-            send_tools(job, &fields)
-        }
+        Request::Search { .. } => send_tools(job, &fields),
         _ => send_to(job, &fields),
     }
 }

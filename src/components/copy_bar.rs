@@ -133,8 +133,8 @@ pub fn copy(choice: &str) {
     let mut path = node.as_ref().map(|n| n.path.clone()).unwrap_or_default();
     let (kind, form) = choice.split_once(':').unwrap_or((choice, ""));
     let mut msg: Vec<(&str, JsValue)> = Vec::new();
-    // What needs a walk of the whole tree goes to the tools module.
-    let mut tools = false;
+    // Copies and exports are made by the tools module (fetched on first use:
+    // the decoder modules hold none of it).
     match (kind, form) {
         ("bytes", _) => {
             let (a, b) = st.cursor.copy_range();
@@ -155,7 +155,6 @@ pub fn copy(choice: &str) {
             }
             msg.push(("type", "copy".into()));
             msg.push(("what", form.into()));
-            tools = form == "json";
         }
         _ => {
             let sub = kind == "subtree";
@@ -173,17 +172,11 @@ pub fn copy(choice: &str) {
             ))));
             msg.push(("type", "export".into()));
             say("Exporting…");
-            tools = true;
         }
     }
     msg.push(("form", form.into()));
     msg.push(("path", path.into()));
-    let sent = if tools {
-        crate::decoder::send_tools(doc.load, &msg)
-    } else {
-        crate::decoder::send_to(doc.load, &msg)
-    };
-    if let Err(e) = sent {
+    if let Err(e) = crate::decoder::send_tools(doc.load, &msg) {
         say(&e);
     }
 }

@@ -917,6 +917,11 @@ test("the page holds no decoder: a file's bytes show before the decoder's module
     dyno: ['uAST section'],
     cdac: ['DACBLOB'],
   };
+  // Searching and copying are the tools module's: no decoder module holds them.
+  for (const t of ['only wildcards: every offset would match', 'const unsigned char data[']) {
+    assert.ok(fs.readFileSync(path.join(DIST, 'hexlens-worker-tools_bg.wasm')).includes(t), `the tools module holds ${t}`);
+    for (const m of ['llvm', 'llvm1', 'pdb', 'dyno', 'cdac']) assert.ok(!mod(m).includes(t), `the ${m} module does not hold ${t}`);
+  }
   const nested = (other, m, t) => (other === 'dyno' && t === 'MODULE_BLOCK') || (other === 'pdb' && m === 'llvm');
   for (const [m, texts] of Object.entries(has)) {
     const w = mod(m);

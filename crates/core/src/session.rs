@@ -71,6 +71,45 @@ pub fn structure_search(
     }
 }
 
+/// One step of a byte search (a [`Request::Search`] of the hex, text or number
+/// modes) over `[from, to)` of `src`: at most `max` matches. Needs no session,
+/// so the web viewer answers it in the module it fetches for searches (the
+/// decoder modules leave the search out: see the `byte-search` feature).
+pub fn byte_search(
+    src: &dyn ByteSource,
+    version: Version,
+    gen: u32,
+    query: &crate::search::Query,
+    from: u64,
+    to: u64,
+    max: u32,
+) -> Answer {
+    let (found, error, whats) = match crate::search::needles(query) {
+        Ok(n) => (
+            crate::search::find(src, &n, from, to, max as usize),
+            None,
+            n.into_iter().map(|n| n.what).collect(),
+        ),
+        Err(e) => (
+            crate::search::Found {
+                hits: Vec::new(),
+                reached: src.len(),
+            },
+            Some(e),
+            Vec::new(),
+        ),
+    };
+    Answer::Found {
+        version,
+        gen,
+        from,
+        found,
+        error,
+        whats,
+        paths: Vec::new(),
+    }
+}
+
 /// One file being viewed.
 pub struct Session<S: ByteSource> {
     src: S,
@@ -431,38 +470,27 @@ impl<S: ByteSource> Session<S> {
                 byte: *b,
                 version: self.version(),
             },
+            #[cfg(feature = "byte-search")]
             Request::Search {
                 gen,
                 query,
                 from,
                 to,
                 max,
-            } => {
-                let (found, error, whats) = match crate::search::needles(query) {
-                    Ok(n) => (
-                        crate::search::find(&self.src, &n, *from, *to, *max as usize),
-                        None,
-                        n.into_iter().map(|n| n.what).collect(),
-                    ),
-                    Err(e) => (
-                        crate::search::Found {
-                            hits: Vec::new(),
-                            reached: self.src.len(),
-                        },
-                        Some(e),
-                        Vec::new(),
-                    ),
-                };
-                Answer::Found {
-                    version: self.version(),
-                    gen: *gen,
-                    from: *from,
-                    found,
-                    error,
-                    whats,
-                    paths: Vec::new(),
-                }
-            }
+            } => byte_search(&self.src, self.version(), *gen, query, *from, *to, *max),
+            #[cfg(not(feature = "byte-search"))]
+            Request::Search { gen, from, .. } => Answer::Found {
+                version: self.version(),
+                gen: *gen,
+                from: *from,
+                found: crate::search::Found {
+                    hits: Vec::new(),
+                    reached: self.src.len(),
+                },
+                error: Some("this build searches in its tools module".into()),
+                whats: Vec::new(),
+                paths: Vec::new(),
+            },
             Request::Hash { from, to } => {
                 let (reached, digest) = self.hash_step(*from, *to);
                 Answer::Hashed {

@@ -22,16 +22,18 @@
 //! job, blob, rows, scan}` (`scan`: scan the file for containers whatever it
 //! is, [`hexlens_core::Options::scan`]; the tools module's messages carry it
 //! too); `{type: "ask", job, data}`, a question about the open file (`data`: a
-//! [`Request`] in its binary form), answered from its [`Session`] (a structure
-//! search, by the tools module, which is sent the file as `blob`); `{type:
-//! "crash"}` (a test hook: panics on purpose).
+//! [`Request`] in its binary form), answered from its [`Session`] (a search,
+//! by the tools module, which is sent the file as `blob`: the decoder
+//! modules hold no search code); `{type: "crash"}` (a test hook: panics on
+//! purpose).
 //!
-//! Copy and export, made here so the page's module holds none of it: `{type:
-//! "copy", job, what, form, start, end, path}` makes text for the
-//! clipboard (`what: "bytes"`: bytes `[start, end)` in a [`copy::Form`];
-//! `"value"`: the value of the node at `path`, whole (a string as it is);
-//! in the tools module only, which is sent the file with each message
-//! (`blob`) and keeps no session, `"json"`: the subtree at `path` in the JSON contract, as `hexlens dump
+//! Copy and export, made in the tools module (which is sent the file with
+//! each message, `blob`, and keeps no session), so neither the page's module
+//! nor a decoder module holds any of it: `{type: "copy", job, what, form,
+//! start, end, path}` makes text for the clipboard (`what: "bytes"`: bytes
+//! `[start, end)` in a `copy::Form`; `"value"`: the value of the node at
+//! `path`, whole (a string as it is), found by decoding along the path;
+//! `"json"`: the subtree at `path` in the JSON contract, as `hexlens dump
 //! --json --select PATH` writes it), answered `{type: "copied", job,
 //! text, what}` (`what`: what the text is, for the page to say); `{type:
 //! "export", job, form, path}` writes the dump (`form`: `json` or
@@ -49,7 +51,6 @@
 
 #[cfg(target_arch = "wasm32")]
 mod worker {
-    use hexlens_core::copy;
     use hexlens_core::pages::PageCache;
     use hexlens_core::protocol::{Answer, Request};
     use hexlens_core::session::Session;
@@ -230,7 +231,6 @@ mod worker {
             "open" => open(&m, job),
             "crash" => panic!("decoder crash requested by the page (test hook)"),
             "ask" => ask(&m, job),
-            "copy" if get(&m, "what").as_string().as_deref() != Some("json") => copy_out(&m, job),
             #[cfg(feature = "tools")]
             "copy" | "export" | "diff" | "bytediff" => tools::handle(&kind, &m, job),
             _ => {}
@@ -284,12 +284,17 @@ mod worker {
         };
         #[cfg(feature = "tools")]
         if let Request::Search {
-            gen, query, max, ..
+            gen,
+            query,
+            max,
+            from,
+            to,
         } = &r
         {
             if query.mode == hexlens_core::search::Mode::Structure {
                 return tools::structure(m, job, *gen, &query.text, *max);
             }
+            return tools::bytes(m, job, *gen, query, *from, *to, *max);
         }
         JOB.with(|j| {
             let mut j = j.borrow_mut();
@@ -301,71 +306,6 @@ mod worker {
         });
     }
 
-    /// Posts the reply to a copy or an export: `Ok((key, value, what))` sets
-    /// `key` (`text` or `blob`) and `what`; `Err` sets `error`.
-    fn reply(kind: &str, job: u32, r: Result<(&str, JsValue, String), String>) {
-        let kind = if kind == "export" {
-            "exported"
-        } else {
-            "copied"
-        };
-        let mut fields = vec![("job", job.into())];
-        match r {
-            Ok((key, v, what)) => {
-                fields.push((key, v));
-                fields.push(("what", what.into()));
-            }
-            Err(e) => fields.push(("error", e.into())),
-        }
-        post(&msg(kind, &fields));
-    }
-
-    /// A copy for the clipboard from the open file: bytes in a
-    /// [`copy::Form`], or a node's value (see the module's notes).
-    fn copy_out(m: &JsValue, job: u32) {
-        let text = |k: &str| get(m, k).as_string().unwrap_or_default();
-        let r = JOB.with(|j| -> Result<(&str, JsValue, String), String> {
-            let mut j = j.borrow_mut();
-            let session = &mut j
-                .as_mut()
-                .filter(|s| s.id == job)
-                .ok_or("that file is no longer open in the decoder")?
-                .session;
-            if text("what") == "value" {
-                let p = text("path");
-                let info = session
-                    .resolve(&p)
-                    .ok_or_else(|| format!("there is no node at {p}"))?;
-                let v = session
-                    .tree()
-                    .value(info.id)
-                    .ok_or("that node has no value")?;
-                let t = match v {
-                    hexlens_core::Value::Str(s) => s,
-                    other => other.to_string(),
-                };
-                return Ok(("text", t.into(), "the value".into()));
-            }
-            let src = session.source();
-            let f = copy::Form::from_name(&text("form")).ok_or("no such copy form")?;
-            let start = uint(m, "start").unwrap_or(0).min(src.len());
-            let end = uint(m, "end").unwrap_or(0).clamp(start, src.len());
-            if end - start > copy::MAX_BYTES {
-                return Err(format!(
-                    "{} bytes selected: at most {} MiB can be copied",
-                    end - start,
-                    copy::MAX_BYTES >> 20
-                ));
-            }
-            let mut bytes = vec![0u8; (end - start) as usize];
-            let got = src.read_at(start, &mut bytes);
-            bytes.truncate(got);
-            let said = format!("{} bytes as {}", bytes.len(), f.label());
-            Ok(("text", copy::text(f, &bytes).into(), said))
-        });
-        reply("copy", job, r);
-    }
-
     /// The tools module (`hexlens-worker-tools`: every decoder, the streaming
     /// dump and the structure search) answers what needs a whole walk of the
     /// tree. It keeps no session: each message brings the file (`blob`), which
@@ -374,7 +314,27 @@ mod worker {
     #[cfg(feature = "tools")]
     mod tools {
         use super::*;
+        use hexlens_core::copy;
         use hexlens_core::stream::{DumpError, DumpForm};
+
+        /// Posts the reply to a copy or an export: `Ok((key, value, what))` sets
+        /// `key` (`text` or `blob`) and `what`; `Err` sets `error`.
+        fn reply(kind: &str, job: u32, r: Result<(&str, JsValue, String), String>) {
+            let kind = if kind == "export" {
+                "exported"
+            } else {
+                "copied"
+            };
+            let mut fields = vec![("job", job.into())];
+            match r {
+                Ok((key, v, what)) => {
+                    fields.push((key, v));
+                    fields.push(("what", what.into()));
+                }
+                Err(e) => fields.push(("error", e.into())),
+            }
+            post(&msg(kind, &fields));
+        }
 
         /// Most text a copy makes (a bigger subtree is exported instead).
         const MAX_COPY_TEXT: usize = 64 << 20;
@@ -519,6 +479,67 @@ mod worker {
             }
         }
 
+        /// One step of a byte search (an `ask` whose request is a search of
+        /// the hex, text or number modes), over the file as the message's
+        /// `blob`.
+        pub fn bytes(
+            m: &JsValue,
+            job: u32,
+            gen: u32,
+            query: &hexlens_core::search::Query,
+            from: u64,
+            to: u64,
+            max: u32,
+        ) {
+            let Ok((src, _)) = file(m, job) else {
+                return;
+            };
+            let version = hexlens_core::protocol::Version::default();
+            let a = hexlens_core::session::byte_search(&src, version, gen, query, from, to, max);
+            answer(job, &a);
+        }
+
+        /// A copy for the clipboard from the message's file: bytes in a
+        /// [`copy::Form`], or the value of the node at `path`, found by
+        /// decoding the file afresh along the path.
+        fn copy_out(m: &JsValue, src: &BlobSource, scan: bool) -> CopyResult {
+            let text = |k: &str| get(m, k).as_string().unwrap_or_default();
+            if text("what") == "value" {
+                let p = text("path");
+                let opts = hexlens_core::Options {
+                    scan,
+                    ..hexlens_core::stream::streaming_options()
+                };
+                let mut d = hexlens_core::decode_with(src, &opts);
+                let id = hexlens_core::stream::select(src, &mut d.tree, &p)
+                    .ok_or_else(|| format!("there is no node at {p}"))?;
+                let v = d.tree.value(id).ok_or("that node has no value")?;
+                let t = match v {
+                    hexlens_core::Value::Str(s) => s,
+                    other => other.to_string(),
+                };
+                return Ok(("text", t.into(), "the value".into()));
+            }
+            let f = copy::Form::from_name(&text("form")).ok_or("no such copy form")?;
+            let start = uint(m, "start").unwrap_or(0).min(src.len());
+            let end = uint(m, "end").unwrap_or(0).clamp(start, src.len());
+            if end - start > copy::MAX_BYTES {
+                return Err(format!(
+                    "{} bytes selected: at most {} MiB can be copied",
+                    end - start,
+                    copy::MAX_BYTES >> 20
+                ));
+            }
+            let mut bytes = vec![0u8; (end - start) as usize];
+            let got = src.read_at(start, &mut bytes);
+            bytes.truncate(got);
+            let said = format!("{} bytes as {}", bytes.len(), f.label());
+            Ok(("text", copy::text(f, &bytes).into(), said))
+        }
+
+        /// What a copy or an export posts back (see `reply`).
+        type CopyResult = Result<(&'static str, JsValue, String), String>;
+
         /// A structure search (an `ask` whose request is one), over the file
         /// as the message's `blob`.
         pub fn structure(m: &JsValue, job: u32, gen: u32, text: &str, max: u32) {
@@ -560,6 +581,9 @@ mod worker {
             }
             if kind == "bytediff" {
                 return byte_difference(m, job, &src);
+            }
+            if kind == "copy" && text("what") != "json" {
+                return reply(kind, job, copy_out(m, &src, scan));
             }
             let path = text("path");
             let path = (!path.is_empty()).then_some(path.as_str());
@@ -647,16 +671,20 @@ mod tests {
         for m in &modules {
             // The core's feature of a format is the format's name; the
             // catalog order is the registry's.
-            let want: Vec<String> = catalog()
+            let mut want: Vec<String> = catalog()
                 .iter()
                 .filter(|f| m.formats.contains(&f.name))
                 .map(|f| format!("hexlens-core/{}", f.name))
                 .collect();
+            // Searches are answered by the tools module alone: no decoder
+            // module carries the search code.
+            if m.name == "tools" {
+                want.push("hexlens-core/byte-search".into());
+            }
             let mut got = manifest_features(m.name);
             got.sort();
-            let mut want_sorted = want.clone();
-            want_sorted.sort();
-            assert_eq!(got, want_sorted, "module {}", m.name);
+            want.sort();
+            assert_eq!(got, want, "module {}", m.name);
             let bin = format!("name = \"hexlens-worker-{}\"", m.name);
             assert!(toml.contains(&bin), "no bin for module {}", m.name);
             let link = format!(
