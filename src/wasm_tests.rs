@@ -206,3 +206,51 @@ async fn going_to_a_string_selects_it_and_shows_it_as_text() {
         .contains("<img src=x onerror=alert(1)>"));
     assert!(root.query_selector("img").unwrap().is_none());
 }
+
+/// The decoder modules write floats with the browser's shortest digits
+/// (hexlens-core's `host-floats`): the text must be Rust's own, which the
+/// native dumps and the npm package's trees give.
+#[wasm_bindgen_test]
+fn floats_are_written_as_rust_writes_them() {
+    use hexlens_core::floattext::{debug, display};
+    let mut s = 0x2545_f491_4f6c_dd1du64;
+    let mut values = vec![
+        0.0,
+        -0.0,
+        0.1,
+        1e-4,
+        9.999e-5,
+        1e16,
+        1e21,
+        5e-324,
+        f64::MAX,
+        f64::NAN,
+        f64::NEG_INFINITY,
+        f32::MAX as f64,
+        0.1f32 as f64,
+        // 1149636667324797.25: the engine writes …797.2, Rust …797.3.
+        f64::from_bits(0xc310_565a_94b4_e5f5),
+    ];
+    for _ in 0..20_000 {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        values.push(f64::from_bits(s));
+        values.push(f32::from_bits(s as u32) as f64);
+        values.push((s >> 11) as f64 / (1u64 << 30) as f64);
+        // Values midway between two shortest candidates, where the engine
+        // and Rust choose differently unless corrected: quarters near 2^50,
+        // integers past 2^53, powers of two.
+        values.push(((s >> 14) | (1 << 49)) as f64 + 0.25);
+        values.push(((s >> 14) | (1 << 49)) as f64 + 0.75);
+        values.push((((s >> 11) | (1 << 52)) as f64) * 2.0);
+        values.push(-(((s >> 11) | (1 << 52)) as f64) * 8.0);
+    }
+    for k in -1074..1024 {
+        values.push(2f64.powi(k));
+    }
+    for x in values {
+        assert_eq!(display(x), format!("{x}"), "{{}} of {:#x}", x.to_bits());
+        assert_eq!(debug(x), format!("{x:?}"), "{{:?}} of {:#x}", x.to_bits());
+    }
+}

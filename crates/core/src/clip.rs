@@ -75,6 +75,31 @@ fn push_escaped(out: &mut String, s: &str, keep_lines: bool) {
     }
 }
 
+/// `s` quoted as Rust's `{:?}` quotes a string, for the text of a display:
+/// `"`, `\\`, newline, carriage return, tab and NUL as their escapes, other
+/// control and [invisible](is_invisible) characters as `\u{…}`, everything
+/// else as it is.
+pub fn debug_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\0' => out.push_str("\\0"),
+            c if c.is_control() || is_invisible(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// The note after clipped text: `1,048,577 bytes, first 256 shown`.
 pub fn note(total: u64, shown: usize) -> String {
     format!(
@@ -127,6 +152,22 @@ pub fn value(v: &Value, field_len: Option<u64>, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn debug_quoting_is_rusts_for_text_and_marks_invisible_characters() {
+        for s in [
+            "main",
+            "a\"b\\c",
+            "tab\there\r\n\0",
+            "\u{1}\u{7f}",
+            "é ü 中文",
+            "",
+            "it's",
+        ] {
+            assert_eq!(debug_quoted(s), format!("{s:?}"), "{s}");
+        }
+        assert_eq!(debug_quoted("a\u{202E}b"), "\"a\\u{202e}b\"");
+    }
 
     #[test]
     fn short_text_is_shown_whole_and_quoted_like_the_core() {

@@ -892,7 +892,7 @@ fn text(t: &Tree, id: NodeId) -> String {
     let v = t.value(id).map(|v| match v {
         Value::U(n) => n.to_string(),
         Value::I(n) => n.to_string(),
-        Value::F(x) => x.to_string(),
+        Value::F(x) => crate::floattext::display(x),
         Value::Bool(b) => b.to_string(),
         Value::Str(s) => format!("{s:?}"),
     });

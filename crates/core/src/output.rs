@@ -177,9 +177,9 @@ fn json_value(out: &mut Vec<u8>, v: ValueRef<'_>) {
         ValueRef::U(x) => put_u64(out, x),
         ValueRef::I(x) => put_i64(out, x),
         ValueRef::F(x) if x.is_finite() => {
-            let _ = write!(out, "{x:?}");
+            out.extend_from_slice(crate::floattext::debug(x).as_bytes())
         }
-        ValueRef::F(x) => json_str(out, &format!("{x}")),
+        ValueRef::F(x) => json_str(out, &crate::floattext::display(x)),
         ValueRef::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
         ValueRef::Str(s) => json_str(out, s),
     }

@@ -235,7 +235,7 @@ impl fmt::Display for Value {
         match self {
             Value::U(v) => write!(f, "{v}"),
             Value::I(v) => write!(f, "{v}"),
-            Value::F(v) => write!(f, "{v}"),
+            Value::F(v) => crate::floattext::write_display(f, *v),
             Value::Bool(v) => write!(f, "{v}"),
             // Quoted; control characters escaped, everything else as stored (text
             // that decoders already escaped, like a FourCC's `\xC0`, is not escaped twice).
@@ -402,7 +402,7 @@ pub struct Node {
 /// process that decoded the tree. A format makes a node lazy by giving the
 /// builder a recipe ([`crate::Builder`]'s `lazy_node`); the tree only stores it
 /// and hands it back, so this module knows nothing of any format.
-pub(crate) trait Recipe: fmt::Debug + Send + Sync {
+pub(crate) trait Recipe: Send + Sync {
     /// Decodes the children of lazy node `id` of `tree` from `src` and returns
     /// the tree with them appended (see [`crate::expand`]). Never panics.
     fn expand(&self, src: &dyn ByteSource, tree: Tree, id: NodeId) -> Tree;
@@ -416,6 +416,14 @@ pub(crate) trait Recipe: fmt::Debug + Send + Sync {
     /// (see [`Tree::open_cost`]).
     fn reads(&self) -> Option<u64> {
         None
+    }
+}
+
+// A recipe's own fields are the decoder's business: a tree's `Debug` names it
+// only (a decoder module then links no `Debug` code of any recipe).
+impl fmt::Debug for dyn Recipe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Recipe")
     }
 }
 

@@ -305,19 +305,26 @@ fn text_of(vals: &[u64]) -> String {
     vals.iter().map(|&v| (v as u8) as char).collect()
 }
 
-/// `512 bytes`, `12.0 KiB`, `1.2 MiB`, `3.0 GiB`.
+/// `512 bytes`, `12.0 KiB`, `1.2 MiB`, `3.0 GiB`: tenths of the unit, the
+/// nearest (halves to even, as `{:.1}` rounds), in integers only (a decoder
+/// module then links no float formatting: `floattext.rs`).
 fn human_size(n: u64) -> String {
     const UNITS: [&str; 3] = ["KiB", "MiB", "GiB"];
     if n < 1024 {
         return format!("{n} bytes");
     }
-    let mut v = n as f64 / 1024.0;
     let mut u = 0;
-    while v >= 1024.0 && u + 1 < UNITS.len() {
-        v /= 1024.0;
+    while u + 1 < UNITS.len() && n >> (10 * (u + 2)) > 0 {
         u += 1;
     }
-    format!("{v:.1} {}", UNITS[u])
+    let shift = 10 * (u as u32 + 1);
+    let scaled = u128::from(n) * 10;
+    let (mut tenths, rest) = (scaled >> shift, scaled & ((1u128 << shift) - 1));
+    let half = 1u128 << (shift - 1);
+    if rest > half || (rest == half && tenths % 2 == 1) {
+        tenths += 1;
+    }
+    format!("{}.{} {}", tenths / 10, tenths % 10, UNITS[u])
 }
 
 fn words(n: u64) -> String {
@@ -1832,5 +1839,51 @@ impl<'s> Decoder<'s> {
             }
         }
         b.set_display(gid, display);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::human_size;
+
+    /// What the sizes read before they were computed in integers.
+    fn with_floats(n: u64) -> String {
+        const UNITS: [&str; 3] = ["KiB", "MiB", "GiB"];
+        if n < 1024 {
+            return format!("{n} bytes");
+        }
+        let mut v = n as f64 / 1024.0;
+        let mut u = 0;
+        while v >= 1024.0 && u + 1 < UNITS.len() {
+            v /= 1024.0;
+            u += 1;
+        }
+        format!("{v:.1} {}", UNITS[u])
+    }
+
+    #[test]
+    fn sizes_read_as_the_float_rounding_wrote_them() {
+        let mut s = 0x1234_5678_9abc_def1u64;
+        let mut ns: Vec<u64> = (0..5000).collect();
+        for k in 10..50 {
+            let p = 1u64 << k;
+            ns.extend([p - 1, p, p + 1, p + p / 20, p + p / 20 * 3, p / 10 * 9]);
+        }
+        for _ in 0..200_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            ns.push(s >> (s % 40 + 11));
+        }
+        // Exact halves of a tenth: 1.25 KiB, 3.75 MiB, ….
+        ns.extend([
+            1280,
+            1536 + 256,
+            3 * 1024 * 1024 + 768 * 1024,
+            1024 * 1024 * 1024 + 128 * 1024 * 1024,
+        ]);
+        for n in ns {
+            assert_eq!(human_size(n), with_floats(n), "{n}");
+        }
     }
 }

@@ -15,6 +15,7 @@ use super::padding::zero_padding;
 use super::place::{fit, index_name, place, place_lazy, Block, Claims};
 use super::{fixed_pages, page_size, pages, string_table, u32_array, Context};
 use crate::builder::{flag_names, Builder, DResult, Field};
+use crate::clip;
 use crate::tree::Kind;
 
 const RDAT_NULL: u64 = 0xFFFF_FFFF;
@@ -579,11 +580,11 @@ fn field(b: &mut Builder, name: &'static str, f: F, info: &RdatInfo) -> DResult<
                         format!("IndexArrays/[{v}] → [{}]", list.join(", "))
                     }
                     F::Recs(t) => format!(
-                        "IndexArrays/[{v}] → {} {:?}",
+                        "IndexArrays/[{v}] → {} {}",
                         names::rdat_part_type(t).unwrap_or("table"),
-                        row
+                        list_text(&row)
                     ),
-                    _ => format!("IndexArrays/[{v}] → {row:?}"),
+                    _ => format!("IndexArrays/[{v}] → {}", list_text(&row)),
                 },
             };
             b.set_display(id, text);
@@ -627,6 +628,12 @@ fn field(b: &mut Builder, name: &'static str, f: F, info: &RdatInfo) -> DResult<
     Ok(())
 }
 
+/// `[1, 2, 3]`.
+fn list_text(row: &[u64]) -> String {
+    let items: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
 /// The quoted string at `at` (before `end`) for a display, cut after 96 bytes;
 /// `None` if `at` is outside the buffer.
 fn short_cstr(b: &Builder, at: u64, end: u64) -> Option<String> {
@@ -635,8 +642,8 @@ fn short_cstr(b: &Builder, at: u64, end: u64) -> Option<String> {
     }
     let bytes = b.peek_bytes(at, (end - at).min(96));
     Some(match bytes.iter().position(|&c| c == 0) {
-        Some(n) => format!("{:?}", String::from_utf8_lossy(&bytes[..n])),
-        None => format!("{:?}…", String::from_utf8_lossy(&bytes)),
+        Some(n) => clip::debug_quoted(&String::from_utf8_lossy(&bytes[..n])),
+        None => clip::debug_quoted(&String::from_utf8_lossy(&bytes)) + "…",
     })
 }
 
