@@ -7,8 +7,10 @@
 // Serves HEXLENS_DIST (default target/bench-dist: build it first, as
 // bench/browser.mjs does without --no-build) and prints, per run and as the
 // median over the runs: the work of a step (scroll event → rows drawn and laid
-// out; p95 and worst), the frame intervals (median, p95, worst) and how many
-// intervals passed 25 ms (dropped frames). --profile writes a CPU profile of the
+// out; p95 and worst), the frame intervals (median, p95, worst; measured when
+// each frame's callback ran, so they include its timing jitter) and how many
+// intervals passed 25 ms (dropped frames), and the intervals between the frames'
+// own time stamps (the argument of requestAnimationFrame's callback). --profile writes a CPU profile of the
 // last run's steps (Chrome DevTools format) and prints the functions with the
 // most self time (names where the page's wasm keeps them).
 import { launch, serve } from '../tests/browser/harness.mjs';
@@ -49,7 +51,9 @@ async function run(profile) {
     await cdp.send('Profiler.start');
   }
   const stats = await page.evaluate(async () => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+    // Each frame's callback: when it ran, and the frame's own time stamp.
+    const stamps = [];
+    const frame = () => new Promise((r) => requestAnimationFrame((ts) => { stamps.push(ts); r(performance.now()); }));
     const settle = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = r; ch.port2.postMessage(0); });
     const pct = (a, p) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
     const layout = () => document.getElementById('hex').getBoundingClientRect().height + document.body.offsetHeight;
@@ -72,6 +76,8 @@ async function run(profile) {
       workP95: pct(work, 0.95), workMax: Math.max(...work),
       frameMedian: pct(frames, 0.5), frameP95: pct(frames, 0.95), frameMax: Math.max(...frames),
       dropped: frames.filter((f) => f > 25).length,
+      stampP95: pct(stamps.slice(1).map((t, i) => t - stamps[i]), 0.95),
+      stampMax: Math.max(...stamps.slice(1).map((t, i) => t - stamps[i])),
       rows: document.querySelectorAll('#hex .hrow').length,
     };
   });
@@ -100,10 +106,10 @@ const all = [];
 for (let i = 0; i < RUNS; i++) {
   const s = await run(PROFILE && i === RUNS - 1 ? PROFILE : null);
   all.push(s);
-  console.log(`run ${i + 1}: step work p95 ${f1(s.workP95)} ms, worst ${f1(s.workMax)} ms; frames median ${f1(s.frameMedian)}, p95 ${f1(s.frameP95)}, worst ${f1(s.frameMax)} ms; ${s.dropped} of 150 over 25 ms (${s.rows} rows in the DOM)`);
+  console.log(`run ${i + 1}: step work p95 ${f1(s.workP95)} ms, worst ${f1(s.workMax)} ms; frames median ${f1(s.frameMedian)}, p95 ${f1(s.frameP95)}, worst ${f1(s.frameMax)} ms; ${s.dropped} of 150 over 25 ms; frame stamps p95 ${f1(s.stampP95)}, worst ${f1(s.stampMax)} ms (${s.rows} rows in the DOM)`);
 }
 const med = (k) => { const v = all.map((s) => s[k]).sort((a, b) => a - b); return v[Math.floor(v.length / 2)]; };
-console.log(`median of ${RUNS} runs: step work p95 ${f1(med('workP95'))} ms, worst ${f1(med('workMax'))} ms; frames p95 ${f1(med('frameP95'))} ms, worst ${f1(med('frameMax'))} ms; ${med('dropped')} of 150 over 25 ms`);
+console.log(`median of ${RUNS} runs: step work p95 ${f1(med('workP95'))} ms, worst ${f1(med('workMax'))} ms; frames p95 ${f1(med('frameP95'))} ms, worst ${f1(med('frameMax'))} ms; ${med('dropped')} of 150 over 25 ms; frame stamps p95 ${f1(med('stampP95'))} ms, worst ${f1(med('stampMax'))} ms`);
 await browser.close();
 site.server.close();
 fs.rmSync(tmp, { recursive: true, force: true });

@@ -36,6 +36,7 @@ fn Harness(p: &HarnessProps) -> Html {
     crate::app::use_worker_questions(&state);
     {
         let d = state.dispatcher();
+        STORE.with(|s| *s.borrow_mut() = Some(d.clone()));
         let doc = p.doc.clone();
         let actions = p.actions.clone();
         use_effect_with((), move |_| {
@@ -99,6 +100,15 @@ async fn mount(name: &str, data: Vec<u8>, actions: Vec<Action>) -> Element {
     settle().await;
     settle().await;
     root
+}
+
+thread_local! {
+    /// The last harness's store, for tests that act after looking.
+    static STORE: std::cell::RefCell<Option<UseReducerDispatcher<State>>> = const { std::cell::RefCell::new(None) };
+}
+
+fn dispatch(a: Action) {
+    STORE.with(|s| s.borrow().as_ref().expect("a mounted harness").dispatch(a));
 }
 
 fn next_load() -> u32 {
@@ -252,5 +262,44 @@ fn floats_are_written_as_rust_writes_them() {
     for x in values {
         assert_eq!(display(x), format!("{x}"), "{{}} of {:#x}", x.to_bits());
         assert_eq!(debug(x), format!("{x:?}"), "{{:?}} of {:#x}", x.to_bits());
+    }
+}
+
+/// A row whose bytes stay in view keeps its text nodes when only its tints
+/// change (here: a node selected): the browser then lays out nothing anew.
+#[wasm_bindgen_test]
+async fn a_row_retinted_keeps_its_text_nodes() {
+    let root = mount("hs.dxbc", SAMPLE.to_vec(), vec![]).await;
+    settle().await;
+    let row0 = |root: &Element| -> Vec<Element> {
+        (0..16)
+            .filter_map(|o| {
+                root.query_selector(&format!("#hex .hx .c[data-o=\"{o}\"]"))
+                    .unwrap()
+            })
+            .collect()
+    };
+    let before = row0(&root);
+    assert_eq!(before.len(), 16);
+    let texts: Vec<web_sys::Node> = before
+        .iter()
+        .map(|c| c.first_child().expect("text"))
+        .collect();
+    assert!(before.iter().all(|c| !c.class_name().contains("sel")));
+    dispatch(Action::Cursor(CursorAction::Goto(4)));
+    settle().await;
+    settle().await;
+    let after = row0(&root);
+    assert!(
+        after.iter().any(|c| c.class_name().contains(" sel")),
+        "a byte of the selected node is marked: {:?}",
+        after.iter().map(|c| c.class_name()).collect::<Vec<_>>()
+    );
+    for (c, t) in after.iter().zip(&texts) {
+        assert!(
+            c.first_child().is_some_and(|n| n.is_same_node(Some(t))),
+            "cell {:?} got a new text node",
+            c.get_attribute("data-o")
+        );
     }
 }

@@ -245,9 +245,26 @@ fn set(el: &web_sys::Element, k: &str, v: &str) {
     }
 }
 
+/// True if an element drawn as `shown` already holds the text `want` needs:
+/// the same row of the same bytes, read, in the same comparison. Only its
+/// classes (tints, marks) can differ then.
+fn same_text(shown: &RowView, want: &RowView) -> bool {
+    shown.row == want.row
+        && shown.epoch == want.epoch
+        && shown.doc == want.doc
+        && match (&shown.other, &want.other) {
+            (Some(x), Some(y)) => Rc::ptr_eq(x, y),
+            (x, y) => x.is_none() && y.is_none(),
+        }
+}
+
 /// Draws row `v` into `el` (a `.hrow` made by [`new_row`]): the offset, 16 hex
-/// cells and 16 ASCII cells, all as text.
-fn fill_row(el: &web_sys::Element, doc: &Doc, v: &RowView) {
+/// cells and 16 ASCII cells, all as text. `shown`: what `el` shows now, if it
+/// was drawn before. A row whose text stays (new field boxes, a new selection
+/// or mark) only has the classes that change set: its text nodes are not
+/// replaced, so the browser lays out nothing anew (a new answer of field boxes
+/// for the window would otherwise lay out every row at once).
+fn fill_row(el: &web_sys::Element, doc: &Doc, v: &RowView, shown: Option<&RowView>) {
     let base = v.row * WIDTH;
     let kids = el.children();
     let (Some(off), Some(hx), Some(asc)) = (kids.item(0), kids.item(1), kids.item(2)) else {
@@ -255,6 +272,26 @@ fn fill_row(el: &web_sys::Element, doc: &Doc, v: &RowView) {
     };
     // A's bytes and, in a comparison, B's beside them.
     let a = doc.bytes.window(base, base + WIDTH);
+    if let (Some(bytes), true) = (&a, shown.is_some_and(|s| same_text(s, v))) {
+        if el.class_name() == "hrow" {
+            let diff = match &v.other {
+                Some(o) => beside(o, base, bytes).0,
+                None => Vec::new(),
+            };
+            let classes = cell_classes(doc, base, bytes, v, &diff);
+            for col in [&hx, &asc] {
+                let cells = col.children();
+                for (i, class) in classes.iter().enumerate() {
+                    if let Some(cell) = cells.item(i as u32) {
+                        if cell.class_name() != *class {
+                            cell.set_class_name(class);
+                        }
+                    }
+                }
+            }
+            return;
+        }
+    }
     let (diff, b) = match (&v.other, &a) {
         (Some(o), Some(a)) => beside(o, base, a),
         _ => (Vec::new(), None),
@@ -415,13 +452,13 @@ impl Pool {
             let el = match kept[i].take() {
                 Some((el, shown)) => {
                     if shown != *want {
-                        fill_row(&el, doc, want);
+                        fill_row(&el, doc, want, Some(&shown));
                     }
                     el
                 }
                 None => match free.pop().or_else(new_row) {
                     Some(el) => {
-                        fill_row(&el, doc, want);
+                        fill_row(&el, doc, want, None);
                         el
                     }
                     None => continue,
