@@ -136,6 +136,7 @@ enum Command {
     Dump(DumpArgs),
     Find(FindArgs),
     Diff(DiffArgs),
+    Dis(DisArgs),
     /// List the formats hexlens decodes
     Formats,
     /// Write a shell completion script to standard output
@@ -210,6 +211,39 @@ struct DumpArgs {
     /// 2 for a file that is not a DirectX Container.
     #[arg(long, conflicts_with_all = ["json", "max_depth", "select", "scan", "lazy_threshold"])]
     yaml: bool,
+}
+
+/// Print the programs FILE holds as text, each line tied to its bytes
+///
+/// SM4/5 programs (the SHDR/SHEX part of a DirectX Container, FXC's bytecode)
+/// print as FXC's own listing prints them (`fxc /Fc`): the comment header made
+/// from the container's resource definitions and signatures, the program, the
+/// statistics line. Programs come in file order, each after a heading comment
+/// naming its path (`// hexlens: Parts/[3] SHEX`), so the text still
+/// assembles. A program that cannot be read to its end says where and why in
+/// a comment.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Exit status: 0 every program printed whole, 1 a program damaged (what \
+could be read is printed) or no program in FILE, 2 usage or I/O error."
+)]
+struct DisArgs {
+    /// The file to read ('-': standard input, read to its end first)
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Print only the program at PATH, or the one holding the node at PATH
+    #[arg(long, value_name = "PATH")]
+    select: Option<String>,
+    /// Print JSON Lines: one object a text line, {program, line, text, spans, bits}
+    ///
+    /// `line` counts from 1 within its program; `spans` are the byte ranges
+    /// (half-open) of the tokens, fields or records the line was made from,
+    /// `bits` the same in bits. No heading lines.
+    #[arg(long)]
+    json: bool,
+    /// Scan FILE for containers of every format and read the programs of each
+    #[arg(long)]
+    scan: bool,
 }
 
 /// Print the nodes of FILE's structure that QUERY finds
@@ -395,7 +429,79 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Dump(args) => dump(args),
         Command::Find(args) => find(args),
         Command::Diff(args) => diff(args),
+        Command::Dis(args) => dis(args),
     }
+}
+
+fn dis(args: DisArgs) -> Result<ExitCode, String> {
+    use hexlens_core::dis;
+    let file = &args.file;
+    let src = Input::open(file)?;
+    let opts = hexlens_core::Options {
+        scan: args.scan,
+        ..Default::default()
+    };
+    let d = hexlens_core::decode_with(&src, &opts);
+    src.check(file)?;
+    let mut bytes = vec![0u8; usize::try_from(src.len()).map_err(|_| "the file is too big")?];
+    let n = src.read_at(0, &mut bytes);
+    bytes.truncate(n);
+    src.check(file)?;
+    let programs = match &args.select {
+        Some(p) => {
+            let id = d
+                .tree
+                .find(p)
+                .ok_or_else(|| format!("{} has no node at '{p}'", describe(file)))?;
+            vec![dis::program_at(&d.tree, id)
+                .ok_or_else(|| format!("the node at '{p}' is in no program hexlens can print"))?]
+        }
+        None => dis::programs(&d.tree),
+    };
+    if programs.is_empty() {
+        eprintln!(
+            "hexlens: {} holds no program hexlens can print (SM4/5 programs in DirectX Containers)",
+            describe(file)
+        );
+        return Ok(ExitCode::from(1));
+    }
+    let mut out = stdout();
+    let mut whole = true;
+    let mut text = String::new();
+    for p in &programs {
+        let lines = dis::listing(&d.tree, p, &bytes);
+        whole &= !lines.iter().any(|l| l.text.contains("// hexlens:"));
+        if args.json {
+            for (k, l) in lines.iter().enumerate() {
+                text.push_str(&dis::json_line(&p.path, k + 1, l));
+                text.push('\n');
+            }
+        } else {
+            text.push_str(&p.heading());
+            text.push('\n');
+            for l in &lines {
+                text.push_str(&l.text);
+                text.push('\n');
+            }
+        }
+        if let Err(e) = out.write_all(text.as_bytes()) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                return Ok(ExitCode::SUCCESS);
+            }
+            return Err(format!("cannot write output: {e}"));
+        }
+        text.clear();
+    }
+    if let Err(e) = out.flush() {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(format!("cannot write output: {e}"));
+        }
+    }
+    Ok(if whole && d.is_clean() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// Writes `bytes` to standard output; exit status 0.

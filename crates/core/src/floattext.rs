@@ -253,6 +253,106 @@ pub fn write_display(f: &mut fmt::Formatter<'_>, x: f64) -> fmt::Result {
     f.write_str(&display(x))
 }
 
+/// Appends `x` with six digits after the point, as `format!("{x:.6}")`
+/// (and C's `%f`) writes it: the exact value rounded, halves to even. In
+/// integers only, so no float formatting is linked.
+pub fn push_fixed6(out: &mut String, x: f64) {
+    if x.is_nan() {
+        out.push_str("NaN");
+        return;
+    }
+    if x.is_sign_negative() {
+        out.push('-');
+    }
+    if x.is_infinite() {
+        out.push_str("inf");
+        return;
+    }
+    let bits = x.to_bits();
+    let (exp, frac) = ((bits >> 52) as i32 & 0x7ff, bits & ((1u64 << 52) - 1));
+    let (m, e) = if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), exp - 1075)
+    };
+    const SCALE: u128 = 1_000_000;
+    if e >= 0 {
+        // An integer: m·2^e in decimal, then ".000000".
+        push_big_shifted(out, m, e as u32);
+        out.push_str(".000000");
+        return;
+    }
+    let k = (-e) as u32;
+    // x = m / 2^k, m < 2^53: far below 5e-7 once k ≥ 74, so 0 at six digits
+    // (and the shifts below stay inside 128 bits).
+    let (int, millionths) = if k >= 120 {
+        (0u128, 0u128)
+    } else {
+        let m = u128::from(m);
+        let int = m >> k;
+        let r = m & ((1u128 << k) - 1);
+        // r·10^6 / 2^k, rounded, halves to even.
+        let p = r * SCALE;
+        let (mut q, rem) = (p >> k, p & ((1u128 << k) - 1));
+        let half = 1u128 << (k - 1);
+        if rem > half || (rem == half && q % 2 == 1) {
+            q += 1;
+        }
+        (int + q / SCALE, q % SCALE)
+    };
+    out.push_str(&int.to_string());
+    out.push('.');
+    let f = millionths.to_string();
+    for _ in f.len()..6 {
+        out.push('0');
+    }
+    out.push_str(&f);
+}
+
+/// Appends `m·2^e` in decimal.
+fn push_big_shifted(out: &mut String, m: u64, e: u32) {
+    if e <= 64 {
+        out.push_str(&((u128::from(m)) << e).to_string());
+        return;
+    }
+    // Base 10^9 limbs, least significant first.
+    let mut limbs: Vec<u64> = Vec::new();
+    let mut v = m;
+    while v > 0 {
+        limbs.push(v % 1_000_000_000);
+        v /= 1_000_000_000;
+    }
+    for _ in 0..e {
+        let mut carry = 0;
+        for l in &mut limbs {
+            let x = *l * 2 + carry;
+            *l = x % 1_000_000_000;
+            carry = x / 1_000_000_000;
+        }
+        if carry > 0 {
+            limbs.push(carry);
+        }
+    }
+    let mut it = limbs.iter().rev();
+    if let Some(first) = it.next() {
+        out.push_str(&first.to_string());
+    }
+    for l in it {
+        let s = l.to_string();
+        for _ in s.len()..9 {
+            out.push('0');
+        }
+        out.push_str(&s);
+    }
+}
+
+/// `x` with six digits after the point (see [`push_fixed6`]).
+pub fn fixed6(x: f64) -> String {
+    let mut s = String::new();
+    push_fixed6(&mut s, x);
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,6 +415,43 @@ mod tests {
             check(f32::from_bits(b as u32) as f64);
             // Values of ordinary sizes, where most real fields lie.
             check((b >> 11) as f64 / (1u64 << 30) as f64);
+        }
+    }
+
+    #[test]
+    fn six_digits_are_written_as_rust_writes_them() {
+        let mut all: Vec<f64> = vec![
+            0.0,
+            -0.0,
+            0.5,
+            1.5,
+            2.5,
+            0.0000005,
+            0.0000015,
+            0.0000025,
+            1e-7,
+            123.4567895,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            f32::MAX as f64,
+            1e21,
+            1e22,
+            0.999_999_5,
+            0.999_999_499_999,
+            9_999_999.999_999_5,
+        ];
+        for b in bits(200_000) {
+            all.push(f32::from_bits(b as u32) as f64);
+            all.push((b >> 11) as f64 / (1u64 << 40) as f64);
+            all.push(f64::from_bits(b));
+            // Exact halves of a millionth: k / 2^m for small m.
+            all.push(((b >> 40) as f64) / 64.0 / 1_000_000.0 * 1_000_000.0 / 1_000_000.0);
+        }
+        for x in all {
+            if x.is_finite() {
+                assert_eq!(fixed6(x), format!("{x:.6}"), "{:#x}", x.to_bits());
+            }
         }
     }
 

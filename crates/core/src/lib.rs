@@ -18,6 +18,7 @@ pub(crate) mod claims;
 pub mod clip;
 pub mod copy;
 pub mod diff;
+pub mod dis;
 pub mod floattext;
 pub mod formats;
 pub mod output;

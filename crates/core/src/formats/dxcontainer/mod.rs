@@ -631,3 +631,45 @@ pub(crate) fn extent(src: &dyn ByteSource, offset: u64, room: u64) -> Option<u64
     });
     fits.then_some(size)
 }
+
+/// `Some("SHEX")` (or `SHDR`) if node `id` is a part holding FXC's SM4/5
+/// program: an item of a container's `Parts` whose `Name` says so.
+pub(crate) fn sm4_program_part(
+    tree: &crate::tree::Tree,
+    id: crate::tree::NodeId,
+) -> Option<String> {
+    let parent = tree.parent(id)?;
+    if tree.name(parent).to_string() != "Parts" {
+        return None;
+    }
+    let name = tree
+        .children(id)
+        .iter()
+        .copied()
+        .find(|&c| tree.name(c).to_string() == "Name")?;
+    match tree.value(name) {
+        Some(Value::Str(s)) if s == "SHDR" || s == "SHEX" => Some(s.to_string()),
+        _ => None,
+    }
+}
+
+/// FXC's listing of the SM4/5 program in part `id` (see
+/// [`sm4_program_part`]), read from `file`.
+pub(crate) fn sm4_listing(
+    tree: &crate::tree::Tree,
+    id: crate::tree::NodeId,
+    file: &[u8],
+) -> Vec<crate::dis::Line> {
+    let container = tree.parent(id).and_then(|p| tree.parent(p));
+    let (Some(container), part) = (container, tree.span(id)) else {
+        return vec![crate::dis::Line::plain(
+            "// the program's container is not in the tree",
+        )];
+    };
+    let span = tree.span(container);
+    let (start, end) = (span.start / 8, span.end.div_ceil(8));
+    let bytes = file
+        .get(start as usize..(end as usize).min(file.len()))
+        .unwrap_or(&[]);
+    shex::listing::fxc_listing(bytes, start, part.start / 8 - start)
+}

@@ -1,10 +1,15 @@
 //! SHDR/SHEX: FXC's SM4/5 shader bytecode (the tokenized program format: version
 //! token, length in dwords, then the token stream; layout notes §8,
 //! `specs/notes/dxcontainer-layout.md`). Instructions are walked by their length;
-//! operands are not decoded. `specs/dxcontainer.md` lists the part but does not lay it
-//! out.
+//! the tree does not decode their operands yet (`tokens` does, for the listing
+//! `hexlens dis` prints: `listing`). `specs/dxcontainer.md` lists the part but does
+//! not lay it out.
 
+mod header;
+pub(super) mod listing;
 mod names;
+mod text;
+mod tokens;
 
 use super::place::{index_name, plural};
 use super::{contiguous_pages, page_size, pages, Context, SKIM_CHUNK};

@@ -1,0 +1,116 @@
+//! `hexlens dis`: FXC's listing of SM4/5 programs, as text and as JSON Lines.
+
+mod support;
+
+use support::{hexlens, repo};
+
+fn fxc(name: &str) -> std::path::PathBuf {
+    repo()
+        .join("../shared/samples/dxcontainer/fxc-listings")
+        .join(name)
+}
+
+const HS: &str = "SlimShader.Tests__Shaders__HlslCrossCompiler__hs5__basic";
+
+#[test]
+fn dis_prints_fxcs_listing_after_a_heading_naming_the_program() {
+    let o = fxc(&format!("{HS}.o"));
+    let out = hexlens(&["dis", o.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{:?}", out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let asm = std::fs::read_to_string(o.with_extension("asm")).unwrap();
+    let mut want = vec!["// hexlens: Parts/[4] SHEX".to_string()];
+    want.extend(asm.lines().skip(2).map(|l| l.trim_end().to_string()));
+    let got: Vec<String> = text.lines().map(|l| l.trim_end().to_string()).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn dis_json_gives_each_line_its_program_number_text_and_ranges() {
+    let o = fxc(&format!("{HS}.o"));
+    let size = std::fs::metadata(&o).unwrap().len();
+    let out = hexlens(&["dis", "--json", o.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let plain = String::from_utf8(hexlens(&["dis", o.to_str().unwrap()]).stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON object a line"))
+        .collect();
+    // Every text line but the heading.
+    assert_eq!(lines.len(), plain.lines().count() - 1);
+    for (k, l) in lines.iter().enumerate() {
+        assert_eq!(l["program"], "Parts/[4]");
+        assert_eq!(l["line"], k as u64 + 1);
+        assert_eq!(
+            l["text"].as_str().unwrap(),
+            plain.lines().nth(k + 1).unwrap()
+        );
+        for (key, scale) in [("spans", 1), ("bits", 8)] {
+            for r in l[key].as_array().unwrap() {
+                let (s, e) = (r[0].as_u64().unwrap(), r[1].as_u64().unwrap());
+                assert!(s < e && e <= size * scale, "{l}");
+            }
+        }
+    }
+    // `mov r0.x, vForkInstanceID.x`: its opcode token, r0.x (token and index)
+    // and vForkInstanceID.x (a token).
+    let mov = lines
+        .iter()
+        .find(|l| l["text"] == "mov r0.x, vForkInstanceID.x")
+        .unwrap();
+    let r = &mov["spans"][0];
+    assert_eq!(r[1].as_u64().unwrap() - r[0].as_u64().unwrap(), 16);
+    // The footer points into STAT.
+    let last = lines.last().unwrap();
+    assert_eq!(last["text"], "// Approximately 3 instruction slots used");
+    assert_eq!(last["spans"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn dis_select_takes_the_program_or_a_node_inside_it() {
+    let o = fxc(&format!("{HS}.o"));
+    let o = o.to_str().unwrap();
+    let whole = hexlens(&["dis", o]).stdout;
+    for path in ["Parts/[4]", "Parts/[4]/Shader/Instructions/[3]"] {
+        let out = hexlens(&["dis", "--select", path, o]);
+        assert_eq!(out.status.code(), Some(0), "{path}");
+        assert_eq!(out.stdout, whole, "{path}");
+    }
+    let out = hexlens(&["dis", "--select", "Parts/[0]", o]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("in no program"));
+}
+
+#[test]
+fn dis_of_a_file_without_a_program_exits_1_and_says_so() {
+    let f = repo().join(
+        "tests/fixtures/dxcontainer/curated/d3d12_geometry_shader_L1216_gs_code_dxil.dxil.dxbc",
+    );
+    let out = hexlens(&["dis", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds no program"));
+}
+
+#[test]
+fn dis_of_a_damaged_program_prints_what_it_can_and_says_where_it_stopped() {
+    let mut bytes = std::fs::read(fxc(&format!("{HS}.o"))).unwrap();
+    // The 5th instruction's length (bits 24-30 of its opcode token) made 0.
+    let dir = std::env::temp_dir().join(format!("hexlens-dis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shex = 360 + 8; // Parts/[4]'s program: version, length, then tokens
+    let fifth = shex + 4 * 4;
+    bytes[fifth + 3] = 0;
+    let f = dir.join("damaged.o");
+    std::fs::write(&f, &bytes).unwrap();
+    let out = hexlens(&["dis", f.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("dcl_output_control_point_count 4"), "{text}");
+    assert!(
+        text.contains("// hexlens: the program stops being readable at 0x"),
+        "{text}"
+    );
+}

@@ -1,0 +1,216 @@
+//! Program text: what the programs a file holds say, one line at a time, each
+//! line tied to the bits it was made from (`hexlens dis`).
+//!
+//! A program is a node of a decoded tree: today the SHDR/SHEX part of a
+//! DirectX Container (FXC's SM4/5 bytecode), printed as FXC's own listing
+//! (`fxc /Fc`) prints it. [`programs`] finds them in file order; [`listing`]
+//! makes one's text.
+
+use crate::tree::{NodeId, Tree};
+
+/// One line of a program's text and the bits of the file it was made from
+/// (half-open ranges, in file order, not overlapping).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The text, without a line break.
+    pub text: String,
+    /// Bit ranges `[start, end)` of the file.
+    pub bits: Vec<(u64, u64)>,
+}
+
+impl Line {
+    /// A line made from nothing in the file (a blank or a fixed comment line).
+    pub fn plain(text: impl Into<String>) -> Line {
+        Line {
+            text: text.into(),
+            bits: Vec::new(),
+        }
+    }
+
+    /// A line made from the bytes `[start, end)` of the file.
+    pub fn bytes(text: impl Into<String>, start: u64, end: u64) -> Line {
+        Line {
+            text: text.into(),
+            bits: if end > start {
+                vec![(start * 8, end * 8)]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// Adds the bytes `[start, end)` to what the line was made from.
+    pub fn with_bytes(mut self, start: u64, end: u64) -> Line {
+        self.add_bits(start * 8, end * 8);
+        self
+    }
+
+    /// Adds the bits `[start, end)`, keeping the ranges sorted and merged.
+    pub fn add_bits(&mut self, start: u64, end: u64) {
+        if end <= start {
+            return;
+        }
+        self.bits.push((start, end));
+        self.bits.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(self.bits.len());
+        for &(s, e) in &self.bits {
+            match merged.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        self.bits = merged;
+    }
+
+    /// The byte ranges that hold the line's bits (a range of bits that is not
+    /// whole bytes gives the bytes it touches).
+    pub fn spans(&self) -> Vec<(u64, u64)> {
+        let mut out: Vec<(u64, u64)> = Vec::with_capacity(self.bits.len());
+        for &(s, e) in &self.bits {
+            let (s, e) = (s / 8, e.div_ceil(8));
+            match out.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => out.push((s, e)),
+            }
+        }
+        out
+    }
+}
+
+/// The text syntax of a program: how its comments start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// FXC's SM4/5 assembly (`//` comments).
+    Sm4,
+}
+
+impl Syntax {
+    /// What starts a comment line.
+    pub fn comment(self) -> &'static str {
+        match self {
+            Syntax::Sm4 => "//",
+        }
+    }
+}
+
+/// A program found in a decoded file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// The program's node.
+    pub node: NodeId,
+    /// Its path in the tree (`Parts/[3]`).
+    pub path: String,
+    /// What it is (`SHEX`).
+    pub kind: String,
+    /// Its text's syntax.
+    pub syntax: Syntax,
+}
+
+impl Program {
+    /// The heading comment `hexlens dis` prints before the program's text
+    /// in a file that holds other things too.
+    pub fn heading(&self) -> String {
+        format!(
+            "{} hexlens: {} {}",
+            self.syntax.comment(),
+            self.path,
+            self.kind
+        )
+    }
+}
+
+/// Every program of the tree, in file order.
+pub fn programs(tree: &Tree) -> Vec<Program> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root()];
+    while let Some(id) = stack.pop() {
+        #[cfg(feature = "dxcontainer")]
+        if let Some(kind) = crate::formats::dxcontainer::sm4_program_part(tree, id) {
+            out.push(Program {
+                node: id,
+                path: tree.path(id),
+                kind,
+                syntax: Syntax::Sm4,
+            });
+            continue;
+        }
+        let kids = tree.children(id);
+        stack.extend(kids.iter().rev());
+    }
+    out.sort_by_key(|p| tree.span(p.node).start);
+    out
+}
+
+/// The program of the tree that holds node `id` (or is it).
+pub fn program_at(tree: &Tree, id: NodeId) -> Option<Program> {
+    let all = programs(tree);
+    let mut at = Some(id);
+    while let Some(n) = at {
+        if let Some(p) = all.iter().find(|p| p.node == n) {
+            return Some(p.clone());
+        }
+        at = tree.parent(n);
+    }
+    None
+}
+
+/// The text of program `p`, read from `file` (the whole file the tree was
+/// decoded from).
+pub fn listing(tree: &Tree, p: &Program, file: &[u8]) -> Vec<Line> {
+    match p.syntax {
+        #[cfg(feature = "dxcontainer")]
+        Syntax::Sm4 => crate::formats::dxcontainer::sm4_listing(tree, p.node, file),
+        #[cfg(not(feature = "dxcontainer"))]
+        Syntax::Sm4 => vec![Line::plain("// this build has no DXContainer decoder")],
+    }
+}
+
+/// Line `n` (1-based) of program `program` as one line of JSON Lines
+/// (without its line break): `{"program": PATH, "line": N, "text": STR,
+/// "spans": [[start, end], …], "bits": [[start, end], …]}`, spans in bytes,
+/// bits in bits, both half-open.
+pub fn json_line(program: &str, n: usize, line: &Line) -> String {
+    let mut out = Vec::with_capacity(line.text.len() + 96);
+    out.extend_from_slice(b"{\"program\":");
+    crate::output::json_str(&mut out, program);
+    out.extend_from_slice(format!(",\"line\":{n},\"text\":").as_bytes());
+    crate::output::json_str(&mut out, &line.text);
+    let ranges = |r: &[(u64, u64)]| {
+        let items: Vec<String> = r.iter().map(|(s, e)| format!("[{s},{e}]")).collect();
+        format!("[{}]", items.join(","))
+    };
+    out.extend_from_slice(
+        format!(
+            ",\"spans\":{},\"bits\":{}}}",
+            ranges(&line.spans()),
+            ranges(&line.bits)
+        )
+        .as_bytes(),
+    );
+    String::from_utf8(out).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_merge_and_give_the_bytes_they_touch() {
+        let mut l = Line::bytes("x", 4, 8);
+        l.add_bits(100, 102);
+        l.add_bits(64, 70);
+        l.add_bits(66, 80);
+        assert_eq!(l.bits, vec![(32, 80), (100, 102)]);
+        assert_eq!(l.spans(), vec![(4, 10), (12, 13)]);
+        assert!(Line::plain("").spans().is_empty());
+    }
+
+    #[test]
+    fn a_json_line_names_its_program_text_and_ranges() {
+        let l = Line::bytes("mov r0.x, l(\"1\")", 16, 28);
+        assert_eq!(
+            json_line("Parts/[3]", 7, &l),
+            r#"{"program":"Parts/[3]","line":7,"text":"mov r0.x, l(\"1\")","spans":[[16,28]],"bits":[[128,224]]}"#
+        );
+    }
+}
