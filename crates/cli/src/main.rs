@@ -443,10 +443,6 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
     };
     let d = hexlens_core::decode_with(&src, &opts);
     src.check(file)?;
-    let mut bytes = vec![0u8; usize::try_from(src.len()).map_err(|_| "the file is too big")?];
-    let n = src.read_at(0, &mut bytes);
-    bytes.truncate(n);
-    src.check(file)?;
     let programs = match &args.select {
         Some(p) => {
             let id = d
@@ -469,7 +465,8 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
     let mut whole = true;
     let mut text = String::new();
     for p in &programs {
-        let lines = dis::listing(&d.tree, p, &bytes);
+        let lines = dis::listing(&d.tree, p, &src);
+        src.check(file)?;
         whole &= !lines.iter().any(|l| l.text.contains("// hexlens:"));
         if args.json {
             for (k, l) in lines.iter().enumerate() {

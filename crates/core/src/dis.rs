@@ -154,12 +154,12 @@ pub fn program_at(tree: &Tree, id: NodeId) -> Option<Program> {
     None
 }
 
-/// The text of program `p`, read from `file` (the whole file the tree was
-/// decoded from).
-pub fn listing(tree: &Tree, p: &Program, file: &[u8]) -> Vec<Line> {
+/// The text of program `p`, read from `src` (the file the tree was decoded
+/// from): only the bytes of the program's container are read.
+pub fn listing(tree: &Tree, p: &Program, src: &dyn crate::source::ByteSource) -> Vec<Line> {
     match p.syntax {
         #[cfg(feature = "dxcontainer")]
-        Syntax::Sm4 => crate::formats::dxcontainer::sm4_listing(tree, p.node, file),
+        Syntax::Sm4 => crate::formats::dxcontainer::sm4_listing(tree, p.node, src),
         #[cfg(not(feature = "dxcontainer"))]
         Syntax::Sm4 => vec![Line::plain("// this build has no DXContainer decoder")],
     }

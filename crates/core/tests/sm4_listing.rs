@@ -12,7 +12,7 @@ fn listing(bytes: &[u8]) -> (usize, Vec<Line>) {
     let programs = dis::programs(&d.tree);
     let lines = programs
         .first()
-        .map(|p| dis::listing(&d.tree, p, bytes))
+        .map(|p| dis::listing(&d.tree, p, &bytes))
         .unwrap_or_default();
     (programs.len(), lines)
 }
@@ -101,7 +101,7 @@ fn every_corpus_program_is_read_whole() {
         for p in dis::programs(&d.tree) {
             programs += 1;
             let name = format!("{} {}", path.display(), p.path);
-            let lines = dis::listing(&d.tree, &p, &bytes);
+            let lines = dis::listing(&d.tree, &p, &bytes.as_slice());
             check_lines(&name, &bytes, &lines);
             // The program's own lines: from the version line to the last
             // line made from the part.
@@ -155,7 +155,7 @@ fn damaged_programs_print_what_they_can() {
         for b in variants {
             let d = hexlens_core::decode_bytes(&b);
             for p in dis::programs(&d.tree) {
-                let lines = dis::listing(&d.tree, &p, &b);
+                let lines = dis::listing(&d.tree, &p, &b.as_slice());
                 check_lines(&o.display().to_string(), &b, &lines);
                 assert!(lines.len() < 100_000);
                 made += 1;

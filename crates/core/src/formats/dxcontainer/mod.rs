@@ -654,22 +654,22 @@ pub(crate) fn sm4_program_part(
 }
 
 /// FXC's listing of the SM4/5 program in part `id` (see
-/// [`sm4_program_part`]), read from `file`.
+/// [`sm4_program_part`]), reading the bytes of its container from `src`.
 pub(crate) fn sm4_listing(
     tree: &crate::tree::Tree,
     id: crate::tree::NodeId,
-    file: &[u8],
+    src: &dyn ByteSource,
 ) -> Vec<crate::dis::Line> {
     let container = tree.parent(id).and_then(|p| tree.parent(p));
     let (Some(container), part) = (container, tree.span(id)) else {
         return vec![crate::dis::Line::plain(
-            "// the program's container is not in the tree",
+            "// hexlens: the program's container is not in the tree",
         )];
     };
     let span = tree.span(container);
-    let (start, end) = (span.start / 8, span.end.div_ceil(8));
-    let bytes = file
-        .get(start as usize..(end as usize).min(file.len()))
-        .unwrap_or(&[]);
-    shex::listing::fxc_listing(bytes, start, part.start / 8 - start)
+    let (start, end) = (span.start / 8, span.end.div_ceil(8).min(src.len()));
+    let mut bytes = vec![0u8; usize::try_from(end.saturating_sub(start)).unwrap_or(0)];
+    let n = src.read_at(start, &mut bytes);
+    bytes.truncate(n);
+    shex::listing::fxc_listing(&bytes, start, part.start / 8 - start)
 }
