@@ -121,10 +121,9 @@ impl Program {
 
 /// Every program of the tree, in file order.
 pub fn programs(tree: &Tree) -> Vec<Program> {
-    let mut out = Vec::new();
+    let mut out: Vec<Program> = Vec::new();
     let mut stack = vec![tree.root()];
     while let Some(id) = stack.pop() {
-        #[cfg(feature = "dxcontainer")]
         if let Some(kind) = crate::formats::dxcontainer::sm4_program_part(tree, id) {
             out.push(Program {
                 node: id,
@@ -158,10 +157,7 @@ pub fn program_at(tree: &Tree, id: NodeId) -> Option<Program> {
 /// from): only the bytes of the program's container are read.
 pub fn listing(tree: &Tree, p: &Program, src: &dyn crate::source::ByteSource) -> Vec<Line> {
     match p.syntax {
-        #[cfg(feature = "dxcontainer")]
         Syntax::Sm4 => crate::formats::dxcontainer::sm4_listing(tree, p.node, src),
-        #[cfg(not(feature = "dxcontainer"))]
-        Syntax::Sm4 => vec![Line::plain("// this build has no DXContainer decoder")],
     }
 }
 
