@@ -5,8 +5,8 @@ mod support;
 use support::{hexlens, repo};
 
 fn fxc(name: &str) -> std::path::PathBuf {
-    repo()
-        .join("../shared/samples/dxcontainer/fxc-listings")
+    hexlens_testkit::repo::dxcontainer_samples()
+        .join("fxc-listings")
         .join(name)
 }
 

@@ -836,15 +836,12 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
-    const SAMPLES: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/samples/dxcontainer/fxc-listings"
-    );
 
     /// Every `(name, container, listing)` pair of the samples.
     fn pairs() -> Vec<(String, Vec<u8>, String)> {
         let mut out = Vec::new();
-        for e in std::fs::read_dir(PathBuf::from(SAMPLES)).expect("the FXC listing samples") {
+        let dir: PathBuf = hexlens_testkit::repo::dxcontainer_samples().join("fxc-listings");
+        for e in std::fs::read_dir(dir).expect("the FXC listing samples") {
             let p = e.expect("a directory entry").path();
             if p.extension().is_some_and(|x| x == "o") {
                 let asm = std::fs::read_to_string(p.with_extension("asm")).expect("its listing");
