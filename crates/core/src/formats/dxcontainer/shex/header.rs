@@ -836,7 +836,6 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
-
     /// Every `(name, container, listing)` pair of the samples.
     fn pairs() -> Vec<(String, Vec<u8>, String)> {
         let mut out = Vec::new();
