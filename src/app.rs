@@ -3,7 +3,6 @@
 
 use crate::components::details::{details, Props as DetailsProps};
 use crate::components::drop_overlay::drop_overlay;
-use crate::components::empty_state::{empty_state, Props as EmptyProps};
 use crate::components::hex_view::HexView;
 use crate::components::notices::{notices, Props as NoticesProps};
 use crate::components::search_bar::use_search_bar;
@@ -20,6 +19,7 @@ use crate::io::{self, Sample};
 use crate::state::{Action, LoadAction, SearchAction, State};
 use crate::virt::within;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Mounts the app on `<div id="app-root">` (beside it in `www/index.html` is
@@ -28,13 +28,31 @@ use yew::prelude::*;
 /// chosen, gives way to the app's own.
 pub fn start() {
     let doc = gloo_utils::document();
+    // The first page's empty state (its samples and open button, wired by
+    // static/shell.js) stays the app's: it is shown whenever no file is open.
+    if let Some(empty) = doc.get_element_by_id("empty-state") {
+        empty.remove();
+        EMPTY.with(|e| *e.borrow_mut() = Some(empty));
+    }
     if let Some(shell) = doc.get_element_by_id("shell") {
         shell.remove();
     }
+    // From now on the first page's controls hand their choice to the app
+    // (`hexlens:open` events) instead of starting it.
+    let _ = js_sys::Reflect::set(
+        &gloo_utils::window(),
+        &"hexlensStarted".into(),
+        &true.into(),
+    );
     match doc.get_element_by_id("app-root") {
         Some(root) => yew::Renderer::<App>::with_root(root).render(),
         None => yew::Renderer::<App>::new().render(),
     };
+}
+
+thread_local! {
+    /// The first page's empty state, shown while no file is open.
+    static EMPTY: std::cell::RefCell<Option<web_sys::Element>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Smallest widths (px) of the side panes.
@@ -100,6 +118,47 @@ pub fn App() -> Html {
         io::open_sample(&s, d.clone())
     });
     let dragging = use_file_drop(on_file.clone());
+
+    // A file or sample chosen in the first page's empty state.
+    {
+        let on_file = on_file.clone();
+        let on_sample = on_sample.clone();
+        let samples = samples.clone();
+        use_effect_with(samples, move |samples| {
+            let samples = (**samples).clone();
+            let l =
+                gloo_events::EventListener::new(&gloo_utils::window(), "hexlens:open", move |e| {
+                    let Ok(detail) = js_sys::Reflect::get(e, &"detail".into()) else {
+                        return;
+                    };
+                    let get =
+                        |k: &str| js_sys::Reflect::get(&detail, &k.into()).unwrap_or_default();
+                    if let Ok(f) = get("file").dyn_into::<web_sys::File>() {
+                        on_file.emit(f);
+                    } else if let Some(name) = get("sample").as_string() {
+                        if let Some(s) = samples.iter().find(|s| s.file == name) {
+                            on_sample.emit(s.clone());
+                        }
+                    }
+                });
+            move || drop(l)
+        });
+    }
+    let empty_slot = use_node_ref();
+    {
+        let slot = empty_slot.clone();
+        use_effect_with(state.load.doc.is_none(), move |&none| {
+            if none {
+                if let Some(slot) = slot.cast::<web_sys::Element>() {
+                    EMPTY.with(|e| {
+                        if let Some(empty) = e.borrow().as_ref() {
+                            let _ = slot.append_child(empty);
+                        }
+                    });
+                }
+            }
+        });
+    }
 
     let goto_ref = use_node_ref();
     {
@@ -188,7 +247,7 @@ pub fn App() -> Html {
         None => html! {
             <>
             { notices(&NoticesProps { doc: None, status: s.load.status.clone(), dispatch: dispatch.clone() }) }
-            { empty_state(&EmptyProps { samples: (*samples).clone(), on_sample: on_sample.clone(), on_file: on_file.clone() }) }
+            <div class="empty-slot" ref={empty_slot}></div>
             </>
         },
     };

@@ -6,7 +6,10 @@
 // see scripts/externalize-scripts.mjs) and hands it the choice: a sample
 // through the URL's `?sample=`, as a sample link does, a file through
 // `window.hexlensPendingFile` (and the samples manifest it read through
-// `window.hexlensSamples`). The app then removes this markup and draws its own.
+// `window.hexlensSamples`). The app then removes this markup and draws its own,
+// except the empty state, which it keeps and shows whenever no file is open:
+// from then on (`window.hexlensStarted`) a choice made there is handed to the
+// app as a `hexlens:open` event ({file} or {sample}).
 //
 // Every text taken from the samples manifest is set as text.
 
@@ -33,14 +36,21 @@ function start(name) {
   else addEventListener('hexlens:loader', go, { once: true });
 }
 
+/** Hands a choice to the running app; false if the app has not started. */
+function toApp(detail) {
+  if (!window.hexlensStarted) return false;
+  dispatchEvent(new CustomEvent('hexlens:open', { detail }));
+  return true;
+}
+
 function openFile(file) {
-  if (!file || starting) return;
+  if (!file || toApp({ file }) || starting) return;
   window.hexlensPendingFile = file;
   start(file.name);
 }
 
 function openSample(name) {
-  if (!name || starting) return;
+  if (!name || toApp({ sample: name }) || starting) return;
   const url = new URL(location.href);
   url.searchParams.set('sample', name);
   history.replaceState(history.state, '', url);
@@ -48,48 +58,45 @@ function openSample(name) {
 }
 
 const linked = new URLSearchParams(location.search).get('sample');
-if (linked !== null) {
-  // A sample link: the app opens it at once.
-  start(linked);
-} else {
-  for (const id of ['file-input', 'file-input-empty']) {
-    const input = document.getElementById(id);
-    input?.addEventListener('change', () => {
-      const file = input.files && input.files[0];
-      openFile(file);
-      input.value = '';
-    });
-  }
-  const select = document.getElementById('sample-select');
-  select?.addEventListener('change', () => openSample(select.value));
-  document.getElementById('sample-list')?.addEventListener('click', (e) => {
-    const b = e.target instanceof Element ? e.target.closest('button[data-file]') : null;
-    if (b) openSample(b.dataset.file);
+// A sample link: the app opens it at once.
+if (linked !== null) start(linked);
+for (const id of ['file-input', 'file-input-empty']) {
+  const input = document.getElementById(id);
+  input?.addEventListener('change', () => {
+    const file = input.files && input.files[0];
+    openFile(file);
+    input.value = '';
   });
-
-  // Dropping a file anywhere opens it (the app's own listener takes over once it runs).
-  const overlay = document.getElementById('drop-overlay');
-  const carries = (e) => e.dataTransfer && [...e.dataTransfer.types].includes('Files');
-  const over = (e) => {
-    if (starting || !carries(e)) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = 'copy';
-    overlay.hidden = false;
-  };
-  addEventListener('dragenter', over);
-  addEventListener('dragover', over);
-  addEventListener('dragleave', (e) => {
-    if (!e.relatedTarget) overlay.hidden = true;
-  });
-  addEventListener('drop', (e) => {
-    if (starting) return;
-    e.preventDefault();
-    overlay.hidden = true;
-    openFile(e.dataTransfer && e.dataTransfer.files[0]);
-  });
-
-  fillSamples();
 }
+const select = document.getElementById('sample-select');
+select?.addEventListener('change', () => openSample(select.value));
+document.getElementById('sample-list')?.addEventListener('click', (e) => {
+  const b = e.target instanceof Element ? e.target.closest('button[data-file]') : null;
+  if (b) openSample(b.dataset.file);
+});
+
+// Dropping a file anywhere opens it (the app's own listener takes over once it runs).
+const overlay = document.getElementById('drop-overlay');
+const carries = (e) => e.dataTransfer && [...e.dataTransfer.types].includes('Files');
+const over = (e) => {
+  if (starting || !carries(e)) return;
+  e.preventDefault();
+  e.dataTransfer.dropEffect = 'copy';
+  overlay.hidden = false;
+};
+addEventListener('dragenter', over);
+addEventListener('dragover', over);
+addEventListener('dragleave', (e) => {
+  if (!e.relatedTarget) overlay.hidden = true;
+});
+addEventListener('drop', (e) => {
+  if (starting) return;
+  e.preventDefault();
+  overlay.hidden = true;
+  openFile(e.dataTransfer && e.dataTransfer.files[0]);
+});
+
+fillSamples();
 
 /** Lists the bundled samples (static/samples/manifest.json) in the picker and the empty state. */
 async function fillSamples() {

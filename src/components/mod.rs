@@ -5,7 +5,6 @@ pub mod compare;
 pub mod copy_bar;
 pub mod details;
 pub mod drop_overlay;
-pub mod empty_state;
 pub mod hex_view;
 pub mod icons;
 pub mod inspector;
