@@ -106,10 +106,15 @@ impl PartialEq for RowView {
             && self.hits == o.hits
             && self.epoch == o.epoch
             && self.doc == o.doc
-            && match (&self.other, &o.other) {
-                (Some(x), Some(y)) => Rc::ptr_eq(x, y),
-                (x, y) => x.is_none() && y.is_none(),
-            }
+            && same_other(&self.other, &o.other)
+    }
+}
+
+/// True if two rows are drawn beside the same compared file (or both beside none).
+fn same_other(a: &Option<Rc<Other>>, b: &Option<Rc<Other>>) -> bool {
+    match (a, b) {
+        (Some(x), Some(y)) => Rc::ptr_eq(x, y),
+        (x, y) => x.is_none() && y.is_none(),
     }
 }
 
@@ -252,10 +257,7 @@ fn same_text(shown: &RowView, want: &RowView) -> bool {
     shown.row == want.row
         && shown.epoch == want.epoch
         && shown.doc == want.doc
-        && match (&shown.other, &want.other) {
-            (Some(x), Some(y)) => Rc::ptr_eq(x, y),
-            (x, y) => x.is_none() && y.is_none(),
-        }
+        && same_other(&shown.other, &want.other)
 }
 
 /// Draws row `v` into `el` (a `.hrow` made by [`new_row`]): the offset, 16 hex

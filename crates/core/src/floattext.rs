@@ -303,9 +303,7 @@ pub fn push_fixed6(out: &mut String, x: f64) {
     out.push_str(&int.to_string());
     out.push('.');
     let f = millionths.to_string();
-    for _ in f.len()..6 {
-        out.push('0');
-    }
+    push_zeros(out, 6 - f.len() as i32);
     out.push_str(&f);
 }
 
@@ -339,9 +337,7 @@ fn push_big_shifted(out: &mut String, m: u64, e: u32) {
     }
     for l in it {
         let s = l.to_string();
-        for _ in s.len()..9 {
-            out.push('0');
-        }
+        push_zeros(out, 9 - s.len() as i32);
         out.push_str(&s);
     }
 }

@@ -85,14 +85,10 @@ pub(super) fn shex(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
 /// The opcode and length in dwords of the instruction whose opcode token is at
 /// `p`.
 fn opcode_and_length(b: &Builder, p: u64) -> (u64, u64) {
-    let tok = b.peek_uint(p, 4).unwrap_or(0);
-    let op = tok & 0x7FF;
-    let dwords = if op == OP_CUSTOMDATA {
-        b.peek_uint(p + 4, 4).unwrap_or(0)
-    } else {
-        (tok >> 24) & 0x7F
-    };
-    (op, dwords)
+    let tok = b.peek_uint(p, 4).unwrap_or(0) as u32;
+    let next = || Some(b.peek_uint(p + 4, 4).unwrap_or(0) as u32);
+    let (op, dwords) = tokens::opcode_and_length(tok, next).unwrap_or((tok & 0x7FF, 0));
+    (u64::from(op), u64::from(dwords))
 }
 
 /// Instructions `i`, `i + 1`, … from `p`, up to `end` or (if given) up to
@@ -139,17 +135,12 @@ fn skim(b: &Builder, mut p: u64, end: u64, n: u64) -> (Vec<(u64, u64)>, u64, u64
         }
     };
     while p + 4 <= end {
-        let tok = word(&mut win, &mut win_at, p);
-        let op = tok & 0x7FF;
-        let dwords = if op == OP_CUSTOMDATA {
-            if p + 8 > end {
-                break;
-            }
-            word(&mut win, &mut win_at, p + 4)
-        } else {
-            (tok >> 24) & 0x7F
+        let tok = word(&mut win, &mut win_at, p) as u32;
+        let next = || (p + 8 <= end).then(|| word(&mut win, &mut win_at, p + 4) as u32);
+        let Some((_, dwords)) = tokens::opcode_and_length(tok, next) else {
+            break;
         };
-        let len = dwords.saturating_mul(4);
+        let len = u64::from(dwords).saturating_mul(4);
         if dwords == 0 || p.saturating_add(len) > end {
             break;
         }

@@ -776,7 +776,7 @@ fn shader_message(ins: &Instruction, sm51: bool) -> Option<String> {
     let mut i = 7;
     let mut operands = Vec::new();
     while i < ops_end.min(w.len()) && operands.len() < count as usize {
-        let o = super::tokens::read_operand(w, &mut i, ins.at).ok()?;
+        let o = super::tokens::operand(w, &mut i, ins.at).ok()?;
         operands.push(operand(&o, Num::Any, sm51));
     }
     let bytes: Vec<u8> = w

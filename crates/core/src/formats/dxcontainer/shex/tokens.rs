@@ -230,13 +230,23 @@ impl Instruction {
     }
 }
 
-/// Reads the operand at word `*i` of `w` (an instruction at file offset
-/// `at`), moving `*i` past it.
-pub(crate) fn read_operand(w: &[u32], i: &mut usize, at: u64) -> Result<Operand, String> {
-    operand(w, i, at)
+/// The opcode and length in dwords of the instruction whose opcode token is
+/// `tok`: bits 24–30 of the token, or for a custom-data block the dword after
+/// it, which `next` reads (`None`: there is none, and so no length).
+pub(crate) fn opcode_and_length(
+    tok: u32,
+    next: impl FnOnce() -> Option<u32>,
+) -> Option<(u32, u32)> {
+    let opcode = tok & 0x7FF;
+    let len = if opcode == op::CUSTOMDATA {
+        next()?
+    } else {
+        (tok >> 24) & 0x7F
+    };
+    Some((opcode, len))
 }
 
-fn operand(w: &[u32], i: &mut usize, at: u64) -> Result<Operand, String> {
+pub(crate) fn operand(w: &[u32], i: &mut usize, at: u64) -> Result<Operand, String> {
     let start = *i;
     let token = *w
         .get(start)
@@ -359,13 +369,10 @@ pub(crate) fn program(data: &[u8], at: u64) -> Program {
     let total = (data.len() / 4).min(word(1).map_or(0, |n| n as usize));
     let mut k = 2;
     while k < total {
-        let tok = word(k).unwrap_or(0);
-        let opcode = tok & 0x7FF;
-        let len = if opcode == op::CUSTOMDATA {
-            word(k + 1).unwrap_or(0) as usize
-        } else {
-            ((tok >> 24) & 0x7F) as usize
-        };
+        let (opcode, len) =
+            opcode_and_length(word(k).unwrap_or(0), || Some(word(k + 1).unwrap_or(0)))
+                .unwrap_or((0, 0));
+        let len = len as usize;
         if len == 0 || k + len > total {
             p.error = Some((
                 at + 4 * k as u64,
