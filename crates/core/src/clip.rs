@@ -31,7 +31,8 @@ pub fn head(s: &str, max: usize) -> &str {
     while !s.is_char_boundary(end) {
         end -= 1;
     }
-    &s[..end]
+    // `get`, not indexing: the cut is on a boundary, and no panic path is linked.
+    s.get(..end).unwrap_or_default()
 }
 
 /// `n` with a comma between groups of three digits: `1048576` → `1,048,576`.

@@ -23,8 +23,8 @@ struct Decimal {
 /// exponent (`123.45`, `0.000012`, `1.5e-7`, `1e+21`, `5e0`); `None` for
 /// anything else. The sign is not expected.
 fn parse(text: &str) -> Option<Decimal> {
-    let (mantissa, exp) = match text.find(['e', 'E']) {
-        Some(i) => (&text[..i], text[i + 1..].parse::<i32>().ok()?),
+    let (mantissa, exp) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i32>().ok()?),
         None => (text, 0),
     };
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
@@ -36,7 +36,7 @@ fn parse(text: &str) -> Option<Decimal> {
     }
     let all: String = format!("{int}{frac}");
     let lead = all.bytes().take_while(|&b| b == b'0').count();
-    let digits = all[lead..].trim_end_matches('0');
+    let digits = all.trim_start_matches('0').trim_end_matches('0');
     if digits.is_empty() {
         return None;
     }
@@ -134,7 +134,7 @@ fn midway(a: f64, n: usize) -> Option<Decimal> {
     if e.digits.len() != n + 1 || !e.digits.ends_with('5') {
         return None;
     }
-    let mut digits = e.digits.as_bytes()[..n].to_vec();
+    let mut digits = e.digits.as_bytes().get(..n)?.to_vec();
     let mut point = e.point;
     // Add one in the last place, carrying.
     let mut i = n;
@@ -174,9 +174,10 @@ fn plain(out: &mut String, d: &Decimal, min_frac: usize) {
         out.push_str(&d.digits);
     } else if d.point < n {
         let p = d.point as usize;
-        out.push_str(&d.digits[..p]);
+        let (int, frac) = d.digits.split_at_checked(p).unwrap_or((&d.digits, ""));
+        out.push_str(int);
         out.push('.');
-        out.push_str(&d.digits[p..]);
+        out.push_str(frac);
     } else {
         out.push_str(&d.digits);
         push_zeros(out, d.point - n);
@@ -222,10 +223,11 @@ pub fn push_debug(out: &mut String, x: f64) {
     let d = shortest(x);
     let a = x.abs();
     if !(1e-4..1e16).contains(&a) {
-        out.push_str(&d.digits[..1]);
-        if d.digits.len() > 1 {
+        let (first, rest) = d.digits.split_at_checked(1).unwrap_or((&d.digits, ""));
+        out.push_str(first);
+        if !rest.is_empty() {
             out.push('.');
-            out.push_str(&d.digits[1..]);
+            out.push_str(rest);
         }
         out.push('e');
         out.push_str(&(d.point - 1).to_string());

@@ -657,7 +657,7 @@ impl Tree {
             n -= 1;
         }
         let off = self.text.len() as u32;
-        self.text.push_str(&s[..n]);
+        self.text.push_str(s.get(..n).unwrap_or_default());
         TextRef { off, len: n as u32 }
     }
 
@@ -937,7 +937,13 @@ impl Tree {
     fn shared_key(&mut self, id: NodeId, key: &str) -> TextRef {
         if self.rec(id).disp == D_TEXT {
             if let Some(&d) = self.disp_text.get(&id) {
-                if let Some(at) = self.get_text(d).find(key) {
+                // A byte search (a match of valid UTF-8 in valid UTF-8 starts
+                // on a character boundary); `str::find` would link a panic path.
+                let (hay, k) = (self.get_text(d).as_bytes(), key.as_bytes());
+                let found = (!k.is_empty())
+                    .then(|| hay.windows(k.len()).position(|w| w == k))
+                    .flatten();
+                if let Some(at) = found {
                     return TextRef {
                         off: d.off + at as u32,
                         len: key.len() as u32,
