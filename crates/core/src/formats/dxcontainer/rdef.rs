@@ -546,7 +546,7 @@ mod tests {
             "store_uav_typed"
         );
         assert_eq!(num(t, &format!("{s}/Instructions/[7]/Length")), 6);
-        assert_eq!(shown(t, &format!("{s}/Instructions/[8]")), "ret, 1 dword");
+        assert_eq!(shown(t, &format!("{s}/Instructions/[8]")), "ret");
         assert!(t.find(&format!("{s}/Instructions/[9]")).is_none());
 
         let st = "Parts/[4]/Statistics";

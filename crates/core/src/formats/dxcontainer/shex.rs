@@ -1,9 +1,8 @@
 //! SHDR/SHEX: FXC's SM4/5 shader bytecode (the tokenized program format: version
 //! token, length in dwords, then the token stream; layout notes §8,
 //! `specs/notes/dxcontainer-layout.md`). Instructions are walked by their length;
-//! the tree does not decode their operands yet (`tokens` does, for the listing
-//! `hexlens dis` prints: `listing`). `specs/dxcontainer.md` lists the part but does
-//! not lay it out.
+//! operands are not decoded. `specs/dxcontainer.md` lists the part but does not lay it
+//! out.
 
 mod header;
 pub(super) mod listing;
@@ -46,6 +45,7 @@ pub(super) fn shex(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
         "?"
     };
     b.set_display(vid, format!("{prefix}_{major}_{minor}"));
+    let sm51 = (major, minor) >= (5, 1);
     let len = b.u32("Length")? as u64;
     if len.saturating_mul(4) != size {
         b.error(format!(
@@ -62,14 +62,14 @@ pub(super) fn shex(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
             // Pages hold the instructions the stream can be walked past.
             let (marks, count, to) = skim(b, p, end, n);
             if marks.len() > 1 {
-                pages(b, &contiguous_pages(&marks, count, to), |b, first, next| {
-                    instructions(b, b.pos(), b.limit(), first, Some(next)).map(|_| ())
+                pages(b, &contiguous_pages(&marks, count, to), move |b, first, next| {
+                    instructions(b, b.pos(), b.limit(), first, Some(next), sm51).map(|_| ())
                 })?;
                 p = to;
                 i = count;
             }
         }
-        let p = instructions(b, p, end, i, None)?;
+        let p = instructions(b, p, end, i, None, sm51)?;
         if p < end && p + 4 > end {
             b.seek(p);
             b.bytes("Extra", end - p)?;
@@ -99,12 +99,13 @@ fn instructions(
     end: u64,
     mut i: u64,
     next: Option<u64>,
+    sm51: bool,
 ) -> DResult<u64> {
     while p + 4 <= end && next.is_none_or(|k| i < k) {
         let (op, dwords) = opcode_and_length(b, p);
         let n = dwords.saturating_mul(4).max(4);
         b.region(index_name(i), Kind::Struct, p, n, |b| {
-            instruction(b, op, dwords)
+            instruction(b, op, dwords, p, sm51)
         });
         if dwords == 0 || p + n > end {
             break;
@@ -153,7 +154,7 @@ fn skim(b: &Builder, mut p: u64, end: u64, n: u64) -> (Vec<(u64, u64)>, u64, u64
     (marks, i, p)
 }
 
-fn instruction(b: &mut Builder, op: u64, dwords: u64) -> DResult<()> {
+fn instruction(b: &mut Builder, op: u64, dwords: u64, at: u64, sm51: bool) -> DResult<()> {
     let item = b.current();
     let name = names::sm4_opcode(op).map_or_else(|| format!("unknown ({op})"), str::to_string);
     b.set_display(item, format!("{name}, {}", plural(dwords, "dword")));
@@ -188,18 +189,304 @@ fn instruction(b: &mut Builder, op: u64, dwords: u64) -> DResult<()> {
             b.display("extended opcode tokens follow");
         }
     }
+    // Only an instruction whose words all lie in the stream is decoded further.
+    if op != OP_CUSTOMDATA && dwords > 0 && dwords * 4 <= b.remaining() + 4 {
+        operands(b, at, op, dwords, sm51)?;
+    }
     let r = b.remaining();
     if r > 0 {
         b.bytes(
             if op == OP_CUSTOMDATA {
                 "Data"
             } else {
-                "Operands"
+                "Rest"
             },
             r,
         )?;
     }
     Ok(())
+}
+
+/// The extended opcode tokens, operands and declaration dwords of the
+/// instruction at `at` (its opcode token read), as `tokens` decodes them.
+fn operands(b: &mut Builder, at: u64, op: u64, dwords: u64, sm51: bool) -> DResult<()> {
+    let words: Vec<u32> = b
+        .peek_bytes(at, dwords * 4)
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let ins = tokens::Instruction {
+        at,
+        words,
+        opcode: op as u32,
+    };
+    let d = ins.decode();
+    // The opcode's name and the operands (`mov r0.x, l(1.000000)`); the
+    // listing (`hexlens dis`) writes declarations as FXC does.
+    let item = b.current();
+    let mut shown = names::sm4_opcode(op).unwrap_or("unknown").to_string();
+    for (k, o) in d.operands.iter().enumerate() {
+        shown.push_str(if k == 0 { " " } else { ", " });
+        shown.push_str(&text::operand_text(o, sm51));
+    }
+    b.set_display(item, shown);
+    if !d.ext.is_empty() {
+        b.array("ExtendedOpcodes", |b| {
+            for (k, &e) in d.ext.iter().enumerate() {
+                let layout: &[Bits] = match e & 0x3F {
+                    1 => &SAMPLE_CONTROLS,
+                    2 => &RESOURCE_DIM,
+                    3 => &RETURN_TYPE,
+                    _ => &EMPTY_EXT,
+                };
+                b.group(index_name(k as u64), |b| fields(b, layout))?;
+            }
+            Ok(())
+        })?;
+    }
+    if !d.operands.is_empty() {
+        // A call site's index comes before the interface operand.
+        if op == u64::from(tokens::op::INTERFACE_CALL) && !d.extra.is_empty() {
+            b.u32("CallSite")?;
+        }
+        b.array("Operands", |b| {
+            for (k, o) in d.operands.iter().enumerate() {
+                operand_node(b, index_name(k as u64), o, sm51)?;
+            }
+            Ok(())
+        })?;
+    }
+    let names = extra_names(op as u32);
+    for (k, &(i, _)) in d.extra.iter().enumerate() {
+        if op == u64::from(tokens::op::INTERFACE_CALL) && k == 0 {
+            continue;
+        }
+        if b.pos() != at + 4 * i as u64 {
+            break;
+        }
+        let name = names.get(k).copied().unwrap_or("Value");
+        b.u32(name)?;
+    }
+    if let Some(e) = &d.error {
+        b.error(e.clone());
+    }
+    Ok(())
+}
+
+/// A bit field of a token: name, width, and the names of its values.
+type Bits = (&'static str, u64, &'static [&'static str]);
+
+const INDEX_REPS: &[&str] = &[
+    "immediate32",
+    "immediate64",
+    "relative",
+    "immediate32 + relative",
+    "immediate64 + relative",
+];
+
+const OPERAND_TAIL: [Bits; 7] = [
+    ("Type", 8, &[]),
+    ("IndexDimension", 2, &["0D", "1D", "2D", "3D"]),
+    ("Index0", 3, INDEX_REPS),
+    ("Index1", 3, INDEX_REPS),
+    ("Index2", 3, INDEX_REPS),
+    ("Reserved", 0, &[]),
+    ("Extended", 1, &["false", "true"]),
+];
+
+const OPERAND_4: [Bits; 10] = [
+    ("Components", 2, &["0", "1", "4", "N"]),
+    ("SelectionMode", 2, &["mask", "swizzle", "select 1"]),
+    ("Selection", 8, &[]),
+    OPERAND_TAIL[0],
+    OPERAND_TAIL[1],
+    OPERAND_TAIL[2],
+    OPERAND_TAIL[3],
+    OPERAND_TAIL[4],
+    OPERAND_TAIL[5],
+    OPERAND_TAIL[6],
+];
+
+const OPERAND: [Bits; 9] = [
+    ("Components", 2, &["0", "1", "4", "N"]),
+    ("Selection", 10, &[]),
+    OPERAND_TAIL[0],
+    OPERAND_TAIL[1],
+    OPERAND_TAIL[2],
+    OPERAND_TAIL[3],
+    OPERAND_TAIL[4],
+    OPERAND_TAIL[5],
+    OPERAND_TAIL[6],
+];
+
+const EXTENDED_OPERAND: [Bits; 6] = [
+    ("Type", 6, &["empty", "modifier"]),
+    ("Modifier", 8, &["none", "neg", "abs", "abs neg"]),
+    (
+        "MinPrecision",
+        3,
+        &["default", "float16", "float2_8", "", "sint16", "uint16"],
+    ),
+    ("NonUniform", 1, &["false", "true"]),
+    ("Reserved", 13, &[]),
+    ("Extended", 1, &["false", "true"]),
+];
+
+const EXT_TYPES: &[&str] = &[
+    "empty",
+    "sample controls",
+    "resource dimension",
+    "resource return type",
+];
+
+const SAMPLE_CONTROLS: [Bits; 7] = [
+    ("Type", 6, EXT_TYPES),
+    ("Reserved", 3, &[]),
+    ("OffsetU", 4, &[]),
+    ("OffsetV", 4, &[]),
+    ("OffsetW", 4, &[]),
+    ("Reserved", 10, &[]),
+    ("Extended", 1, &["false", "true"]),
+];
+
+const RESOURCE_DIM: [Bits; 5] = [
+    ("Type", 6, EXT_TYPES),
+    ("Dimension", 5, &[]),
+    ("StructureStride", 12, &[]),
+    ("Reserved", 8, &[]),
+    ("Extended", 1, &["false", "true"]),
+];
+
+const RETURN_TYPE: [Bits; 7] = [
+    ("Type", 6, EXT_TYPES),
+    ("ReturnTypeX", 4, &[]),
+    ("ReturnTypeY", 4, &[]),
+    ("ReturnTypeZ", 4, &[]),
+    ("ReturnTypeW", 4, &[]),
+    ("Reserved", 9, &[]),
+    ("Extended", 1, &["false", "true"]),
+];
+
+const EMPTY_EXT: [Bits; 3] = [
+    ("Type", 6, EXT_TYPES),
+    ("Reserved", 25, &[]),
+    ("Extended", 1, &["false", "true"]),
+];
+
+/// Reads the bit fields of `layout` (a width of 0 reads nothing), each named
+/// value shown by its name.
+fn fields(b: &mut Builder, layout: &[Bits]) -> DResult<()> {
+    for &(name, width, names) in layout {
+        if width == 0 {
+            continue;
+        }
+        let v = b.bits(name, width)?;
+        if let Some(n) = names.get(v as usize).filter(|n| !n.is_empty()) {
+            b.display(*n);
+        }
+    }
+    Ok(())
+}
+
+/// Names of a declaration's dwords after its operands.
+fn extra_names(op: u32) -> &'static [&'static str] {
+    match op {
+        88 | 156 => &["ReturnType", "Space"],
+        89 => &["Size", "Space"],
+        90 | 157 | 161 => &["Space"],
+        158 | 162 => &["Stride", "Space"],
+        91 => &["Count"],
+        94 => &["MaxVertexCount"],
+        96 | 97 | 99 | 100 | 102 | 103 => &["SystemValue"],
+        104 => &["TempCount"],
+        105 => &["Register", "Count", "Components"],
+        144 => &["FunctionBody"],
+        145 => &["Table", "Length"],
+        146 => &["Interface", "TableSize", "Lengths"],
+        152 => &["MaxTessFactor"],
+        153 | 154 => &["InstanceCount"],
+        155 => &["X", "Y", "Z"],
+        159 => &["ByteCount"],
+        160 => &["Stride", "Count"],
+        206 => &["InstanceCount"],
+        _ => &[],
+    }
+}
+
+/// One operand: its token's fields, extended tokens, immediates and indices
+/// (a relative index holds an operand of its own).
+fn operand_node(
+    b: &mut Builder,
+    name: impl Into<crate::tree::Name>,
+    o: &tokens::Operand,
+    sm51: bool,
+) -> DResult<()> {
+    if b.pos() != o.at {
+        b.error(format!("the operand at 0x{:X} is not where the walk stands", o.at));
+        return Ok(());
+    }
+    b.group(name, |b| {
+        let id = b.current();
+        b.set_display(id, text::operand_text(o, sm51));
+        b.group("Token", |b| {
+            fields(b, if o.comps == 4 { &OPERAND_4 } else { &OPERAND })?;
+            // A 4-component operand's selection as it is written, and what
+            // its type is.
+            let kids = b.children(b.current()).to_vec();
+            let ty_at = if o.comps == 4 {
+                if let Some(&sel) = kids.get(2) {
+                    b.set_display(sel, text::components(o));
+                }
+                3
+            } else {
+                2
+            };
+            if let Some(&ty) = kids.get(ty_at) {
+                b.set_display(ty, text::operand_type_name((o.token >> 12) & 0xFF));
+            }
+            Ok(())
+        })?;
+        let mut ext = o.token & 0x8000_0000 != 0;
+        while ext {
+            ext = b.group("ExtendedToken", |b| {
+                fields(b, &EXTENDED_OPERAND)?;
+                Ok(b.peek_uint(b.pos() - 4, 4).unwrap_or(0) & 0x8000_0000 != 0)
+            })?;
+        }
+        if !o.imm.is_empty() {
+            b.array("Values", |b| {
+                for k in 0..o.imm.len() {
+                    b.u32(index_name(k as u64))?;
+                }
+                Ok(())
+            })?;
+        }
+        if !o.indices.is_empty() {
+            b.array("Indices", |b| {
+                for (k, i) in o.indices.iter().enumerate() {
+                    let rep = (o.token >> (22 + 3 * k)) & 7;
+                    b.group(index_name(k as u64), |b| {
+                        match rep {
+                            0 | 3 => {
+                                b.u32("Immediate")?;
+                            }
+                            1 | 4 => {
+                                b.u32("ImmediateHigh")?;
+                                b.u32("ImmediateLow")?;
+                            }
+                            _ => {}
+                        }
+                        if let Some(r) = &i.rel {
+                            operand_node(b, "Relative", r, sm51)?;
+                        }
+                        Ok(())
+                    })?;
+                }
+                Ok(())
+            })?;
+        }
+        Ok(())
+    })
 }
 
 #[cfg(test)]
@@ -224,9 +511,15 @@ mod tests {
         assert_eq!(num(t, &format!("{s}/Length")), 14);
         assert_eq!(
             shown(t, &format!("{s}/Instructions/[0]")),
-            "dcl_constant_buffer, 4 dwords"
+            "dcl_constant_buffer cb0[1].xyzw"
         );
         assert_eq!(shown(t, &format!("{s}/Instructions/[2]/OpcodeType")), "mov");
+        // The constant buffer operand: cb0[1], two immediate indices.
+        let cb = format!("{s}/Instructions/[0]/Operands/[0]");
+        assert_eq!(num(t, &format!("{cb}/Token/Type")), 8);
+        assert_eq!(num(t, &format!("{cb}/Token/IndexDimension")), 2);
+        assert_eq!(num(t, &format!("{cb}/Indices/[0]/Immediate")), 0);
+        assert_eq!(num(t, &format!("{cb}/Indices/[1]/Immediate")), 1);
         assert_eq!(shown(t, &format!("{s}/Instructions/[3]/OpcodeType")), "ret");
         assert_eq!(
             node(t, &format!("{s}/Instructions/[3]")).span,

@@ -134,7 +134,7 @@ fn comp(c: u8) -> char {
 }
 
 /// An operand's component suffix (`.xyz`, `.xyxx`, `.y`).
-fn components(o: &Operand) -> String {
+pub(crate) fn components(o: &Operand) -> String {
     match o.select {
         Select::None => String::new(),
         Select::Mask(0) => String::new(),
@@ -791,4 +791,43 @@ fn shader_message(ins: &Instruction, sm51: bool) -> Option<String> {
         line.push_str(&o);
     }
     Some(line)
+}
+
+/// An operand's text for the tree: immediates read by their bits, floats in
+/// their shortest digits.
+pub(crate) fn operand_text(o: &Operand, sm51: bool) -> String {
+    operand_with(o, Num::Any, sm51, crate::floattext::display)
+}
+
+/// What an operand type is, for the tree (`r (temp)`, `cb (constant buffer)`).
+pub(crate) fn operand_type_name(ty: u32) -> String {
+    let what = match ty {
+        0 => "temp",
+        1 => "input",
+        2 => "output",
+        3 => "indexable temp",
+        4 => "32-bit immediate",
+        5 => "64-bit immediate",
+        6 => "sampler",
+        7 => "resource",
+        8 => "constant buffer",
+        9 => "immediate constant buffer",
+        10 => "label",
+        17 => "function body",
+        18 => "function table",
+        19 => "interface",
+        30 => "unordered access view",
+        31 => "thread group shared memory",
+        _ => "",
+    };
+    let reg = match ty {
+        4 => "l",
+        5 => "d",
+        t => register(t),
+    };
+    if what.is_empty() {
+        reg.to_string()
+    } else {
+        format!("{reg} ({what})")
+    }
 }

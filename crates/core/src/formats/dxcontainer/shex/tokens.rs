@@ -57,8 +57,14 @@ pub(crate) struct Index {
 /// One operand.
 #[derive(Clone, Debug)]
 pub(crate) struct Operand {
+    /// File offset of the operand token.
+    pub at: u64,
     /// File offset past its last dword (its indices and nested operands).
     pub end: u64,
+    /// The operand token.
+    pub token: u32,
+    /// Number of components: 0, 1 or 4 (N is given as 5).
+    pub comps: u32,
     /// Operand type (bits 12–19: 0 temp `r`, 1 input `v`, 2 output `o`, …).
     pub ty: u32,
     /// How the components are picked.
@@ -279,7 +285,10 @@ pub(crate) fn operand(w: &[u32], i: &mut usize, at: u64) -> Result<Operand, Stri
     let ty = (token >> 12) & 0xFF;
     let dims = (token >> 20) & 3;
     let mut o = Operand {
+        at: at + 4 * start as u64,
         end: 0,
+        token,
+        comps,
         ty,
         select,
         indices: Vec::new(),
