@@ -134,6 +134,93 @@ fn every_corpus_program_is_read_whole() {
     assert!(programs >= 28 + 13, "{programs} programs");
 }
 
+/// The tree decodes every instruction of every corpus program whole: no
+/// opcode or operand type without a name, no instruction dwords left over
+/// (`Rest`), no error; the only bytes left undecoded are the contents of
+/// custom-data blocks whose layout is not public (debug info, opaque data,
+/// DX9 clip-plane mappings), counted by class.
+#[test]
+fn every_corpus_instruction_is_decoded_in_the_tree() {
+    use std::collections::BTreeMap;
+    let mut instructions = 0u64;
+    let mut operands = 0u64;
+    let mut opaque: BTreeMap<String, u64> = BTreeMap::new();
+    let mut custom: BTreeMap<String, u64> = BTreeMap::new();
+    for path in repo::files_with_suffix(&repo::dxcontainer_samples(), "")
+        .into_iter()
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| x == "dxbc" || x == "o" || x == "cso")
+        })
+    {
+        let bytes = std::fs::read(&path).unwrap();
+        let d = hexlens_core::decode_bytes(&bytes);
+        let t = &d.tree;
+        for p in dis::programs(t) {
+            let Some(list) = t.find(&format!("{}/Shader/Instructions", p.path)) else {
+                panic!("{} {}: no instructions", path.display(), p.path);
+            };
+            let mut stack: Vec<_> = t.children(list).to_vec();
+            let mut items = Vec::new();
+            while let Some(c) = stack.pop() {
+                if t.is_page(c) {
+                    stack.extend(t.children(c).iter().copied());
+                } else {
+                    items.push(c);
+                }
+            }
+            for ins in items {
+                instructions += 1;
+                let here = format!("{} {}", path.display(), t.path(ins));
+                assert!(t.error(ins).is_none(), "{here}: {:?}", t.error(ins));
+                let op = t.child_named(ins, "OpcodeType").unwrap();
+                let name = t.display(op).unwrap_or_default().into_owned();
+                assert!(!name.starts_with("unknown"), "{here}: {name}");
+                assert!(
+                    t.child_named(ins, "Rest").is_none(),
+                    "{here}: dwords left over"
+                );
+                if let Some(data) = t.child_named(ins, "Data") {
+                    let class = t.child_named(ins, "DataClass").unwrap();
+                    let class = t.display(class).unwrap_or_default().into_owned();
+                    *opaque.entry(class).or_default() += t.span(data).len_bits() / 8;
+                }
+                if let Some(class) = t.child_named(ins, "DataClass") {
+                    let class = t.display(class).unwrap_or_default().into_owned();
+                    *custom.entry(class).or_default() += 1;
+                }
+                // Every operand type has a name, every node inside is whole.
+                let mut inner = vec![ins];
+                while let Some(n) = inner.pop() {
+                    assert!(t.error(n).is_none(), "{here}: {:?}", t.error(n));
+                    if t.name(n).to_string() == "Token" {
+                        operands += 1;
+                        let ty = t.child_named(n, "Type").unwrap();
+                        let shown = t.display(ty).unwrap_or_default().into_owned();
+                        assert!(!shown.is_empty() && shown != "?", "{here}: type {shown:?}");
+                    }
+                    inner.extend(t.children(n).iter().copied());
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{instructions} instructions, {operands} operands; custom-data blocks {custom:?}; bytes left undecoded by class {opaque:?}"
+    );
+    assert!(instructions > 10_000 && operands > 10_000);
+    for class in opaque.keys() {
+        assert!(
+            [
+                "DebugInfo",
+                "Opaque",
+                "ShaderClipPlaneConstantMappingsForDx9"
+            ]
+            .contains(&class.as_str()),
+            "custom data of class {class} left undecoded"
+        );
+    }
+}
+
 /// Damaged containers: cut short anywhere, or a byte changed anywhere in the
 /// program, the listing is still made, inside the file, and never panics.
 #[test]

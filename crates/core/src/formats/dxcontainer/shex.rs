@@ -1,8 +1,10 @@
 //! SHDR/SHEX: FXC's SM4/5 shader bytecode (the tokenized program format: version
 //! token, length in dwords, then the token stream; layout notes §8,
 //! `specs/notes/dxcontainer-layout.md`). Instructions are walked by their length;
-//! operands are not decoded. `specs/dxcontainer.md` lists the part but does not lay it
-//! out.
+//! each one's opcode token, extended opcode tokens, operands (with their indices,
+//! immediates and extended operand tokens), declaration dwords and custom-data
+//! blocks are decoded as `tokens` reads them for the listing (`hexlens dis`:
+//! `listing`). `specs/dxcontainer.md` lists the part but does not lay it out.
 
 mod header;
 pub(super) mod listing;
@@ -62,9 +64,13 @@ pub(super) fn shex(b: &mut Builder, size: u64, _ctx: &Context) -> DResult<()> {
             // Pages hold the instructions the stream can be walked past.
             let (marks, count, to) = skim(b, p, end, n);
             if marks.len() > 1 {
-                pages(b, &contiguous_pages(&marks, count, to), move |b, first, next| {
-                    instructions(b, b.pos(), b.limit(), first, Some(next), sm51).map(|_| ())
-                })?;
+                pages(
+                    b,
+                    &contiguous_pages(&marks, count, to),
+                    move |b, first, next| {
+                        instructions(b, b.pos(), b.limit(), first, Some(next), sm51).map(|_| ())
+                    },
+                )?;
                 p = to;
                 i = count;
             }
@@ -178,8 +184,17 @@ fn instruction(b: &mut Builder, op: u64, dwords: u64, at: u64, sm51: bool) -> DR
             return Ok(());
         }
         b.display("dwords, including the opcode token");
+        if dwords * 4 <= b.remaining() + 8 {
+            custom_data(b, class, at, dwords, sm51)?;
+        }
     } else {
-        b.bits("Controls", 13)?;
+        match controls(op as u32) {
+            // No named bits: one field.
+            "" => {
+                b.bits("Controls", 13)?;
+            }
+            layout => b.group("Controls", |b| fields(b, layout))?,
+        }
         b.bits("Length", 7)?;
         if dwords == 0 {
             b.error("instruction length 0: the stream cannot be walked past this token");
@@ -195,14 +210,7 @@ fn instruction(b: &mut Builder, op: u64, dwords: u64, at: u64, sm51: bool) -> DR
     }
     let r = b.remaining();
     if r > 0 {
-        b.bytes(
-            if op == OP_CUSTOMDATA {
-                "Data"
-            } else {
-                "Rest"
-            },
-            r,
-        )?;
+        b.bytes(if op == OP_CUSTOMDATA { "Data" } else { "Rest" }, r)?;
     }
     Ok(())
 }
@@ -233,11 +241,11 @@ fn operands(b: &mut Builder, at: u64, op: u64, dwords: u64, sm51: bool) -> DResu
     if !d.ext.is_empty() {
         b.array("ExtendedOpcodes", |b| {
             for (k, &e) in d.ext.iter().enumerate() {
-                let layout: &[Bits] = match e & 0x3F {
-                    1 => &SAMPLE_CONTROLS,
-                    2 => &RESOURCE_DIM,
-                    3 => &RETURN_TYPE,
-                    _ => &EMPTY_EXT,
+                let layout = match e & 0x3F {
+                    1 => SAMPLE_CONTROLS,
+                    2 => RESOURCE_DIM,
+                    3 => RETURN_TYPE,
+                    _ => EMPTY_EXT,
                 };
                 b.group(index_name(k as u64), |b| fields(b, layout))?;
             }
@@ -264,8 +272,21 @@ fn operands(b: &mut Builder, at: u64, op: u64, dwords: u64, sm51: bool) -> DResu
         if b.pos() != at + 4 * i as u64 {
             break;
         }
-        let name = names.get(k).copied().unwrap_or("Value");
-        b.u32(name)?;
+        let name = names.get(k).copied().unwrap_or(match op {
+            145 => "FunctionBody",
+            146 => "FunctionTable",
+            _ => "Value",
+        });
+        let v = b.u32(name)?;
+        match name {
+            "ReturnType" => {
+                let t = text::return_types(v);
+                b.display(t.trim_start_matches('(').trim_end_matches(')').to_string());
+            }
+            "SystemValue" => b.display(text::system_value(v)),
+            "MaxTessFactor" => b.display(text::imm32_text(v)),
+            _ => {}
+        }
     }
     if let Some(e) = &d.error {
         b.error(e.clone());
@@ -273,116 +294,211 @@ fn operands(b: &mut Builder, at: u64, op: u64, dwords: u64, sm51: bool) -> DResu
     Ok(())
 }
 
-/// A bit field of a token: name, width, and the names of its values.
-type Bits = (&'static str, u64, &'static [&'static str]);
+/// The resource dimensions by number, as a layout's value names.
+macro_rules! resource_dims {
+    () => {
+        "unknown|buffer|texture1d|texture2d|texture2dms|texture3d|texturecube|texture1darray|texture2darray|texture2dmsarray|texturecubearray|raw_buffer|structured_buffer"
+    };
+}
 
-const INDEX_REPS: &[&str] = &[
-    "immediate32",
-    "immediate64",
-    "relative",
-    "immediate32 + relative",
-    "immediate64 + relative",
-];
+/// The 13 control bits of an opcode token (bits 11–23), by opcode, as a
+/// [layout](fields).
+fn controls(op: u32) -> &'static str {
+    match op {
+        // if, breakc, continuec, retc, discard, callc.
+        3 | 5 | 8 | 13 | 31 | 63 => "Reserved:7;Test:1=zero|nonzero;Reserved:5",
+        // resinfo
+        61 => "ReturnType:2=float|rcpfloat|uint;Reserved:6;PreciseMask:4;Reserved:1",
+        // sampleinfo
+        111 => "ReturnType:1=float|uint;Reserved:7;PreciseMask:4;Reserved:1",
+        // sync
+        190 => "ThreadsInGroup:1;GroupSharedMemory:1;UavGroup:1;UavGlobal:1;Reserved:9",
+        // dcl_resource
+        88 => concat!("Dimension:5=", resource_dims!(), ";SampleCount:7;Reserved:1"),
+        // dcl_constantbuffer
+        89 => "AccessPattern:1=immediateIndexed|dynamicIndexed;Reserved:12",
+        // dcl_sampler
+        90 => "Mode:4=default|comparison|mono;Reserved:9",
+        // dcl_outputtopology
+        92 => "Topology:7=|pointlist||linestrip||trianglestrip|||||linelist_adj|linestrip_adj|trianglelist_adj|trianglestrip_adj;Reserved:6",
+        // dcl_inputprimitive (8 and up: a patch of 1–32 control points)
+        93 => "Primitive:6=|point|line|triangle|||lineadj|triangleadj;Reserved:7",
+        // dcl_input_ps, dcl_input_ps_siv
+        98 | 100 => "Interpolation:4=undefined|constant|linear|linear centroid|linear noperspective|linear noperspective centroid|linear sample|linear noperspective sample;Reserved:9",
+        // dcl_globalFlags
+        106 => "RefactoringAllowed:1;DoublePrecisionFloatOps:1;ForceEarlyDepthStencil:1;RawAndStructuredBuffers:1;SkipOptimization:1;MinimumPrecision:1;DoubleExtensions11_1:1;ShaderExtensions11_1:1;Reserved:5",
+        // dcl_interface
+        146 => "DynamicallyIndexed:1;Reserved:12",
+        // dcl_input_control_point_count, dcl_output_control_point_count
+        147 | 148 => "ControlPoints:6;Reserved:7",
+        149 => "Domain:2=undefined|isoline|tri|quad;Reserved:11",
+        150 => "Partitioning:3=undefined|integer|pow2|fractional_odd|fractional_even;Reserved:10",
+        151 => "OutputPrimitive:3=undefined|point|line|triangle_cw|triangle_ccw;Reserved:10",
+        // dcl_uav_typed
+        156 => concat!(
+            "Dimension:5=",
+            resource_dims!(),
+            ";GloballyCoherent:1;RasterizerOrdered:1;Reserved:6"
+        ),
+        // dcl_uav_raw, dcl_uav_structured
+        157 | 158 => "Reserved:5;GloballyCoherent:1;RasterizerOrdered:1;Reserved:5;OrderPreservingCounter:1",
+        88..=106 | 113..=116 | 143..=162 | 206 => "",
+        _ => "Reserved:2;Saturate:1;Reserved:5;PreciseMask:4;Reserved:1",
+    }
+}
 
-const OPERAND_TAIL: [Bits; 7] = [
-    ("Type", 8, &[]),
-    ("IndexDimension", 2, &["0D", "1D", "2D", "3D"]),
-    ("Index0", 3, INDEX_REPS),
-    ("Index1", 3, INDEX_REPS),
-    ("Index2", 3, INDEX_REPS),
-    ("Reserved", 0, &[]),
-    ("Extended", 1, &["false", "true"]),
-];
 
-const OPERAND_4: [Bits; 10] = [
-    ("Components", 2, &["0", "1", "4", "N"]),
-    ("SelectionMode", 2, &["mask", "swizzle", "select 1"]),
-    ("Selection", 8, &[]),
-    OPERAND_TAIL[0],
-    OPERAND_TAIL[1],
-    OPERAND_TAIL[2],
-    OPERAND_TAIL[3],
-    OPERAND_TAIL[4],
-    OPERAND_TAIL[5],
-    OPERAND_TAIL[6],
-];
-
-const OPERAND: [Bits; 9] = [
-    ("Components", 2, &["0", "1", "4", "N"]),
-    ("Selection", 10, &[]),
-    OPERAND_TAIL[0],
-    OPERAND_TAIL[1],
-    OPERAND_TAIL[2],
-    OPERAND_TAIL[3],
-    OPERAND_TAIL[4],
-    OPERAND_TAIL[5],
-    OPERAND_TAIL[6],
-];
-
-const EXTENDED_OPERAND: [Bits; 6] = [
-    ("Type", 6, &["empty", "modifier"]),
-    ("Modifier", 8, &["none", "neg", "abs", "abs neg"]),
-    (
-        "MinPrecision",
-        3,
-        &["default", "float16", "float2_8", "", "sint16", "uint16"],
-    ),
-    ("NonUniform", 1, &["false", "true"]),
-    ("Reserved", 13, &[]),
-    ("Extended", 1, &["false", "true"]),
-];
-
-const EXT_TYPES: &[&str] = &[
-    "empty",
-    "sample controls",
-    "resource dimension",
-    "resource return type",
-];
-
-const SAMPLE_CONTROLS: [Bits; 7] = [
-    ("Type", 6, EXT_TYPES),
-    ("Reserved", 3, &[]),
-    ("OffsetU", 4, &[]),
-    ("OffsetV", 4, &[]),
-    ("OffsetW", 4, &[]),
-    ("Reserved", 10, &[]),
-    ("Extended", 1, &["false", "true"]),
-];
-
-const RESOURCE_DIM: [Bits; 5] = [
-    ("Type", 6, EXT_TYPES),
-    ("Dimension", 5, &[]),
-    ("StructureStride", 12, &[]),
-    ("Reserved", 8, &[]),
-    ("Extended", 1, &["false", "true"]),
-];
-
-const RETURN_TYPE: [Bits; 7] = [
-    ("Type", 6, EXT_TYPES),
-    ("ReturnTypeX", 4, &[]),
-    ("ReturnTypeY", 4, &[]),
-    ("ReturnTypeZ", 4, &[]),
-    ("ReturnTypeW", 4, &[]),
-    ("Reserved", 9, &[]),
-    ("Extended", 1, &["false", "true"]),
-];
-
-const EMPTY_EXT: [Bits; 3] = [
-    ("Type", 6, EXT_TYPES),
-    ("Reserved", 25, &[]),
-    ("Extended", 1, &["false", "true"]),
-];
-
-/// Reads the bit fields of `layout` (a width of 0 reads nothing), each named
-/// value shown by its name.
-fn fields(b: &mut Builder, layout: &[Bits]) -> DResult<()> {
-    for &(name, width, names) in layout {
-        if width == 0 {
-            continue;
+/// A custom-data block's contents after its opcode and length dwords: an
+/// immediate constant buffer's rows, a comment's text, a shader message's
+/// fields. Debug info, opaque data and DX9 clip-plane mappings have no
+/// public layout and stay bytes.
+fn custom_data(b: &mut Builder, class: u64, at: u64, dwords: u64, sm51: bool) -> DResult<()> {
+    let n = dwords.saturating_sub(2);
+    match class {
+        3 => {
+            let rows = n / 4;
+            let start = b.pos();
+            let row = |b: &mut Builder, k: u64| -> DResult<()> {
+                b.group(index_name(k), |b| {
+                    let mut shown = String::from("{ ");
+                    for (c, name) in ["X", "Y", "Z", "W"].into_iter().enumerate() {
+                        let v = b.u32(name)?;
+                        if c > 0 {
+                            shown.push_str(", ");
+                        }
+                        shown.push_str(&text::imm32_text(v));
+                    }
+                    shown.push_str(" }");
+                    let id = b.current();
+                    b.set_display(id, shown);
+                    Ok(())
+                })
+            };
+            b.array("Rows", |b| match page_size(b) {
+                Some(per) if rows > per => pages(
+                    b,
+                    &super::lazy::fixed_pages(start, 16, rows, per),
+                    move |b, first, next| (first..next).try_for_each(|k| row(b, k)),
+                ),
+                _ => (0..rows).try_for_each(|k| row(b, k)),
+            })?;
         }
-        let v = b.bits(name, width)?;
-        if let Some(n) = names.get(v as usize).filter(|n| !n.is_empty()) {
-            b.display(*n);
+        0 => {
+            b.fixed_str("Text", n * 4)?;
+        }
+        4 if n >= 5 => shader_message(b, at, sm51)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A shader message (`printf`, `errorf`): its kind, format, the length of its
+/// text, its operand count and their dwords, the operands, then the text.
+fn shader_message(b: &mut Builder, at: u64, sm51: bool) -> DResult<()> {
+    let kind = b.u32("Kind")?;
+    b.display(match kind {
+        0x0020_0102 => "printf",
+        0x0020_0103 => "errorf",
+        _ => "unknown",
+    });
+    let format = b.u32("Format")?;
+    if format == 1 {
+        b.display("ANSI, printf-style");
+    }
+    let chars = b.u32("TextLength")?;
+    let count = b.u32("OperandCount")?;
+    let op_dwords = b.u32("OperandDwords")?;
+    let words: Vec<u32> = b
+        .peek_bytes(at, b.limit().saturating_sub(at))
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let ops_end = 7 + op_dwords as usize;
+    if ops_end > words.len() {
+        b.error("the message's operands run past the block");
+        return Ok(());
+    }
+    b.array("Operands", |b| {
+        let mut i = 7;
+        let mut k = 0;
+        while i < ops_end && k < count {
+            match tokens::operand(&words[..ops_end], &mut i, at) {
+                Ok(o) => operand_node(b, index_name(u64::from(k)), &o, sm51)?,
+                Err(e) => {
+                    b.error(e);
+                    break;
+                }
+            }
+            k += 1;
+        }
+        Ok(())
+    })?;
+    let text_at = at + 4 * ops_end as u64;
+    if b.pos() == text_at && u64::from(chars) <= b.remaining() {
+        b.fixed_str("Text", u64::from(chars))?;
+        // The text is padded to a whole dword.
+        let r = b.remaining();
+        if r > 0 && r < 4 {
+            b.bytes("Padding", r)?;
+        }
+    }
+    Ok(())
+}
+
+/// The fields of an operand token after its component count and selection.
+macro_rules! operand_tail {
+    () => {
+        "Type:8;IndexDimension:2=0D|1D|2D|3D;Index0:3=immediate32|immediate64|relative|immediate32 + relative|immediate64 + relative;Index1:3=immediate32|immediate64|relative|immediate32 + relative|immediate64 + relative;Index2:3=immediate32|immediate64|relative|immediate32 + relative|immediate64 + relative;Extended:1=false|true"
+    };
+}
+
+/// A 4-component operand's token: mask, swizzle or one component.
+const OPERAND_4: &str = concat!(
+    "Components:2=0|1|4|N;SelectionMode:2=mask|swizzle|select 1;Selection:8;",
+    operand_tail!()
+);
+
+const OPERAND: &str = concat!("Components:2=0|1|4|N;Selection:10;", operand_tail!());
+
+const EXTENDED_OPERAND: &str = "Type:6=empty|modifier;Modifier:8=none|neg|abs|abs neg;MinPrecision:3=default|float16|float2_8||sint16|uint16;NonUniform:1=false|true;Reserved:13;Extended:1=false|true";
+
+/// An extended opcode token's type, the first field of each.
+macro_rules! ext_type {
+    () => {
+        "Type:6=empty|sample controls|resource dimension|resource return type;"
+    };
+}
+
+const SAMPLE_CONTROLS: &str = concat!(
+    ext_type!(),
+    "Reserved:3;OffsetU:4;OffsetV:4;OffsetW:4;Reserved:10;Extended:1=false|true"
+);
+
+const RESOURCE_DIM: &str = concat!(
+    ext_type!(),
+    "Dimension:5=",
+    resource_dims!(),
+    ";StructureStride:12;Reserved:8;Extended:1=false|true"
+);
+
+const RETURN_TYPE: &str = concat!(
+    ext_type!(),
+    "ReturnTypeX:4;ReturnTypeY:4;ReturnTypeZ:4;ReturnTypeW:4;Reserved:9;Extended:1=false|true"
+);
+
+const EMPTY_EXT: &str = concat!(ext_type!(), "Reserved:25;Extended:1=false|true");
+
+/// Reads the bit fields `layout` describes, lowest bits first:
+/// `Name:width` or `Name:width=name0|name1|…` (a value with a name, not
+/// empty, is shown by it), separated by `;`. Tables kept as text are a
+/// fraction of the download tables of string slices would be.
+fn fields(b: &mut Builder, layout: &'static str) -> DResult<()> {
+    for field in layout.split(';').filter(|f| !f.is_empty()) {
+        let (name, rest) = field.split_once(':').unwrap_or((field, "0"));
+        let (width, names) = rest.split_once('=').unwrap_or((rest, ""));
+        let v = b.bits(name, width.parse().unwrap_or(0))?;
+        if let Some(n) = names.split('|').nth(v as usize).filter(|n| !n.is_empty()) {
+            b.display(n);
         }
     }
     Ok(())
@@ -401,8 +517,11 @@ fn extra_names(op: u32) -> &'static [&'static str] {
         104 => &["TempCount"],
         105 => &["Register", "Count", "Components"],
         144 => &["FunctionBody"],
-        145 => &["Table", "Length"],
-        146 => &["Interface", "TableSize", "Lengths"],
+        // The function bodies follow.
+        145 => &["Table", "BodyCount"],
+        // Call sites, then the table count (low 16 bits) and the interface
+        // array's length (high 16 bits); the function tables follow.
+        146 => &["Interface", "CallSites", "TablesAndArrayLength"],
         152 => &["MaxTessFactor"],
         153 | 154 => &["InstanceCount"],
         155 => &["X", "Y", "Z"],
@@ -422,14 +541,17 @@ fn operand_node(
     sm51: bool,
 ) -> DResult<()> {
     if b.pos() != o.at {
-        b.error(format!("the operand at 0x{:X} is not where the walk stands", o.at));
+        b.error(format!(
+            "the operand at 0x{:X} is not where the walk stands",
+            o.at
+        ));
         return Ok(());
     }
     b.group(name, |b| {
         let id = b.current();
         b.set_display(id, text::operand_text(o, sm51));
         b.group("Token", |b| {
-            fields(b, if o.comps == 4 { &OPERAND_4 } else { &OPERAND })?;
+            fields(b, if o.comps == 4 { OPERAND_4 } else { OPERAND })?;
             // A 4-component operand's selection as it is written, and what
             // its type is.
             let kids = b.children(b.current()).to_vec();
@@ -449,7 +571,7 @@ fn operand_node(
         let mut ext = o.token & 0x8000_0000 != 0;
         while ext {
             ext = b.group("ExtendedToken", |b| {
-                fields(b, &EXTENDED_OPERAND)?;
+                fields(b, EXTENDED_OPERAND)?;
                 Ok(b.peek_uint(b.pos() - 4, 4).unwrap_or(0) & 0x8000_0000 != 0)
             })?;
         }
@@ -525,6 +647,63 @@ mod tests {
             node(t, &format!("{s}/Instructions/[3]")).span,
             BitSpan::bytes(0xAC, 0xB0)
         );
+    }
+
+    /// Opcode controls by opcode; an immediate constant buffer's rows and a
+    /// comment's text.
+    #[test]
+    fn controls_and_custom_data_are_decoded() {
+        let mut shex = Vec::new();
+        put(
+            &mut shex,
+            &[
+                0x0005_0050,
+                21,
+                // if_nz r0.x (test boolean: bit 18)
+                0x0104_001F | 1 << 18 | 3 << 24,
+                0x0010_000A,
+                0,
+                // an immediate constant buffer of one row: 1.0, 2, -0.5, 7
+                0x0000_1835,
+                6,
+                0x3F80_0000,
+                2,
+                0xBF00_0000,
+                7,
+                // a comment: "hi" padded
+                0x0000_0035,
+                3,
+                u32::from_le_bytes(*b"hi\0\0"),
+                // mul_sat r0.x, r0.x, r0.x
+                0x0700_0038 | 1 << 13,
+                0x0010_0012,
+                0,
+                0x0010_000A,
+                0,
+                0x0010_000A,
+                0,
+            ],
+        );
+        let d = crate::decode_bytes(&container(&[(b"SHEX", &shex)]));
+        check_tree(&d.tree);
+        let t = &d.tree;
+        let s = "Parts/[0]/Shader/Instructions";
+        assert_eq!(num(t, &format!("{s}/[0]/Controls/Test")), 1);
+        assert_eq!(shown(t, &format!("{s}/[0]/Controls/Test")), "nonzero");
+        assert_eq!(
+            shown(t, &format!("{s}/[1]/DataClass")),
+            "ImmediateConstantBuffer"
+        );
+        assert_eq!(shown(t, &format!("{s}/[1]/Rows/[0]")), "{ 1, 2, -0.5, 7 }");
+        assert_eq!(num(t, &format!("{s}/[1]/Rows/[0]/W")), 7);
+        assert_eq!(shown(t, &format!("{s}/[2]/DataClass")), "Comment");
+        assert_eq!(
+            node(t, &format!("{s}/[2]/Text")).value,
+            Some(crate::tree::Value::Str("hi".into()))
+        );
+        assert_eq!(num(t, &format!("{s}/[3]/Controls/Saturate")), 1);
+        assert_eq!(shown(t, &format!("{s}/[3]")), "mul r0.x, r0.x, r0.x");
+        assert!(d.is_clean(), "errors: {:?}", t.errors());
     }
 
     #[test]

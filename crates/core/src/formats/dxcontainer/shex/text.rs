@@ -92,8 +92,10 @@ fn numbers(o: u32) -> Num {
         | 57
         | 64..=75
         | 77
-        | 108..=111
-        | 122..=131
+        | 108
+        | 109
+        | 111
+        | 122..=130
         | 203..=205 => Num::Float,
         54 | 55 | 142 => Num::Any,
         _ => Num::Int,
@@ -300,7 +302,7 @@ const RETURN_TYPES: [&str; 10] = [
     "unused",
 ];
 
-fn return_types(token: u32) -> String {
+pub(crate) fn return_types(token: u32) -> String {
     let t: Vec<&str> = (0..4)
         .map(|k| {
             RETURN_TYPES
@@ -447,8 +449,10 @@ fn instruction(ins: &Instruction, out: &mut Vec<Line>, sm51: bool) {
             .iter()
             .enumerate()
             .map(|(k, o)| {
-                // movc's condition is an integer; mov's and movc's values are typeless.
-                let n = if ins.opcode == 55 && k == 1 {
+                // movc's condition and gather4_po's offsets are integers;
+                // mov's and movc's values are typeless.
+                let n = if (ins.opcode == 55 && k == 1) || (matches!(ins.opcode, 127 | 128) && k == 2)
+                {
                     Num::Int
                 } else {
                     num
@@ -653,19 +657,24 @@ fn instruction(ins: &Instruction, out: &mut Vec<Line>, sm51: bool) {
         ),
         152 => format!("{name} l({})", imm32(extra(0), Num::Float)),
         155 => format!("{name} {}, {}, {}", extra(0), extra(1), extra(2)),
-        156 => {
-            let dim = c & 0x1F;
-            let glc = if c & (1 << 5) != 0 { "_glc" } else { "" };
-            format!(
-                "dcl_uav_typed_{}{glc} {} {}{}",
-                pick(&RESOURCE_DIMS, dim),
-                return_types(extra(0)),
-                target(),
-                space()
-            )
-        }
-        157 | 161 => format!("{name} {}{}", target(), space()),
-        158 | 162 => format!("{name} {}, {}{}", target(), extra(0), space()),
+        156 => format!(
+            "dcl_uav_typed_{}{} {} {}{}",
+            pick(&RESOURCE_DIMS, c & 0x1F),
+            uav_flags(c),
+            return_types(extra(0)),
+            target(),
+            space()
+        ),
+        157 => format!("{name}{} {}{}", uav_flags(c), target(), space()),
+        161 => format!("{name} {}{}", target(), space()),
+        158 => format!(
+            "{name}{} {}, {}{}",
+            uav_flags(c),
+            target(),
+            extra(0),
+            space()
+        ),
+        162 => format!("{name} {}, {}{}", target(), extra(0), space()),
         159 => format!("{name} {}, {}", ops(0).join(", "), extra(0)),
         160 => format!("{name} {}, {}, {}", ops(0).join(", "), extra(0), extra(1)),
         // The interface operand, then the call site.
@@ -677,6 +686,18 @@ fn instruction(ins: &Instruction, out: &mut Vec<Line>, sm51: bool) {
         line.text.push_str(&format!(" // hexlens: {e}"));
     }
     out.push(line);
+}
+
+/// A UAV declaration's suffixes: globally coherent (control bit 5),
+/// order-preserving counter (bit 12), rasterizer ordered (bit 6).
+fn uav_flags(c: u32) -> String {
+    let mut s = String::new();
+    for (bit, suffix) in [(5, "_glc"), (12, "_opc"), (6, "_rov")] {
+        if c & (1 << bit) != 0 {
+            s.push_str(suffix);
+        }
+    }
+    s
 }
 
 fn interpolation(c: u32) -> String {
@@ -799,6 +820,17 @@ pub(crate) fn operand_text(o: &Operand, sm51: bool) -> String {
     operand_with(o, Num::Any, sm51, crate::floattext::display)
 }
 
+/// A typeless 32-bit value for the tree (an immediate constant buffer's):
+/// a float by its bits' exponent, in its shortest digits, else an integer.
+pub(crate) fn imm32_text(v: u32) -> String {
+    imm32_with(v, Num::Any, crate::floattext::display)
+}
+
+/// A system value's name as FXC prints it (`position`, `vertex_id`).
+pub(crate) fn system_value(v: u32) -> String {
+    pick(&SYSTEM_VALUES, v)
+}
+
 /// What an operand type is, for the tree (`r (temp)`, `cb (constant buffer)`).
 pub(crate) fn operand_type_name(ty: u32) -> String {
     let what = match ty {
@@ -829,5 +861,70 @@ pub(crate) fn operand_type_name(ty: u32) -> String {
         reg.to_string()
     } else {
         format!("{reg} ({what})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The lines of a ps_5_0 program made of `body` (instruction dwords).
+    fn lines(body: &[u32]) -> Vec<String> {
+        let mut words = vec![0x0000_0050, 2 + body.len() as u32];
+        words.extend_from_slice(body);
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = super::super::tokens::program(&bytes, 0);
+        super::program(&p)
+            .into_iter()
+            .skip(1)
+            .map(|l| l.text)
+            .collect()
+    }
+
+    /// An immediate's type follows its operand: f16tof32 reads integers,
+    /// gather4_po's offsets are integers beside a float address, samplepos
+    /// takes an integer sample index.
+    #[test]
+    fn immediates_are_read_as_their_operand_types() {
+        // f16tof32 r0.x, l(7): as a float its bits would be a denormal
+        let f16 = [0x0500_0083, 0x0010_0012, 0, 0x0000_4001, 7];
+        assert_eq!(lines(&f16), ["f16tof32 r0.x, l(7)"]);
+        // f32tof16 r0.x, l(1.000000)
+        let f32 = [0x0500_0082, 0x0010_0012, 0, 0x0000_4001, 0x3F80_0000];
+        assert_eq!(lines(&f32), ["f32tof16 r0.x, l(1.000000)"]);
+        // gather4_po r0.xyzw, l(0.5, 0.5, 0, 0), l(1, 2, 0, 0), t0.xyzw, s0.x
+        let g = [
+            0x1100_007F,
+            0x0010_00F2,
+            0,
+            0x0000_4002,
+            0x3F00_0000,
+            0x3F00_0000,
+            0,
+            0,
+            0x0000_4002,
+            1,
+            2,
+            0,
+            0,
+            0x0010_7E46,
+            0,
+            0x0010_600A,
+            0,
+        ];
+        assert_eq!(
+            lines(&g),
+            ["gather4_po r0.xyzw, l(0.500000, 0.500000, 0.000000, 0.000000), l(1, 2, 0, 0), t0.xyzw, s0.x"]
+        );
+    }
+
+    /// UAV declarations name their flags: globally coherent, order-preserving
+    /// counter, rasterizer ordered.
+    #[test]
+    fn uav_declarations_name_their_flags() {
+        // dcl_uav_structured_glc_opc u1, 16
+        let s = [0x0400_009E | 1 << 16 | 1 << 23, 0x0011_E000, 1, 16];
+        assert_eq!(lines(&s), ["dcl_uav_structured_glc_opc u1, 16"]);
+        // dcl_uav_raw_rov u0
+        let r = [0x0300_009D | 1 << 17, 0x0011_E000, 0];
+        assert_eq!(lines(&r), ["dcl_uav_raw_rov u0"]);
     }
 }
