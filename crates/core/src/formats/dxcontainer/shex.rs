@@ -347,7 +347,6 @@ fn controls(op: u32) -> &'static str {
     }
 }
 
-
 /// A custom-data block's contents after its opcode and length dwords: an
 /// immediate constant buffer's rows, a comment's text, a shader message's
 /// fields. Debug info, opaque data and DX9 clip-plane mappings have no

@@ -451,7 +451,8 @@ fn instruction(ins: &Instruction, out: &mut Vec<Line>, sm51: bool) {
             .map(|(k, o)| {
                 // movc's condition and gather4_po's offsets are integers;
                 // mov's and movc's values are typeless.
-                let n = if (ins.opcode == 55 && k == 1) || (matches!(ins.opcode, 127 | 128) && k == 2)
+                let n = if (ins.opcode == 55 && k == 1)
+                    || (matches!(ins.opcode, 127 | 128) && k == 2)
                 {
                     Num::Int
                 } else {
