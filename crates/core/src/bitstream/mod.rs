@@ -51,6 +51,7 @@
 mod abbrev;
 mod context;
 mod decode;
+pub mod records;
 pub mod names;
 mod skim;
 mod symbols;
