@@ -35,6 +35,32 @@ pub fn llvm_19_tool(name: &str) -> PathBuf {
         })
 }
 
+/// `llvm-dis-14`, which reads DXC's DXIL bitcode unpatched: on PATH, else
+/// `/usr/bin/llvm-dis-14` or `/usr/lib/llvm-14/bin/llvm-dis` (Debian's
+/// llvm-14). Panics if missing.
+pub fn llvm_dis_14() -> PathBuf {
+    let on_path = std::env::var_os("PATH")
+        .map(|p| {
+            std::env::split_paths(&p)
+                .map(|d| d.join("llvm-dis-14"))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    on_path
+        .into_iter()
+        .chain([
+            PathBuf::from("/usr/bin/llvm-dis-14"),
+            PathBuf::from("/usr/lib/llvm-14/bin/llvm-dis"),
+        ])
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "llvm-dis-14 not found: run scripts/setup-native.sh or the project's setup \
+                 (`bash .ci/run`), which install Debian's llvm-14, or `apt-get install llvm-14`"
+            )
+        })
+}
+
 /// `obj2yaml-19`. Panics if missing.
 pub fn obj2yaml_19() -> PathBuf {
     llvm_19_tool("obj2yaml")

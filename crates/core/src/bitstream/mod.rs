@@ -51,8 +51,8 @@
 mod abbrev;
 mod context;
 mod decode;
-pub mod records;
 pub mod names;
+pub mod records;
 mod skim;
 mod symbols;
 

@@ -196,7 +196,9 @@ impl<'a> Stream<'a> {
                         .checked_add(words.saturating_mul(32))
                         .filter(|&e| e <= c.end)
                         .ok_or_else(|| {
-                            format!("block {block} at bit {start} runs past its parent ({words} words)")
+                            format!(
+                                "block {block} at bit {start} runs past its parent ({words} words)"
+                            )
                         })?;
                     if width == 0 || width > 32 {
                         return Err(format!("block {block}: abbreviation width {width}"));
@@ -238,11 +240,10 @@ impl<'a> Stream<'a> {
                     }));
                 }
                 k => {
-                    let a = c
-                        .abbrevs
-                        .get((k - 4) as usize)
-                        .cloned()
-                        .ok_or_else(|| format!("abbreviation {k} is not defined (bit {start})"))?;
+                    let a =
+                        c.abbrevs.get((k - 4) as usize).cloned().ok_or_else(|| {
+                            format!("abbreviation {k} is not defined (bit {start})")
+                        })?;
                     let mut r = self.abbreviated(c, &a)?;
                     r.bits = (start, c.pos);
                     return Ok(Entry::Record(r));
@@ -294,7 +295,9 @@ impl<'a> Stream<'a> {
             Encoding::Vbr(0) => Ok(0),
             Encoding::Vbr(w) => self.vbr(c, w),
             Encoding::Char6 => self.fixed(c, 6).map(|v| u64::from(super::abbrev::char6(v))),
-            Encoding::Array | Encoding::Blob => Err("an array or blob where a value belongs".into()),
+            Encoding::Array | Encoding::Blob => {
+                Err("an array or blob where a value belongs".into())
+            }
         }
     }
 
@@ -305,7 +308,9 @@ impl<'a> Stream<'a> {
         while i < a.len() {
             match a[i] {
                 Encoding::Array => {
-                    let elt = *a.get(i + 1).ok_or("an array without its element encoding")?;
+                    let elt = *a
+                        .get(i + 1)
+                        .ok_or("an array without its element encoding")?;
                     let n = self.vbr(c, 6)?;
                     let min = match elt {
                         Encoding::Fixed(w) | Encoding::Vbr(w) => w.max(1),

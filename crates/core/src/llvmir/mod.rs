@@ -1,0 +1,1529 @@
+//! An LLVM module read from its bitcode records (LLVM's "LLVM Bitcode File
+//! Format" and the record layouts of `llvm/Bitcode/LLVMBitCodes.h`), for
+//! printing as LLVM assembly (`write`). It holds what the text needs: the
+//! type table, global values, constants, attribute groups, metadata and the
+//! function bodies' instructions, each with the bits of the record it came
+//! from.
+//!
+//! The reader follows the stream's own numbering: global values in record
+//! order, then module constants; in a function its arguments, constants and
+//! the instructions that produce a value; relative operand IDs (module
+//! version 1 and later) count back from the next value. What it cannot read
+//! it records as an error with the record's bits, and stops there.
+
+pub mod write;
+
+use crate::bitstream::records::{text, Block, Cursor, Entry, Record, Stream};
+
+/// A type-table index.
+pub type TypeId = usize;
+/// A value number (module values, then a function's own).
+pub type ValueId = usize;
+
+/// A type of the type table.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    Void,
+    Half,
+    BFloat,
+    Float,
+    Double,
+    X86Fp80,
+    Fp128,
+    PpcFp128,
+    Label,
+    Metadata,
+    X86Mmx,
+    X86Amx,
+    Token,
+    Int(u32),
+    /// A typed pointer (`pointee`) or an opaque `ptr` (`None`), and its address space.
+    Pointer(Option<TypeId>, u32),
+    Function {
+        vararg: bool,
+        ret: TypeId,
+        params: Vec<TypeId>,
+    },
+    Struct {
+        name: Option<String>,
+        packed: bool,
+        elems: Vec<TypeId>,
+        /// Declared without a body (`type opaque`).
+        opaque: bool,
+    },
+    Array(u64, TypeId),
+    Vector(u64, TypeId, bool),
+    /// A type the reader does not know (its record code).
+    Unknown(u64),
+}
+
+/// A constant's value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Const {
+    Null,
+    Undef,
+    Poison,
+    Int(i64),
+    /// Words of a wide integer, least significant first (sign-rotated as stored).
+    WideInt(Vec<u64>),
+    /// The bits of a floating-point value.
+    Float(u64),
+    Aggregate(Vec<ValueId>),
+    /// Elements of a data array or vector, or the characters of a string
+    /// (`cstring`: with the NUL the record leaves out).
+    Data(Vec<u64>),
+    CString(Vec<u64>),
+    Binop {
+        op: u64,
+        lhs: ValueId,
+        rhs: ValueId,
+        flags: u64,
+    },
+    Cast {
+        op: u64,
+        ty: TypeId,
+        val: ValueId,
+    },
+    Gep {
+        source: Option<TypeId>,
+        inbounds: bool,
+        ops: Vec<(TypeId, ValueId)>,
+    },
+    Select(ValueId, ValueId, ValueId),
+    Cmp {
+        pred: u64,
+        lhs: ValueId,
+        rhs: ValueId,
+    },
+    /// A constant the reader does not print (its record code).
+    Other(u64),
+}
+
+/// What a value number stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Global(usize),
+    Function(usize),
+    Alias(usize),
+    Const {
+        ty: TypeId,
+        c: Const,
+    },
+    Arg {
+        ty: TypeId,
+        n: usize,
+    },
+    Inst {
+        ty: TypeId,
+        n: usize,
+    },
+    Metadata(u64),
+    /// Referred to before it is defined and never defined.
+    Missing,
+}
+
+/// A global variable.
+#[derive(Clone, Debug, Default)]
+pub struct Global {
+    pub name: Option<String>,
+    /// The variable's value type (typed pointers: the pointee).
+    pub ty: TypeId,
+    pub space: u32,
+    pub constant: bool,
+    pub init: Option<ValueId>,
+    pub linkage: u64,
+    pub align: u64,
+    pub section: u64,
+    pub visibility: u64,
+    pub tls: u64,
+    pub unnamed_addr: u64,
+    pub externally_initialized: bool,
+    pub dll: u64,
+    pub dso_local: bool,
+    pub bits: (u64, u64),
+}
+
+/// A function: its record, and its body when it has one.
+#[derive(Clone, Debug, Default)]
+pub struct Function {
+    pub name: Option<String>,
+    /// Its function type.
+    pub ty: TypeId,
+    pub cc: u64,
+    pub declaration: bool,
+    pub linkage: u64,
+    pub attrs: u64,
+    pub align: u64,
+    pub section: u64,
+    pub visibility: u64,
+    pub unnamed_addr: u64,
+    pub dll: u64,
+    pub dso_local: bool,
+    pub space: u32,
+    pub bits: (u64, u64),
+    pub body: Option<Body>,
+}
+
+/// A function body.
+#[derive(Clone, Debug, Default)]
+pub struct Body {
+    pub blocks: usize,
+    /// The function's own values after the module's: arguments, constants,
+    /// instruction results.
+    pub values: Vec<Value>,
+    pub insts: Vec<Inst>,
+    /// Names from the function's symbol table: values and blocks.
+    pub names: Vec<(ValueId, String)>,
+    pub block_names: Vec<(usize, String)>,
+    /// Where the body is (the FUNCTION_BLOCK's bits).
+    pub bits: (u64, u64),
+    pub error: Option<(u64, String)>,
+}
+
+/// One instruction.
+#[derive(Clone, Debug, Default)]
+pub struct Inst {
+    /// The basic block it is in.
+    pub block: usize,
+    /// Its result's value number, if it has one.
+    pub value: Option<ValueId>,
+    pub ty: TypeId,
+    pub op: Op,
+    /// Attached metadata: (kind, node).
+    pub md: Vec<(u64, u64)>,
+    /// A debug location record (`DEBUG_LOC`), kept as its operands.
+    pub loc: Option<Vec<u64>>,
+    pub bits: (u64, u64),
+}
+
+/// What an instruction does, with its operands as value numbers.
+#[derive(Clone, Debug, Default)]
+pub enum Op {
+    #[default]
+    Unreachable,
+    Ret(Option<ValueId>),
+    Br(usize),
+    CondBr(ValueId, usize, usize),
+    Switch {
+        cond: ValueId,
+        default: usize,
+        cases: Vec<(ValueId, usize)>,
+    },
+    Binop {
+        op: u64,
+        lhs: ValueId,
+        rhs: ValueId,
+        flags: u64,
+    },
+    Unop {
+        op: u64,
+        val: ValueId,
+        flags: u64,
+    },
+    Cast {
+        op: u64,
+        val: ValueId,
+    },
+    Cmp {
+        pred: u64,
+        lhs: ValueId,
+        rhs: ValueId,
+        flags: u64,
+    },
+    Select(ValueId, ValueId, ValueId),
+    ExtractValue(ValueId, Vec<u64>),
+    InsertValue(ValueId, ValueId, Vec<u64>),
+    ExtractElement(ValueId, ValueId),
+    InsertElement(ValueId, ValueId, ValueId),
+    ShuffleVector(ValueId, ValueId, ValueId),
+    Phi(Vec<(ValueId, usize)>),
+    Alloca {
+        ty: TypeId,
+        size: ValueId,
+        align: u64,
+    },
+    Load {
+        ptr: ValueId,
+        align: u64,
+        volatile: bool,
+    },
+    Store {
+        ptr: ValueId,
+        val: ValueId,
+        align: u64,
+        volatile: bool,
+    },
+    Gep {
+        inbounds: bool,
+        source: TypeId,
+        ops: Vec<ValueId>,
+    },
+    Call {
+        attrs: u64,
+        cc: u64,
+        fmf: u64,
+        fnty: TypeId,
+        callee: ValueId,
+        args: Vec<ValueId>,
+    },
+    AtomicRmw {
+        op: u64,
+        ptr: ValueId,
+        val: ValueId,
+        volatile: bool,
+        ordering: u64,
+        scope: u64,
+    },
+    CmpXchg {
+        ptr: ValueId,
+        cmp: ValueId,
+        new: ValueId,
+        volatile: bool,
+        success: u64,
+        failure: u64,
+        scope: u64,
+        weak: bool,
+    },
+    Fence {
+        ordering: u64,
+        scope: u64,
+    },
+    /// An instruction the reader does not print (its record code).
+    Other(u64),
+}
+
+/// One metadata node, string or value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Md {
+    Str(Vec<u8>),
+    Value(TypeId, ValueId),
+    /// A tuple: operands are metadata IDs + 1 (0: null).
+    Node {
+        distinct: bool,
+        ops: Vec<u64>,
+    },
+    /// A specialised node (`!DILocation(…)`, …): its record code and operands.
+    Special {
+        code: u64,
+        ops: Vec<u64>,
+    },
+}
+
+/// A metadata entry and the bits of its record.
+#[derive(Clone, Debug)]
+pub struct MdEntry {
+    pub md: Md,
+    pub bits: (u64, u64),
+}
+
+/// A module.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    pub producer: Option<String>,
+    pub version: u64,
+    pub triple: Option<String>,
+    pub datalayout: Option<String>,
+    pub source_filename: Option<String>,
+    pub types: Vec<Type>,
+    pub globals: Vec<Global>,
+    pub functions: Vec<Function>,
+    pub values: Vec<Value>,
+    /// Attribute groups: ID → (parameter index, attributes as text, in order).
+    pub groups: Vec<(u64, u64, Vec<Attr>)>,
+    /// Attribute lists (PARAMATTR entries): their groups' IDs.
+    pub attr_lists: Vec<Vec<u64>>,
+    pub md: Vec<MdEntry>,
+    pub named_md: Vec<(String, Vec<u64>, (u64, u64))>,
+    pub md_kinds: Vec<(u64, String)>,
+    pub errors: Vec<(u64, String)>,
+}
+
+/// One attribute of a group.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Attr {
+    Enum(u64),
+    Int(u64, u64),
+    Str(String, Option<String>),
+    Type(u64, Option<TypeId>),
+}
+
+// Block IDs.
+const MODULE: u64 = 8;
+const PARAMATTR: u64 = 9;
+const PARAMATTR_GROUP: u64 = 10;
+const CONSTANTS: u64 = 11;
+const FUNCTION: u64 = 12;
+const IDENTIFICATION: u64 = 13;
+const VALUE_SYMTAB: u64 = 14;
+const METADATA: u64 = 15;
+const METADATA_ATTACHMENT: u64 = 16;
+const TYPE_NEW: u64 = 17;
+const METADATA_KIND: u64 = 22;
+const STRTAB: u64 = 23;
+
+impl Module {
+    /// The type `t`, or `Unknown` for an index past the table.
+    pub fn ty(&self, t: TypeId) -> &Type {
+        self.types.get(t).unwrap_or(&Type::Unknown(u64::MAX))
+    }
+
+    /// The pointee of pointer type `t` (typed pointers).
+    pub fn pointee(&self, t: TypeId) -> Option<TypeId> {
+        match self.ty(t) {
+            Type::Pointer(p, _) => *p,
+            _ => None,
+        }
+    }
+
+    /// A pointer type to `t` in address space `space`, if the table has one.
+    pub fn pointer_to(&self, t: TypeId, space: u32) -> Option<TypeId> {
+        self.types
+            .iter()
+            .position(|x| *x == Type::Pointer(Some(t), space))
+    }
+}
+
+/// Reads the module in `data` (a bitcode stream with its magic, or its
+/// wrapper).
+pub fn read(data: &[u8]) -> Module {
+    let mut m = Module::default();
+    let data = unwrap(data);
+    if data.len() < 4 || data[..4] != crate::bitstream::BITCODE_MAGIC {
+        m.errors
+            .push((0, "not LLVM bitcode (no BC 0xC0DE magic)".into()));
+        return m;
+    }
+    let mut s = Stream::new(data);
+    let mut top = s.top(32);
+    let mut r = Reader {
+        m: &mut m,
+        strtab: Vec::new(),
+        pending_names: Vec::new(),
+    };
+    loop {
+        match s.next(&mut top) {
+            Ok(Entry::Block(b)) => match b.id {
+                IDENTIFICATION => r.identification(&mut s, &b),
+                MODULE => r.module(&mut s, &b),
+                STRTAB => r.strtab(&mut s, &b),
+                _ => {}
+            },
+            Ok(Entry::End) => break,
+            Ok(Entry::Record(_)) => {}
+            Err(e) => {
+                r.m.errors.push((top.pos, e));
+                break;
+            }
+        }
+    }
+    r.apply_strtab();
+    m
+}
+
+/// The stream inside a bitcode wrapper, or `data` itself.
+fn unwrap(data: &[u8]) -> &[u8] {
+    if data.len() >= 20 && data[..4] == crate::bitstream::WRAPPER_MAGIC {
+        let word = |k: usize| u32::from_le_bytes([data[k], data[k + 1], data[k + 2], data[k + 3]]);
+        let (off, size) = (word(8) as usize, word(12) as usize);
+        if let Some(inner) = data.get(off..off.saturating_add(size)) {
+            return inner;
+        }
+    }
+    data
+}
+
+struct Reader<'m> {
+    m: &'m mut Module,
+    strtab: Vec<u8>,
+    /// Names in the string table: (global kind 0 var / 1 function, index, offset, size).
+    pending_names: Vec<(u8, usize, u64, u64)>,
+}
+
+/// A signed value as the bitstream stores it (sign in the low bit).
+fn signed(v: u64) -> i64 {
+    if v & 1 == 0 {
+        (v >> 1) as i64
+    } else if v == 1 {
+        i64::MIN
+    } else {
+        -((v >> 1) as i64)
+    }
+}
+
+impl Reader<'_> {
+    fn identification(&mut self, s: &mut Stream, b: &Block) {
+        let mut c = s.enter(b);
+        while let Ok(Entry::Record(r)) = s.next(&mut c) {
+            if r.code == 1 {
+                self.m.producer = Some(text(&r.ops));
+            }
+        }
+    }
+
+    fn strtab(&mut self, s: &mut Stream, b: &Block) {
+        let mut c = s.enter(b);
+        while let Ok(Entry::Record(r)) = s.next(&mut c) {
+            if r.code == 1 {
+                self.strtab = s.blob(&r).to_vec();
+            }
+        }
+    }
+
+    fn apply_strtab(&mut self) {
+        for &(kind, i, off, size) in &self.pending_names {
+            let name = self
+                .strtab
+                .get(off as usize..(off + size) as usize)
+                .map(|b| String::from_utf8_lossy(b).into_owned());
+            match kind {
+                0 => self.m.globals[i].name = name,
+                _ => self.m.functions[i].name = name,
+            }
+        }
+    }
+
+    fn module(&mut self, s: &mut Stream, b: &Block) {
+        let mut c = s.enter(b);
+        // Functions with bodies, in record order, for the FUNCTION_BLOCKs.
+        let mut bodies: Vec<usize> = Vec::new();
+        let mut next_body = 0;
+        loop {
+            let e = match s.next(&mut c) {
+                Ok(e) => e,
+                Err(e) => {
+                    self.m.errors.push((c.pos, e));
+                    return;
+                }
+            };
+            match e {
+                Entry::End => return,
+                Entry::Block(b) => match b.id {
+                    TYPE_NEW => self.types(s, &b),
+                    PARAMATTR_GROUP => self.groups(s, &b),
+                    PARAMATTR => self.attr_lists(s, &b),
+                    CONSTANTS => {
+                        let mut vals = std::mem::take(&mut self.m.values);
+                        self.constants(s, &b, &mut vals, 0);
+                        self.m.values = vals;
+                    }
+                    METADATA => {
+                        let vals = std::mem::take(&mut self.m.values);
+                        self.metadata(s, &b, &vals);
+                        self.m.values = vals;
+                    }
+                    METADATA_KIND => self.kinds(s, &b),
+                    VALUE_SYMTAB => self.module_symtab(s, &b),
+                    FUNCTION => {
+                        if next_body == 0 {
+                            bodies = (0..self.m.functions.len())
+                                .filter(|&k| !self.m.functions[k].declaration)
+                                .collect();
+                        }
+                        if let Some(&f) = bodies.get(next_body) {
+                            let body = self.function(s, &b, f);
+                            self.m.functions[f].body = Some(body);
+                        }
+                        next_body += 1;
+                    }
+                    _ => {}
+                },
+                Entry::Record(r) => self.module_record(&r),
+            }
+        }
+    }
+
+    fn module_record(&mut self, r: &Record) {
+        let o = |k: usize| r.ops.get(k).copied().unwrap_or(0);
+        match r.code {
+            1 => self.m.version = o(0),
+            2 => self.m.triple = Some(text(&r.ops)),
+            3 => self.m.datalayout = Some(text(&r.ops)),
+            16 => self.m.source_filename = Some(text(&r.ops)),
+            // GLOBALVAR: [(strtab offset, size,)? type, isconst|explicit, init+1,
+            // linkage, align, section, visibility, tls, unnamed_addr,
+            // externally_initialized, dll, comdat, attrs, dso_local]
+            7 => {
+                let (base, st) = self.name_base(r);
+                let ob = |k: usize| o(base + k);
+                let explicit = ob(1) & 2 != 0;
+                let mut ty = ob(0) as usize;
+                let mut space = (ob(1) >> 2) as u32;
+                if !explicit {
+                    // The record gives the pointer type.
+                    if let Type::Pointer(Some(p), a) = self.m.ty(ty).clone() {
+                        ty = p;
+                        space = a;
+                    }
+                }
+                let g = Global {
+                    name: None,
+                    ty,
+                    space,
+                    constant: ob(1) & 1 != 0,
+                    init: (ob(2) != 0).then(|| ob(2) as usize - 1),
+                    linkage: ob(3),
+                    align: ob(4),
+                    section: ob(5),
+                    visibility: ob(6),
+                    tls: ob(7),
+                    unnamed_addr: ob(8),
+                    externally_initialized: ob(9) != 0,
+                    dll: ob(10),
+                    dso_local: r.ops.len() > base + 13 && ob(13) != 0,
+                    bits: r.bits,
+                };
+                let i = self.m.globals.len();
+                if let Some((off, size)) = st {
+                    self.pending_names.push((0, i, off, size));
+                }
+                self.m.globals.push(g);
+                self.m.values.push(Value::Global(i));
+            }
+            // FUNCTION: [(strtab,)? type, cc, isproto, linkage, paramattr,
+            // alignment, section, visibility, gc, unnamed_addr, prologue,
+            // dllstorage, comdat, prefix, personality, dso_local, addrspace]
+            8 => {
+                let (base, st) = self.name_base(r);
+                let ob = |k: usize| o(base + k);
+                let mut ty = ob(0) as usize;
+                if let Type::Pointer(Some(p), _) = self.m.ty(ty) {
+                    ty = *p;
+                }
+                let f = Function {
+                    name: None,
+                    ty,
+                    cc: ob(1),
+                    declaration: ob(2) != 0,
+                    linkage: ob(3),
+                    attrs: ob(4),
+                    align: ob(5),
+                    section: ob(6),
+                    visibility: ob(7),
+                    unnamed_addr: ob(9),
+                    dll: ob(11),
+                    dso_local: ob(15) != 0,
+                    space: ob(16) as u32,
+                    bits: r.bits,
+                    body: None,
+                };
+                let i = self.m.functions.len();
+                if let Some((off, size)) = st {
+                    self.pending_names.push((1, i, off, size));
+                }
+                self.m.functions.push(f);
+                self.m.values.push(Value::Function(i));
+            }
+            14 | 9 => self.m.values.push(Value::Alias(0)),
+            _ => {}
+        }
+    }
+
+    /// From module version 2 on a global value's record starts with its
+    /// name's offset and size in the string table.
+    fn name_base(&self, r: &Record) -> (usize, Option<(u64, u64)>) {
+        if self.m.version >= 2 {
+            let o = |k: usize| r.ops.get(k).copied().unwrap_or(0);
+            (2, Some((o(0), o(1))))
+        } else {
+            (0, None)
+        }
+    }
+
+    fn types(&mut self, s: &mut Stream, b: &Block) {
+        let mut c = s.enter(b);
+        let mut name: Option<String> = None;
+        loop {
+            let r = match s.next(&mut c) {
+                Ok(Entry::Record(r)) => r,
+                Ok(Entry::Block(_)) => continue,
+                Ok(Entry::End) => return,
+                Err(e) => {
+                    self.m.errors.push((c.pos, e));
+                    return;
+                }
+            };
+            let o = |k: usize| r.ops.get(k).copied().unwrap_or(0);
+            let t = match r.code {
+                1 => continue,
+                2 => Type::Void,
+                3 => Type::Float,
+                4 => Type::Double,
+                5 => Type::Label,
+                6 => Type::Struct {
+                    name: name.take(),
+                    packed: false,
+                    elems: Vec::new(),
+                    opaque: true,
+                },
+                7 => Type::Int(o(0) as u32),
+                8 => Type::Pointer(Some(o(0) as usize), o(1) as u32),
+                9 => Type::Function {
+                    vararg: o(0) != 0,
+                    ret: o(2) as usize,
+                    params: r.ops.iter().skip(3).map(|&v| v as usize).collect(),
+                },
+                10 => Type::Half,
+                11 => Type::Array(o(0), o(1) as usize),
+                12 => Type::Vector(o(0), o(1) as usize, o(2) != 0),
+                13 => Type::X86Fp80,
+                14 => Type::Fp128,
+                15 => Type::PpcFp128,
+                16 => Type::Metadata,
+                17 => Type::X86Mmx,
+                18 => Type::Struct {
+                    name: None,
+                    packed: o(0) != 0,
+                    elems: r.ops.iter().skip(1).map(|&v| v as usize).collect(),
+                    opaque: false,
+                },
+                19 => {
+                    name = Some(text(&r.ops));
+                    continue;
+                }
+                20 => Type::Struct {
+                    name: name.take(),
+                    packed: o(0) != 0,
+                    elems: r.ops.iter().skip(1).map(|&v| v as usize).collect(),
+                    opaque: false,
+                },
+                21 => Type::Function {
+                    vararg: o(0) != 0,
+                    ret: o(1) as usize,
+                    params: r.ops.iter().skip(2).map(|&v| v as usize).collect(),
+                },
+                22 => Type::Token,
+                23 => Type::BFloat,
+                24 => Type::X86Amx,
+                25 => Type::Pointer(None, o(0) as u32),
+                k => Type::Unknown(k),
+            };
+            self.m.types.push(t);
+        }
+    }
+
+    fn groups(&mut self, s: &mut Stream, b: &Block) {
+        let mut c = s.enter(b);
+        while let Ok(Entry::Record(r)) = s.next(&mut c) {
+            if r.code != 3 || r.ops.len() < 2 {
+                continue;
+            }
+            let (id, idx) = (r.ops[0], r.ops[1]);
+            let mut attrs = Vec::new();
+            let mut i = 2;
+            let ops = &r.ops;
+            let string = |i: &mut usize| -> String {
+                let start = *i;
+                while *i < ops.len() && ops[*i] != 0 {
+                    *i += 1;
+                }
+                let s = text(&ops[start..*i]);
+                *i += 1;
+                s
+            };
+            while i < ops.len() {
+                let kind = ops[i];
+                i += 1;
+                match kind {
+                    0 => {
+                        attrs.push(Attr::Enum(ops.get(i).copied().unwrap_or(0)));
+                        i += 1;
+                    }
+                    1 => {
+                        let k = ops.get(i).copied().unwrap_or(0);
+                        let v = ops.get(i + 1).copied().unwrap_or(0);
+                        attrs.push(Attr::Int(k, v));
+                        i += 2;
+                    }
+                    3 | 4 => {
+                        let key = string(&mut i);
+                        let val = (kind == 4).then(|| string(&mut i));
+                        attrs.push(Attr::Str(key, val));
+                    }
+                    5 | 6 => {
+                        let k = ops.get(i).copied().unwrap_or(0);
+                        i += 1;
+                        let t = if kind == 6 {
+                            i += 1;
+                            ops.get(i - 1).map(|&v| v as usize)
+                        } else {
+                            None
+                        };
+                        attrs.push(Attr::Type(k, t));
+                    }
+                    _ => break,
+                }
+            }
+            self.m.groups.push((id, idx, attrs));
+        }
+    }
+
+    fn attr_lists(&mut self, s: &mut Stream, b: &Block) {
+        let mut c = s.enter(b);
+        while let Ok(Entry::Record(r)) = s.next(&mut c) {
+            if r.code == 2 {
+                self.m.attr_lists.push(r.ops.clone());
+            }
+        }
+    }
+
+    fn kinds(&mut self, s: &mut Stream, b: &Block) {
+        let mut c = s.enter(b);
+        while let Ok(Entry::Record(r)) = s.next(&mut c) {
+            if r.code == 6 && !r.ops.is_empty() {
+                self.m.md_kinds.push((r.ops[0], text(&r.ops[1..])));
+            }
+        }
+    }
+
+    /// The module-level symbol table (before string tables): names of
+    /// global values by value number.
+    fn module_symtab(&mut self, s: &mut Stream, b: &Block) {
+        let mut c = s.enter(b);
+        while let Ok(Entry::Record(r)) = s.next(&mut c) {
+            let (id, name) = match r.code {
+                1 if !r.ops.is_empty() => (r.ops[0] as usize, text(&r.ops[1..])),
+                3 if r.ops.len() >= 2 => (r.ops[0] as usize, text(&r.ops[2..])),
+                _ => continue,
+            };
+            match self.m.values.get(id) {
+                Some(Value::Global(i)) => self.m.globals[*i].name = Some(name),
+                Some(Value::Function(i)) => self.m.functions[*i].name = Some(name),
+                _ => {}
+            }
+        }
+    }
+
+    /// A constants block: each value is pushed onto `vals` (numbered from
+    /// `base` + its index there).
+    fn constants(&mut self, s: &mut Stream, b: &Block, vals: &mut Vec<Value>, base: usize) {
+        let mut c = s.enter(b);
+        let mut ty: TypeId = 0;
+        loop {
+            let r = match s.next(&mut c) {
+                Ok(Entry::Record(r)) => r,
+                Ok(Entry::Block(_)) => continue,
+                Ok(Entry::End) => return,
+                Err(e) => {
+                    self.m.errors.push((c.pos, e));
+                    return;
+                }
+            };
+            let o = |k: usize| r.ops.get(k).copied().unwrap_or(0);
+            let id = |k: usize| o(k) as usize;
+            let _ = base;
+            let k = match r.code {
+                1 => {
+                    ty = o(0) as usize;
+                    continue;
+                }
+                2 => Const::Null,
+                3 => Const::Undef,
+                26 => Const::Poison,
+                4 => Const::Int(signed(o(0))),
+                5 => Const::WideInt(r.ops.clone()),
+                6 => Const::Float(o(0)),
+                7 => Const::Aggregate(r.ops.iter().map(|&v| v as usize).collect()),
+                8 | 22 => Const::Data(r.ops.clone()),
+                9 => Const::CString(r.ops.clone()),
+                10 => Const::Binop {
+                    op: o(0),
+                    lhs: id(1),
+                    rhs: id(2),
+                    flags: o(3),
+                },
+                11 => Const::Cast {
+                    op: o(0),
+                    ty: id(1),
+                    val: id(2),
+                },
+                // CE_GEP / CE_INBOUNDS_GEP: [pointee type?, (type, value)*],
+                // the leading type present when the count is odd.
+                12 | 20 | 24 => {
+                    let mut ops = r.ops.as_slice();
+                    let mut inbounds = r.code == 20;
+                    let mut source = None;
+                    if r.code == 24 || ops.len() % 2 == 1 {
+                        source = Some(ops[0] as usize);
+                        ops = &ops[1..];
+                    }
+                    if r.code == 24 {
+                        // [pointee, flags/inrange, …]
+                        inbounds = ops.first().is_some_and(|&f| f & 1 != 0);
+                        ops = ops.get(1..).unwrap_or_default();
+                    }
+                    Const::Gep {
+                        source,
+                        inbounds,
+                        ops: ops
+                            .chunks(2)
+                            .map(|p| (p[0] as usize, *p.get(1).unwrap_or(&0) as usize))
+                            .collect(),
+                    }
+                }
+                13 => Const::Select(id(0), id(1), id(2)),
+                17 => Const::Cmp {
+                    pred: o(3),
+                    lhs: id(1),
+                    rhs: id(2),
+                },
+                k => Const::Other(k),
+            };
+            vals.push(Value::Const { ty, c: k });
+        }
+    }
+
+    fn metadata(&mut self, s: &mut Stream, b: &Block, _vals: &[Value]) {
+        let mut c = s.enter(b);
+        let mut name: Option<String> = None;
+        loop {
+            let r = match s.next(&mut c) {
+                Ok(Entry::Record(r)) => r,
+                Ok(Entry::Block(_)) => continue,
+                Ok(Entry::End) => return,
+                Err(e) => {
+                    self.m.errors.push((c.pos, e));
+                    return;
+                }
+            };
+            let md = match r.code {
+                1 => Md::Str(r.ops.iter().map(|&v| v as u8).collect()),
+                2 => Md::Value(
+                    r.ops.first().copied().unwrap_or(0) as usize,
+                    r.ops.get(1).copied().unwrap_or(0) as usize,
+                ),
+                3 | 5 => Md::Node {
+                    distinct: r.code == 5,
+                    ops: r.ops.clone(),
+                },
+                4 => {
+                    name = Some(text(&r.ops));
+                    continue;
+                }
+                6 => {
+                    if !r.ops.is_empty() {
+                        self.m.md_kinds.push((r.ops[0], text(&r.ops[1..])));
+                    }
+                    continue;
+                }
+                10 => {
+                    let n = name.take().unwrap_or_default();
+                    self.m.named_md.push((n, r.ops.clone(), r.bits));
+                    continue;
+                }
+                // METADATA_STRINGS: [count, offsets size, blob]
+                35 => {
+                    let blob = s.blob(&r);
+                    let count = r.ops.first().copied().unwrap_or(0) as usize;
+                    let off = r.ops.get(1).copied().unwrap_or(0) as usize;
+                    for st in strings(blob, count, off) {
+                        self.m.md.push(MdEntry {
+                            md: Md::Str(st),
+                            bits: r.bits,
+                        });
+                    }
+                    continue;
+                }
+                // Index records: not metadata.
+                38 | 39 => continue,
+                code => Md::Special {
+                    code,
+                    ops: r.ops.clone(),
+                },
+            };
+            self.m.md.push(MdEntry { md, bits: r.bits });
+        }
+    }
+
+    fn function(&mut self, s: &mut Stream, b: &Block, f: usize) -> Body {
+        let mut body = Body {
+            bits: (b.start, b.end),
+            ..Body::default()
+        };
+        let base = self.m.values.len();
+        let params = match self.m.ty(self.m.functions[f].ty) {
+            Type::Function { params, .. } => params.clone(),
+            _ => Vec::new(),
+        };
+        for (n, &t) in params.iter().enumerate() {
+            body.values.push(Value::Arg { ty: t, n });
+        }
+        let mut c = s.enter(b);
+        let mut block = 0usize;
+        loop {
+            let e = match s.next(&mut c) {
+                Ok(e) => e,
+                Err(e) => {
+                    body.error = Some((c.pos, e));
+                    return body;
+                }
+            };
+            match e {
+                Entry::End => break,
+                Entry::Block(sub) => match sub.id {
+                    CONSTANTS => {
+                        let mut vals = std::mem::take(&mut body.values);
+                        self.constants(s, &sub, &mut vals, base);
+                        body.values = vals;
+                    }
+                    METADATA => {
+                        let vals = self.m.values.clone();
+                        self.metadata(s, &sub, &vals);
+                    }
+                    METADATA_ATTACHMENT => attachments(s, &sub, &mut body),
+                    VALUE_SYMTAB => {
+                        let mut vc = s.enter(&sub);
+                        while let Ok(Entry::Record(r)) = s.next(&mut vc) {
+                            match r.code {
+                                1 if !r.ops.is_empty() => {
+                                    body.names.push((r.ops[0] as usize, text(&r.ops[1..])))
+                                }
+                                2 if !r.ops.is_empty() => body
+                                    .block_names
+                                    .push((r.ops[0] as usize, text(&r.ops[1..]))),
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {}
+                },
+                Entry::Record(r) => {
+                    if r.code == 1 {
+                        body.blocks = r.ops.first().copied().unwrap_or(0) as usize;
+                        continue;
+                    }
+                    // DEBUG_LOC, DEBUG_LOC_AGAIN: on the last instruction.
+                    if r.code == 35 || r.code == 33 {
+                        let again = r.code == 33;
+                        let prev = body.insts.iter().rev().find_map(|i| i.loc.clone());
+                        if let Some(last) = body.insts.last_mut() {
+                            last.loc = if again { prev } else { Some(r.ops.clone()) };
+                        }
+                        continue;
+                    }
+                    let next = base + body.values.len();
+                    match self.instruction(&r, next, base, &body.values) {
+                        Ok((ty, op, terminator)) => {
+                            let value = if matches!(self.m.ty(ty), Type::Void) {
+                                None
+                            } else {
+                                body.values.push(Value::Inst {
+                                    ty,
+                                    n: body.insts.len(),
+                                });
+                                Some(next)
+                            };
+                            body.insts.push(Inst {
+                                block,
+                                value,
+                                ty,
+                                op,
+                                md: Vec::new(),
+                                loc: None,
+                                bits: r.bits,
+                            });
+                            if terminator {
+                                block += 1;
+                            }
+                        }
+                        Err(e) => {
+                            body.error = Some((r.bits.0, e));
+                            return body;
+                        }
+                    }
+                }
+            }
+        }
+        body
+    }
+
+    /// The type of value `v` (module values, then the function's from `base`).
+    fn value_ty(&self, v: usize, base: usize, local: &[Value]) -> Option<TypeId> {
+        let val = if v < base {
+            self.m.values.get(v)?
+        } else {
+            local.get(v - base)?
+        };
+        Some(match val {
+            Value::Global(i) => {
+                let g = &self.m.globals[*i];
+                self.m.pointer_to(g.ty, g.space)?
+            }
+            Value::Function(i) => {
+                let f = &self.m.functions[*i];
+                self.m.pointer_to(f.ty, f.space)?
+            }
+            Value::Const { ty, .. } | Value::Arg { ty, .. } | Value::Inst { ty, .. } => *ty,
+            _ => return None,
+        })
+    }
+
+    /// Reads one instruction record: its result type, what it does, and
+    /// whether it ends a basic block.
+    fn instruction(
+        &self,
+        r: &Record,
+        next: usize,
+        base: usize,
+        local: &[Value],
+    ) -> Result<(TypeId, Op, bool), String> {
+        let ops = &r.ops;
+        let mut i = 0usize;
+        let relative = self.m.version >= 1;
+        let void = self
+            .m
+            .types
+            .iter()
+            .position(|t| *t == Type::Void)
+            .unwrap_or(0);
+        let get = |k: usize| -> Result<u64, String> {
+            ops.get(k)
+                .copied()
+                .ok_or_else(|| format!("record {} has too few operands", r.code))
+        };
+        let abs = |v: u64| -> usize {
+            if relative {
+                next.wrapping_sub(v as usize)
+            } else {
+                v as usize
+            }
+        };
+        // A value and its type (a forward reference gives its type).
+        let pair = |i: &mut usize| -> Result<(usize, TypeId), String> {
+            let v = abs(get(*i)?);
+            *i += 1;
+            if v < next {
+                if let Some(t) = self.value_ty(v, base, local) {
+                    return Ok((v, t));
+                }
+            }
+            let t = get(*i)? as usize;
+            *i += 1;
+            Ok((v, t))
+        };
+        let value = |i: &mut usize| -> Result<usize, String> {
+            let v = abs(get(*i)?);
+            *i += 1;
+            Ok(v)
+        };
+        let op = match r.code {
+            2 => {
+                let (l, t) = pair(&mut i)?;
+                let rhs = value(&mut i)?;
+                let op = get(i)?;
+                let flags = ops.get(i + 1).copied().unwrap_or(0);
+                return Ok((
+                    t,
+                    Op::Binop {
+                        op,
+                        lhs: l,
+                        rhs,
+                        flags,
+                    },
+                    false,
+                ));
+            }
+            56 => {
+                let (v, t) = pair(&mut i)?;
+                let op = get(i)?;
+                let flags = ops.get(i + 1).copied().unwrap_or(0);
+                return Ok((t, Op::Unop { op, val: v, flags }, false));
+            }
+            3 => {
+                let (v, _) = pair(&mut i)?;
+                let to = get(i)? as usize;
+                let op = get(i + 1)?;
+                return Ok((to, Op::Cast { op, val: v }, false));
+            }
+            9 | 28 => {
+                let (l, t) = pair(&mut i)?;
+                let rhs = value(&mut i)?;
+                let pred = get(i)?;
+                let flags = ops.get(i + 1).copied().unwrap_or(0);
+                let bool_ty = self
+                    .m
+                    .types
+                    .iter()
+                    .position(|t| *t == Type::Int(1))
+                    .unwrap_or(0);
+                let rt = match self.m.ty(t) {
+                    Type::Vector(n, _, sc) => self
+                        .m
+                        .types
+                        .iter()
+                        .position(|x| *x == Type::Vector(*n, bool_ty, *sc))
+                        .unwrap_or(bool_ty),
+                    _ => bool_ty,
+                };
+                return Ok((
+                    rt,
+                    Op::Cmp {
+                        pred,
+                        lhs: l,
+                        rhs,
+                        flags,
+                    },
+                    false,
+                ));
+            }
+            29 | 5 => {
+                let (a, t) = pair(&mut i)?;
+                let b2 = value(&mut i)?;
+                let (cnd, _) = pair(&mut i)?;
+                return Ok((t, Op::Select(cnd, a, b2), false));
+            }
+            26 => {
+                let (v, t) = pair(&mut i)?;
+                let idx: Vec<u64> = ops[i..].to_vec();
+                let mut rt = t;
+                for &k in &idx {
+                    rt = match self.m.ty(rt) {
+                        Type::Struct { elems, .. } => *elems.get(k as usize).unwrap_or(&void),
+                        Type::Array(_, e) | Type::Vector(_, e, _) => *e,
+                        _ => void,
+                    };
+                }
+                return Ok((rt, Op::ExtractValue(v, idx), false));
+            }
+            27 => {
+                let (a, t) = pair(&mut i)?;
+                let (v, _) = pair(&mut i)?;
+                return Ok((t, Op::InsertValue(a, v, ops[i..].to_vec()), false));
+            }
+            6 => {
+                let (v, t) = pair(&mut i)?;
+                let (x, _) = pair(&mut i)?;
+                let e = match self.m.ty(t) {
+                    Type::Vector(_, e, _) => *e,
+                    _ => void,
+                };
+                return Ok((e, Op::ExtractElement(v, x), false));
+            }
+            7 => {
+                let (v, t) = pair(&mut i)?;
+                let e = value(&mut i)?;
+                let (x, _) = pair(&mut i)?;
+                return Ok((t, Op::InsertElement(v, e, x), false));
+            }
+            8 => {
+                let (a, t) = pair(&mut i)?;
+                let b2 = value(&mut i)?;
+                let (mask, mt) = pair(&mut i)?;
+                let rt = match (self.m.ty(t), self.m.ty(mt)) {
+                    (Type::Vector(_, e, sc), Type::Vector(n, _, _)) => self
+                        .m
+                        .types
+                        .iter()
+                        .position(|x| *x == Type::Vector(*n, *e, *sc))
+                        .unwrap_or(t),
+                    _ => t,
+                };
+                return Ok((rt, Op::ShuffleVector(a, b2, mask), false));
+            }
+            10 => {
+                if ops.is_empty() {
+                    Op::Ret(None)
+                } else {
+                    let (v, _) = pair(&mut i)?;
+                    Op::Ret(Some(v))
+                }
+            }
+            11 => {
+                if ops.len() == 1 {
+                    Op::Br(get(0)? as usize)
+                } else {
+                    let t = get(0)? as usize;
+                    let f = get(1)? as usize;
+                    let cnd = abs(get(2)?);
+                    Op::CondBr(cnd, t, f)
+                }
+            }
+            12 => {
+                // [opty, cond, default, (case value, block)*]
+                let cond = abs(get(1)?);
+                let default = get(2)? as usize;
+                let cases = ops[3..]
+                    .chunks(2)
+                    .map(|p| (p[0] as usize, *p.get(1).unwrap_or(&0) as usize))
+                    .collect();
+                Op::Switch {
+                    cond,
+                    default,
+                    cases,
+                }
+            }
+            15 => Op::Unreachable,
+            16 => {
+                let t = get(0)? as usize;
+                let mut incoming = Vec::new();
+                let mut k = 1;
+                while k + 1 < ops.len() {
+                    let rel = signed(ops[k]);
+                    let v = if relative {
+                        (next as i64).wrapping_sub(rel) as usize
+                    } else {
+                        ops[k] as usize
+                    };
+                    incoming.push((v, ops[k + 1] as usize));
+                    k += 2;
+                }
+                return Ok((t, Op::Phi(incoming), false));
+            }
+            19 => {
+                // [instty, opty, op, align]
+                let ty = get(0)? as usize;
+                let size = get(2)? as usize;
+                let a = get(3)?;
+                let explicit = a & (1 << 6) != 0;
+                let align = ((a & 0x1F) | ((a >> 8) & 0x7) << 5) as u32;
+                let (elem, rt) = if explicit {
+                    (ty, self.m.pointer_to(ty, 0).unwrap_or(void))
+                } else {
+                    (self.m.pointee(ty).unwrap_or(void), ty)
+                };
+                return Ok((
+                    rt,
+                    Op::Alloca {
+                        ty: elem,
+                        size,
+                        align: if align == 0 { 0 } else { 1u64 << (align - 1) },
+                    },
+                    false,
+                ));
+            }
+            20 => {
+                let (p, pt) = pair(&mut i)?;
+                let (rt, rest) = if ops.len() - i == 3 {
+                    (get(i)? as usize, i + 1)
+                } else {
+                    (self.m.pointee(pt).unwrap_or(void), i)
+                };
+                let a = get(rest)?;
+                let vol = ops.get(rest + 1).copied().unwrap_or(0) != 0;
+                return Ok((
+                    rt,
+                    Op::Load {
+                        ptr: p,
+                        align: if a == 0 { 0 } else { 1 << (a - 1) },
+                        volatile: vol,
+                    },
+                    false,
+                ));
+            }
+            44 | 24 => {
+                let (p, _) = pair(&mut i)?;
+                let v = if r.code == 44 {
+                    pair(&mut i)?.0
+                } else {
+                    value(&mut i)?
+                };
+                let a = get(i)?;
+                let vol = ops.get(i + 1).copied().unwrap_or(0) != 0;
+                Op::Store {
+                    ptr: p,
+                    val: v,
+                    align: if a == 0 { 0 } else { 1 << (a - 1) },
+                    volatile: vol,
+                }
+            }
+            43 => {
+                let inbounds = get(0)? != 0;
+                let source = get(1)? as usize;
+                i = 2;
+                let mut vals = Vec::new();
+                let mut types = Vec::new();
+                while i < ops.len() {
+                    let (v, t) = pair(&mut i)?;
+                    vals.push(v);
+                    types.push(t);
+                }
+                // The result: a pointer to the indexed type, in the base's space.
+                let space = match types.first().map(|&t| self.m.ty(t)) {
+                    Some(Type::Pointer(_, a)) => *a,
+                    _ => 0,
+                };
+                let mut cur = source;
+                for &v in vals.iter().skip(2) {
+                    cur = match self.m.ty(cur) {
+                        Type::Struct { elems, .. } => {
+                            let k = self.const_int(v, base, local).unwrap_or(0);
+                            *elems.get(k as usize).unwrap_or(&void)
+                        }
+                        Type::Array(_, e) | Type::Vector(_, e, _) => *e,
+                        _ => void,
+                    };
+                }
+                let rt = self.m.pointer_to(cur, space).unwrap_or(void);
+                return Ok((
+                    rt,
+                    Op::Gep {
+                        inbounds,
+                        source,
+                        ops: vals,
+                    },
+                    false,
+                ));
+            }
+            34 => {
+                // [paramattrs, cc, fmf?, fnty?, fnid, args…]
+                let attrs = get(0)?;
+                let cc = get(1)?;
+                i = 2;
+                let mut fmf = 0;
+                if cc & (1 << 17) != 0 {
+                    fmf = get(i)?;
+                    i += 1;
+                }
+                let mut fnty = None;
+                if cc & (1 << 15) != 0 {
+                    fnty = Some(get(i)? as usize);
+                    i += 1;
+                }
+                let (callee, ct) = pair(&mut i)?;
+                let fnty = fnty.or_else(|| self.m.pointee(ct)).unwrap_or(void);
+                let (ret, params, vararg) = match self.m.ty(fnty) {
+                    Type::Function {
+                        ret,
+                        params,
+                        vararg,
+                    } => (*ret, params.clone(), *vararg),
+                    _ => return Err("a call whose callee is not a function".into()),
+                };
+                let mut args = Vec::new();
+                for &p in &params {
+                    if matches!(self.m.ty(p), Type::Label) {
+                        args.push(get(i)? as usize);
+                        i += 1;
+                    } else {
+                        args.push(value(&mut i)?);
+                    }
+                }
+                if vararg {
+                    while i < ops.len() {
+                        args.push(pair(&mut i)?.0);
+                    }
+                }
+                return Ok((
+                    ret,
+                    Op::Call {
+                        attrs,
+                        cc,
+                        fmf,
+                        fnty,
+                        callee,
+                        args,
+                    },
+                    false,
+                ));
+            }
+            38 | 59 => {
+                let (p, pt) = pair(&mut i)?;
+                let (v, vt) = if r.code == 59 {
+                    pair(&mut i)?
+                } else {
+                    let v = value(&mut i)?;
+                    (v, self.m.pointee(pt).unwrap_or(void))
+                };
+                let op = get(i)?;
+                let vol = get(i + 1)? != 0;
+                let ordering = get(i + 2)?;
+                let scope = ops.get(i + 3).copied().unwrap_or(1);
+                return Ok((
+                    vt,
+                    Op::AtomicRmw {
+                        op,
+                        ptr: p,
+                        val: v,
+                        volatile: vol,
+                        ordering,
+                        scope,
+                    },
+                    false,
+                ));
+            }
+            36 => Op::Fence {
+                ordering: get(0)?,
+                scope: ops.get(1).copied().unwrap_or(1),
+            },
+            k => {
+                return Err(format!("instruction record {k} is not read yet"));
+            }
+        };
+        let terminator = matches!(r.code, 10 | 11 | 12 | 15 | 31 | 13 | 39);
+        Ok((void, op, terminator))
+    }
+
+    /// The value of an integer constant.
+    fn const_int(&self, v: usize, base: usize, local: &[Value]) -> Option<i64> {
+        let val = if v < base {
+            self.m.values.get(v)?
+        } else {
+            local.get(v - base)?
+        };
+        match val {
+            Value::Const {
+                c: Const::Int(k), ..
+            } => Some(*k),
+            Value::Const { c: Const::Null, .. } => Some(0),
+            _ => None,
+        }
+    }
+}
+
+/// A function's metadata attachments: `[inst, (kind, node)*]` for an
+/// instruction, `[(kind, node)*]` for the function.
+fn attachments(s: &mut Stream, b: &Block, body: &mut Body) {
+    let mut c: Cursor = s.enter(b);
+    while let Ok(Entry::Record(r)) = s.next(&mut c) {
+        if r.code != 11 || r.ops.len() % 2 == 0 {
+            continue;
+        }
+        let inst = r.ops[0] as usize;
+        if let Some(i) = body.insts.get_mut(inst) {
+            i.md.extend(r.ops[1..].chunks(2).map(|p| (p[0], p[1])));
+        }
+    }
+}
+
+/// The strings of a METADATA_STRINGS blob: `count` vbr6 lengths, then the
+/// characters from `offset`.
+fn strings(blob: &[u8], count: usize, offset: usize) -> Vec<Vec<u8>> {
+    let mut lens = Vec::new();
+    let mut s = Stream::new(blob);
+    let _ = &mut s;
+    let mut bit = 0u64;
+    let bits = |p: u64, n: u64| -> Option<u64> {
+        let mut v = 0;
+        for k in 0..n {
+            let q = p + k;
+            let byte = *blob.get((q / 8) as usize)?;
+            v |= u64::from(byte >> (q % 8) & 1) << k;
+        }
+        Some(v)
+    };
+    while lens.len() < count {
+        let mut v = 0u64;
+        let mut shift = 0;
+        loop {
+            let Some(chunk) = bits(bit, 6) else {
+                return Vec::new();
+            };
+            bit += 6;
+            v |= (chunk & 31) << shift;
+            shift += 5;
+            if chunk & 32 == 0 || shift > 60 {
+                break;
+            }
+        }
+        lens.push(v as usize);
+    }
+    let mut out = Vec::new();
+    let mut at = offset;
+    for n in lens {
+        let Some(st) = blob.get(at..at + n) else {
+            break;
+        };
+        out.push(st.to_vec());
+        at += n;
+    }
+    out
+}

@@ -1,0 +1,109 @@
+//! LLVM assembly made from bitcode (`hexlens_core::llvmir`), against
+//! `llvm-dis-14` on every DXIL module of the shared corpus: lines equal, line
+//! for line, the `; ModuleID` and (DXC's modules name no source file)
+//! `source_filename` lines aside.
+
+use hexlens_core::llvmir;
+use hexlens_testkit::{repo, tools};
+use std::process::Command;
+
+/// The bitcode of each DXIL part of a container: (part index, bytes).
+fn dxil_modules(bytes: &[u8]) -> Vec<(usize, Vec<u8>)> {
+    let u32_at = |k: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(bytes.get(k..k + 4)?.try_into().ok()?))
+    };
+    let mut out = Vec::new();
+    if bytes.get(..4) != Some(b"DXBC") {
+        return out;
+    }
+    let n = u32_at(28).unwrap_or(0) as usize;
+    for k in 0..n.min(1024) {
+        let Some(off) = u32_at(32 + 4 * k) else { break };
+        let off = off as usize;
+        if bytes.get(off..off + 4) != Some(b"DXIL") {
+            continue;
+        }
+        // Part header (8), program header: version, size, then the bitcode
+        // header: magic, DXIL version, bitcode offset and size.
+        let at = off + 8;
+        let (Some(boff), Some(bsize)) = (u32_at(at + 16), u32_at(at + 20)) else {
+            continue;
+        };
+        let start = at + 8 + boff as usize;
+        if let Some(bc) = bytes.get(start..start + bsize as usize) {
+            out.push((k, bc.to_vec()));
+        }
+    }
+    out
+}
+
+#[test]
+fn dxil_modules_print_as_llvm_dis_14_prints_them() {
+    let dis = tools::llvm_dis_14();
+    let dir = tools::scratch_dir("llvm-text");
+    let mut modules = 0;
+    let mut equal_modules = 0;
+    let mut lines = 0usize;
+    let mut equal = 0usize;
+    let mut first_diffs = Vec::new();
+    for path in repo::files_under(&repo::dxcontainer_samples()) {
+        let bytes = std::fs::read(&path).unwrap();
+        for (k, bc) in dxil_modules(&bytes) {
+            modules += 1;
+            let f = dir.join(format!("m{modules}.bc"));
+            std::fs::write(&f, &bc).unwrap();
+            let o = Command::new(&dis)
+                .arg(&f)
+                .arg("-o")
+                .arg("-")
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}: llvm-dis-14 failed", path.display());
+            let want = String::from_utf8_lossy(&o.stdout).into_owned();
+            let m = llvmir::read(&bc);
+            let got = llvmir::write::module(&m, &f.display().to_string());
+            let got: Vec<String> = got
+                .iter()
+                .flat_map(|l| l.text.split('\n').map(str::to_string).collect::<Vec<_>>())
+                .collect();
+            let want: Vec<&str> = want.lines().collect();
+            let mut same = true;
+            for (i, w) in want.iter().enumerate() {
+                if i < 2 {
+                    continue;
+                }
+                lines += 1;
+                if got.get(i).map(|g| g.trim_end()) == Some(w.trim_end()) {
+                    equal += 1;
+                } else if same {
+                    same = false;
+                    first_diffs.push(format!(
+                        "{} part {k} line {}:\n  llvm-dis: {w}\n  hexlens:  {}",
+                        path.file_name().unwrap().to_string_lossy(),
+                        i + 1,
+                        got.get(i).map_or("(none)", String::as_str)
+                    ));
+                }
+            }
+            if same && got.len() != want.len() {
+                same = false;
+                first_diffs.push(format!(
+                    "{}: {} lines, llvm-dis {}",
+                    path.display(),
+                    got.len(),
+                    want.len()
+                ));
+            }
+            if same {
+                equal_modules += 1;
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("modules equal: {equal_modules} of {modules}; lines equal: {equal} of {lines}");
+    for d in first_diffs.iter().take(40) {
+        eprintln!("{d}");
+    }
+    assert!(modules >= 395, "{modules} modules");
+    assert!(equal_modules >= 1, "no module equal");
+}
