@@ -1440,6 +1440,51 @@ impl Reader<'_> {
                     false,
                 ));
             }
+            // CMPXCHG: [ptr, cmp, new, vol, success, scope, failure, weak];
+            // the old form gives the compared value without its type.
+            46 | 37 => {
+                let (p, pt) = pair(&mut i)?;
+                let (cmp, ct) = if r.code == 46 {
+                    pair(&mut i)?
+                } else {
+                    let v = value(&mut i)?;
+                    (v, self.m.pointee(pt).unwrap_or(void))
+                };
+                let new = value(&mut i)?;
+                let volatile = get(i)? != 0;
+                let success = get(i + 1)?;
+                let scope = ops.get(i + 2).copied().unwrap_or(1);
+                let failure = ops.get(i + 3).copied().unwrap_or(match success {
+                    // The failure ordering LLVM derives from the success one.
+                    5 => 3,
+                    4 => 2,
+                    o => o,
+                });
+                let weak = ops.get(i + 4).copied().unwrap_or(0) != 0;
+                let bool_ty = self.m.types.iter().position(|t| *t == Type::Int(1)).unwrap_or(void);
+                let rt = self
+                    .m
+                    .types
+                    .iter()
+                    .position(|t| {
+                        matches!(t, Type::Struct { name: None, elems, .. } if *elems == [ct, bool_ty])
+                    })
+                    .unwrap_or(void);
+                return Ok((
+                    rt,
+                    Op::CmpXchg {
+                        ptr: p,
+                        cmp,
+                        new,
+                        volatile,
+                        success,
+                        failure,
+                        scope,
+                        weak,
+                    },
+                    false,
+                ));
+            }
             36 => Op::Fence {
                 ordering: get(0)?,
                 scope: ops.get(1).copied().unwrap_or(1),

@@ -604,11 +604,11 @@ impl<'m> Writer<'m> {
                     format!("[{}]", items.join(", "))
                 }
             }
-            Const::Cast { op, ty: to, val } => format!(
+            Const::Cast { op, val, .. } => format!(
                 "{} ({} to {})",
                 cast_name(*op),
                 self.typed(*val, fr),
-                self.ty(*to)
+                self.ty(ty)
             ),
             Const::Gep {
                 source,
@@ -797,8 +797,14 @@ impl<'m> Writer<'m> {
     fn function(&mut self, f: &Function) {
         let m = self.m;
         let fa = self.fn_attrs(f.attrs);
-        if !fa.is_empty() {
-            self.line(TextLine::plain(format!("; Function Attrs: {fa}")));
+        let plain: Vec<&Attr> = self
+            .attrs_at(f.attrs, FN_INDEX)
+            .into_iter()
+            .filter(|a| !matches!(a, Attr::Str(..)))
+            .collect();
+        if !plain.is_empty() {
+            let text = self.attrs_text(&plain);
+            self.line(TextLine::plain(format!("; Function Attrs: {text}")));
         }
         let (ret, params, vararg) = match m.ty(f.ty) {
             Type::Function {
@@ -1170,9 +1176,7 @@ impl<'m> Writer<'m> {
                     self.ty(i.ty),
                     self.typed(*ptr, fr2)
                 );
-                if *align > 0 {
-                    let _ = write!(s, ", align {align}");
-                }
+                let _ = write!(s, ", align {}", self.align_or_abi(*align, i.ty));
             }
             Op::Store {
                 ptr,
@@ -1187,9 +1191,8 @@ impl<'m> Writer<'m> {
                     self.typed(*val, fr2),
                     self.typed(*ptr, fr2)
                 );
-                if *align > 0 {
-                    let _ = write!(s, ", align {align}");
-                }
+                let t = self.value_ty(*val, fr2).unwrap_or(0);
+                let _ = write!(s, ", align {}", self.align_or_abi(*align, t));
             }
             Op::Gep {
                 inbounds,
@@ -1299,7 +1302,31 @@ impl<'m> Writer<'m> {
                     self.natural_align(t)
                 );
             }
-            Op::CmpXchg { .. } => s.push_str("cmpxchg <not printed yet>"),
+            Op::CmpXchg {
+                ptr,
+                cmp,
+                new,
+                volatile,
+                success,
+                failure,
+                scope,
+                weak,
+            } => {
+                let t = self.value_ty(*cmp, fr2).unwrap_or(0);
+                let _ = write!(
+                    s,
+                    "cmpxchg {}{}{}, {}, {} {}{} {}, align {}",
+                    if *weak { "weak " } else { "" },
+                    if *volatile { "volatile " } else { "" },
+                    self.typed(*ptr, fr2),
+                    self.typed(*cmp, fr2),
+                    self.typed(*new, fr2),
+                    if *scope == 0 { "syncscope(\"singlethread\") " } else { "" },
+                    ordering_name(*success),
+                    ordering_name(*failure),
+                    self.natural_align(t)
+                );
+            }
             Op::Fence { ordering, scope } => {
                 let _ = write!(
                     s,
@@ -1328,6 +1355,82 @@ impl<'m> Writer<'m> {
             let _ = write!(s, ", !{name} {}", self.md_ref(node + 1));
         }
         s
+    }
+
+    /// `align`, or where the record gives none the type's ABI alignment
+    /// (LLVM's reader fills it in from the data layout).
+    fn align_or_abi(&self, align: u64, t: TypeId) -> u64 {
+        if align > 0 {
+            align
+        } else {
+            self.abi_align(t)
+        }
+    }
+
+    /// The ABI alignment of `t` by the module's data layout (LLVM's
+    /// defaults where it says nothing).
+    fn abi_align(&self, t: TypeId) -> u64 {
+        let m = self.m;
+        let spec = |prefix: &str, bits: u64| -> Option<u64> {
+            let dl = m.datalayout.as_deref()?;
+            dl.split('-').find_map(|part| {
+                let rest = part.strip_prefix(prefix)?;
+                let mut f = rest.split(':');
+                let size: u64 = f.next()?.parse().ok()?;
+                let abi: u64 = f.next()?.parse().ok()?;
+                (size == bits).then_some(abi / 8)
+            })
+        };
+        match m.ty(t) {
+            Type::Int(w) => {
+                let w = u64::from(*w);
+                spec("i", w).unwrap_or_else(|| match w {
+                    0..=8 => 1,
+                    9..=16 => 2,
+                    17..=32 => 4,
+                    _ => 8,
+                })
+            }
+            Type::Half => spec("f", 16).unwrap_or(2),
+            Type::BFloat => 2,
+            Type::Float => spec("f", 32).unwrap_or(4),
+            Type::Double => spec("f", 64).unwrap_or(8),
+            Type::Pointer(_, a) => {
+                let dl = m.datalayout.as_deref().unwrap_or("");
+                let key = if *a == 0 { "p".to_string() } else { format!("p{a}") };
+                dl.split('-')
+                    .find_map(|part| {
+                        let rest = part.strip_prefix(&key)?;
+                        let mut f = rest.strip_prefix(':')?.split(':');
+                        let _size = f.next()?;
+                        f.next()?.parse::<u64>().ok().map(|b| b / 8)
+                    })
+                    .unwrap_or(8)
+            }
+            Type::Struct { elems, packed, .. } => {
+                if *packed {
+                    1
+                } else {
+                    elems.iter().map(|&e| self.abi_align(e)).max().unwrap_or(1)
+                }
+            }
+            Type::Array(_, e) => self.abi_align(*e),
+            Type::Vector(n, e, _) => {
+                let bits = n * self.size_bits(*e);
+                spec("v", bits).unwrap_or_else(|| bits.div_ceil(8).next_power_of_two().max(1))
+            }
+            _ => 1,
+        }
+    }
+
+    fn size_bits(&self, t: TypeId) -> u64 {
+        match self.m.ty(t) {
+            Type::Int(w) => u64::from(*w),
+            Type::Half | Type::BFloat => 16,
+            Type::Float => 32,
+            Type::Double => 64,
+            _ => 32,
+        }
     }
 
     fn natural_align(&self, t: TypeId) -> u64 {
