@@ -105,5 +105,9 @@ fn dxil_modules_print_as_llvm_dis_14_prints_them() {
         eprintln!("{d}");
     }
     assert!(modules >= 395, "{modules} modules");
-    assert!(equal_modules >= 1, "no module equal");
+    assert_eq!(
+        equal_modules, modules,
+        "modules that differ from llvm-dis-14"
+    );
+    assert_eq!(equal, lines);
 }

@@ -1082,7 +1082,9 @@ impl Reader<'_> {
         };
         let abs = |v: u64| -> usize {
             if relative {
-                next.wrapping_sub(v as usize)
+                // 32-bit arithmetic, as LLVM's reader does: a forward
+                // reference is stored as its negative distance mod 2^32.
+                (next as u32).wrapping_sub(v as u32) as usize
             } else {
                 v as usize
             }
@@ -1461,7 +1463,12 @@ impl Reader<'_> {
                     o => o,
                 });
                 let weak = ops.get(i + 4).copied().unwrap_or(0) != 0;
-                let bool_ty = self.m.types.iter().position(|t| *t == Type::Int(1)).unwrap_or(void);
+                let bool_ty = self
+                    .m
+                    .types
+                    .iter()
+                    .position(|t| *t == Type::Int(1))
+                    .unwrap_or(void);
                 let rt = self
                     .m
                     .types

@@ -191,7 +191,7 @@ impl<'m> Writer<'m> {
                 self.line(l);
             }
         }
-        for f in &m.functions {
+        for f in self.order() {
             self.line(TextLine::plain(""));
             self.function(f);
         }
@@ -238,13 +238,13 @@ impl<'m> Writer<'m> {
                 self.md_slot(o);
             }
         }
-        for f in &m.functions {
-            let a = self.fn_attrs(f.attrs);
+        for f in self.order() {
+            let a = self.function_attrs(f);
             if !a.is_empty() {
                 self.attr_slot(&a);
             }
         }
-        for f in &m.functions {
+        for f in self.order() {
             if let Some(b) = &f.body {
                 for i in &b.insts {
                     let mut md = i.md.clone();
@@ -316,7 +316,7 @@ impl<'m> Writer<'m> {
                 f.value(i, None);
             }
         }
-        for func in &m.functions {
+        for func in self.order() {
             if let Some(p) = m.pointer_to(func.ty, func.space) {
                 f.ty(p);
             } else {
@@ -456,7 +456,10 @@ impl<'m> Writer<'m> {
                 None => format!("@{}", self.unnamed.get(&v).copied().unwrap_or(0)),
             },
             Some(Value::Function(i)) => match &m.functions[*i].name {
-                Some(n) => llvm_name('@', n),
+                Some(n) => match upgraded(m, &m.functions[*i]) {
+                    Some(u) => llvm_name('@', &u.name),
+                    None => llvm_name('@', n),
+                },
                 None => format!("@{}", self.unnamed.get(&v).copied().unwrap_or(0)),
             },
             Some(Value::Const { ty, c }) => self.constant(*ty, c, fr),
@@ -739,6 +742,25 @@ impl<'m> Writer<'m> {
             .join(" ")
     }
 
+    /// A function's own attributes as text (an upgraded intrinsic's are
+    /// the intrinsic's).
+    fn function_attrs(&self, f: &Function) -> String {
+        match upgraded(self.m, f) {
+            Some(u) => u.fn_attrs.to_string(),
+            None => self.fn_attrs(f.attrs),
+        }
+    }
+
+    /// The functions in the order LLVM holds them after reading: intrinsics
+    /// the reader renames move to the end.
+    fn order(&self) -> Vec<&'m Function> {
+        let m = self.m;
+        let (mut keep, moved): (Vec<&Function>, Vec<&Function>) =
+            m.functions.iter().partition(|f| upgraded(m, f).is_none());
+        keep.extend(moved);
+        keep
+    }
+
     fn fn_attrs(&self, list: u64) -> String {
         let a = self.attrs_at(list, FN_INDEX);
         self.attrs_text(&a)
@@ -796,13 +818,16 @@ impl<'m> Writer<'m> {
 
     fn function(&mut self, f: &Function) {
         let m = self.m;
-        let fa = self.fn_attrs(f.attrs);
+        let fa = self.function_attrs(f);
+        let up = upgraded(m, f);
         let plain: Vec<&Attr> = self
             .attrs_at(f.attrs, FN_INDEX)
             .into_iter()
             .filter(|a| !matches!(a, Attr::Str(..)))
             .collect();
-        if !plain.is_empty() {
+        if let Some(u) = &up {
+            self.line(TextLine::plain(format!("; Function Attrs: {}", u.fn_attrs)));
+        } else if !plain.is_empty() {
             let text = self.attrs_text(&plain);
             self.line(TextLine::plain(format!("; Function Attrs: {text}")));
         }
@@ -839,7 +864,10 @@ impl<'m> Writer<'m> {
         let mut ps = Vec::new();
         for (k, &p) in params.iter().enumerate() {
             let mut t = self.ty(p);
-            let pa = self.attrs_text(&self.attrs_at(f.attrs, k as u64 + 1));
+            let pa = match &up {
+                Some(u) => u.params.get(k).copied().unwrap_or("").to_string(),
+                None => self.attrs_text(&self.attrs_at(f.attrs, k as u64 + 1)),
+            };
             if !pa.is_empty() {
                 t.push(' ');
                 t.push_str(&pa);
@@ -1321,7 +1349,11 @@ impl<'m> Writer<'m> {
                     self.typed(*ptr, fr2),
                     self.typed(*cmp, fr2),
                     self.typed(*new, fr2),
-                    if *scope == 0 { "syncscope(\"singlethread\") " } else { "" },
+                    if *scope == 0 {
+                        "syncscope(\"singlethread\") "
+                    } else {
+                        ""
+                    },
                     ordering_name(*success),
                     ordering_name(*failure),
                     self.natural_align(t)
@@ -1397,7 +1429,11 @@ impl<'m> Writer<'m> {
             Type::Double => spec("f", 64).unwrap_or(8),
             Type::Pointer(_, a) => {
                 let dl = m.datalayout.as_deref().unwrap_or("");
-                let key = if *a == 0 { "p".to_string() } else { format!("p{a}") };
+                let key = if *a == 0 {
+                    "p".to_string()
+                } else {
+                    format!("p{a}")
+                };
                 dl.split('-')
                     .find_map(|part| {
                         let rest = part.strip_prefix(&key)?;
@@ -1496,7 +1532,9 @@ impl<'m> Writer<'m> {
 struct Finder<'m> {
     m: &'m Module,
     seen: Vec<bool>,
-    consts: std::collections::HashSet<ValueId>,
+    /// Constants met: module ones by number, a function's own with the
+    /// function's body address (their numbers repeat from body to body).
+    consts: std::collections::HashSet<(usize, ValueId)>,
     mds: std::collections::HashSet<u64>,
     out: Vec<TypeId>,
 }
@@ -1544,7 +1582,11 @@ impl Finder<'_> {
         let Some(Value::Const { ty, c }) = val else {
             return;
         };
-        if !self.consts.insert(v) {
+        let owner = match body {
+            Some((b, base)) if v >= base => b as *const Body as usize,
+            _ => 0,
+        };
+        if !self.consts.insert((owner, v)) {
             return;
         }
         self.ty(*ty);
@@ -1935,4 +1977,44 @@ fn order(k: u64) -> u32 {
         key |= u32::from(c) << (8 * (3 - i));
     }
     (class << 30) | (key >> 2)
+}
+
+/// An intrinsic LLVM's reader renames when it reads old bitcode, with the
+/// attributes the renamed declaration gets.
+struct Upgrade {
+    name: String,
+    fn_attrs: &'static str,
+    params: [&'static str; 2],
+}
+
+/// `llvm.lifetime.start` / `llvm.lifetime.end` of LLVM before 5 name their
+/// pointer type since (`llvm.lifetime.start.p0i8`).
+fn upgraded(m: &Module, f: &Function) -> Option<Upgrade> {
+    let name = f.name.as_deref()?;
+    if name != "llvm.lifetime.start" && name != "llvm.lifetime.end" {
+        return None;
+    }
+    let Type::Function { params, .. } = m.ty(f.ty) else {
+        return None;
+    };
+    let Type::Pointer(Some(p), space) = m.ty(*params.get(1)?) else {
+        return None;
+    };
+    Some(Upgrade {
+        name: format!("{name}.p{space}{}", mangle(m, *p)?),
+        fn_attrs: "argmemonly nofree nosync nounwind willreturn",
+        params: ["immarg", "nocapture"],
+    })
+}
+
+/// A type's part of an overloaded intrinsic's name.
+fn mangle(m: &Module, t: TypeId) -> Option<String> {
+    Some(match m.ty(t) {
+        Type::Int(w) => format!("i{w}"),
+        Type::Half => "f16".into(),
+        Type::Float => "f32".into(),
+        Type::Double => "f64".into(),
+        Type::Pointer(Some(p), a) => format!("p{a}{}", mangle(m, *p)?),
+        _ => return None,
+    })
 }
