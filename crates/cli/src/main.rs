@@ -218,10 +218,12 @@ struct DumpArgs {
 /// SM4/5 programs (the SHDR/SHEX part of a DirectX Container, FXC's bytecode)
 /// print as FXC's own listing prints them (`fxc /Fc`): the comment header made
 /// from the container's resource definitions and signatures, the program, the
-/// statistics line. Programs come in file order, each after a heading comment
-/// naming its path (`// hexlens: Parts/[3] SHEX`), so the text still
-/// assembles. A program that cannot be read to its end says where and why in
-/// a comment.
+/// statistics line. LLVM bitcode modules that DXC or LLVM 3.x wrote (a DXIL
+/// or ILDB part, a `.bc` file) print as `llvm-dis-14` prints them. Programs
+/// come in file order; in a container each follows a heading comment naming
+/// its path (`// hexlens: Parts/[3] SHEX`, `; hexlens: Parts/[4] DXIL`), so
+/// the text still assembles; a bare module prints with none. A program that
+/// cannot be read to its end says where and why in a comment.
 #[derive(Args, Debug)]
 #[command(
     after_help = "Exit status: 0 every program printed whole, 1 a program damaged (what \
@@ -456,7 +458,7 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
     };
     if programs.is_empty() {
         eprintln!(
-            "hexlens: {} holds no program hexlens can print (SM4/5 programs in DirectX Containers)",
+            "hexlens: {} holds no program hexlens can print (SM4/5 programs and DXIL or LLVM 3.x bitcode modules)",
             describe(file)
         );
         return Ok(ExitCode::from(1));
@@ -465,17 +467,27 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
     let mut whole = true;
     let mut text = String::new();
     for p in &programs {
-        let lines = dis::listing(&d.tree, p, &src);
+        // A bare module names itself by its file, as llvm-dis does.
+        let bare = p.node == d.tree.root();
+        let name = if bare {
+            file.display().to_string()
+        } else {
+            p.path.clone()
+        };
+        let lines = dis::listing_named(&d.tree, p, &src, &name);
         src.check(file)?;
-        whole &= !lines.iter().any(|l| l.text.contains("// hexlens:"));
+        let mark = format!("{} hexlens:", p.syntax.comment());
+        whole &= !lines.iter().any(|l| l.text.trim_start().starts_with(&mark));
         if args.json {
             for (k, l) in lines.iter().enumerate() {
                 text.push_str(&dis::json_line(&p.path, k + 1, l));
                 text.push('\n');
             }
         } else {
-            text.push_str(&p.heading());
-            text.push('\n');
+            if !bare {
+                text.push_str(&p.heading());
+                text.push('\n');
+            }
             for l in &lines {
                 text.push_str(&l.text);
                 text.push('\n');

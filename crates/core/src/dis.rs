@@ -1,10 +1,11 @@
 //! Program text: what the programs a file holds say, one line at a time, each
 //! line tied to the bits it was made from (`hexlens dis`).
 //!
-//! A program is a node of a decoded tree: today the SHDR/SHEX part of a
-//! DirectX Container (FXC's SM4/5 bytecode), printed as FXC's own listing
-//! (`fxc /Fc`) prints it. [`programs`] finds them in file order; [`listing`]
-//! makes one's text.
+//! A program is a node of a decoded tree: the SHDR/SHEX part of a DirectX
+//! Container (FXC's SM4/5 bytecode), printed as FXC's own listing (`fxc /Fc`)
+//! prints it; an LLVM bitcode module (a DXIL or ILDB part, a `.bc` file),
+//! printed as `llvm-dis` prints it ([`crate::llvmir`]). [`programs`] finds
+//! them in file order; [`listing`] makes one's text.
 
 use crate::tree::{NodeId, Tree};
 
@@ -82,6 +83,8 @@ impl Line {
 pub enum Syntax {
     /// FXC's SM4/5 assembly (`//` comments).
     Sm4,
+    /// LLVM assembly (`;` comments).
+    Llvm,
 }
 
 impl Syntax {
@@ -89,6 +92,7 @@ impl Syntax {
     pub fn comment(self) -> &'static str {
         match self {
             Syntax::Sm4 => "//",
+            Syntax::Llvm => ";",
         }
     }
 }
@@ -133,6 +137,16 @@ pub fn programs(tree: &Tree) -> Vec<Program> {
             });
             continue;
         }
+        #[cfg(feature = "bitcode")]
+        if let Some(kind) = llvm_program(tree, id) {
+            out.push(Program {
+                node: id,
+                path: tree.path(id),
+                kind,
+                syntax: Syntax::Llvm,
+            });
+            continue;
+        }
         let kids = tree.children(id);
         stack.extend(kids.iter().rev());
     }
@@ -156,9 +170,117 @@ pub fn program_at(tree: &Tree, id: NodeId) -> Option<Program> {
 /// The text of program `p`, read from `src` (the file the tree was decoded
 /// from): only the bytes of the program's container are read.
 pub fn listing(tree: &Tree, p: &Program, src: &dyn crate::source::ByteSource) -> Vec<Line> {
+    listing_named(tree, p, src, &p.path)
+}
+
+/// [`listing`], with the name LLVM text gives its module (`; ModuleID =
+/// 'NAME'`; `llvm-dis` gives the path of the file it read).
+pub fn listing_named(
+    tree: &Tree,
+    p: &Program,
+    src: &dyn crate::source::ByteSource,
+    name: &str,
+) -> Vec<Line> {
     match p.syntax {
         Syntax::Sm4 => crate::formats::dxcontainer::sm4_listing(tree, p.node, src),
+        #[cfg(feature = "bitcode")]
+        Syntax::Llvm => llvm_listing(tree, p.node, src, name),
+        #[cfg(not(feature = "bitcode"))]
+        Syntax::Llvm => {
+            let _ = name;
+            vec![Line::plain("; hexlens: this build reads no LLVM bitcode")]
+        }
     }
+}
+
+/// The kind of LLVM program node `id` is: a DirectX Container's DXIL or
+/// ILDB part, or a file that is a bitcode module.
+#[cfg(feature = "bitcode")]
+fn llvm_program(tree: &Tree, id: NodeId) -> Option<String> {
+    let child = |n: NodeId, name: &str| {
+        tree.children(n)
+            .iter()
+            .copied()
+            .find(|&c| tree.name(c).to_string() == name)
+    };
+    if id == tree.root() {
+        let bitcode = child(id, "Blocks").is_some() || child(id, "Wrapper").is_some();
+        return bitcode.then(|| "bitcode".to_string());
+    }
+    let parent = tree.parent(id)?;
+    if tree.name(parent).to_string() != "Parts" {
+        return None;
+    }
+    match tree.value(child(id, "Name")?) {
+        Some(crate::tree::Value::Str(s)) if s == "DXIL" || s == "ILDB" => {
+            bitcode_node(tree, id).map(|_| s.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// The node of the bitcode module inside program node `id` (the node
+/// itself for a bitcode file): the first node with `Blocks` or `Wrapper`.
+#[cfg(feature = "bitcode")]
+fn bitcode_node(tree: &Tree, id: NodeId) -> Option<NodeId> {
+    let mut stack = vec![id];
+    while let Some(n) = stack.pop() {
+        let kids = tree.children(n);
+        if kids.iter().any(|&c| {
+            let name = tree.name(c).to_string();
+            name == "Blocks" || name == "Wrapper"
+        }) {
+            return Some(n);
+        }
+        stack.extend(kids.iter().rev());
+    }
+    None
+}
+
+/// LLVM text of the module in program node `id`. Modules LLVM 4 and later
+/// wrote (an IDENTIFICATION block naming a producer other than LLVM 3.x)
+/// print as `llvm-dis-19` would, which is not made yet: a comment says so.
+#[cfg(feature = "bitcode")]
+fn llvm_listing(
+    tree: &Tree,
+    id: NodeId,
+    src: &dyn crate::source::ByteSource,
+    name: &str,
+) -> Vec<Line> {
+    let Some(bc) = bitcode_node(tree, id) else {
+        return vec![Line::plain("; hexlens: no bitcode in this program")];
+    };
+    let span = tree.span(bc);
+    let (start, end) = (span.start / 8, span.end.div_ceil(8));
+    let mut bytes = vec![0u8; (end - start) as usize];
+    let n = src.read_at(start, &mut bytes);
+    bytes.truncate(n);
+    let m = crate::llvmir::read(&bytes);
+    if let Some(p) = m.producer.as_deref() {
+        if !p.starts_with("LLVM3.") && !p.starts_with("APPLE_1_") {
+            return vec![Line::plain(format!(
+                "; hexlens: this module's producer is {p}: its text as llvm-dis-19 prints it is not made yet"
+            ))];
+        }
+    }
+    let base = start * 8;
+    let mut out = Vec::new();
+    for l in crate::llvmir::write::module(&m, name) {
+        for text in l.text.split('\n') {
+            let mut line = Line::plain(text);
+            for &(s, e) in &l.bits {
+                line.add_bits(base + s, base + e);
+            }
+            out.push(line);
+        }
+    }
+    for (at, e) in &m.errors {
+        out.push(Line::plain(format!(
+            "; hexlens: the module stops being readable at bit {}: {e}",
+            base + at
+        )));
+    }
+    out
 }
 
 /// Line `n` (1-based) of program `program` as one line of JSON Lines

@@ -111,3 +111,107 @@ fn dxil_modules_print_as_llvm_dis_14_prints_them() {
     );
     assert_eq!(equal, lines);
 }
+
+/// DXIL containers cut short anywhere or with a byte changed: the text is
+/// still made, every line's bits lie inside the file, and nothing panics.
+#[test]
+fn damaged_modules_print_what_they_can() {
+    use hexlens_core::dis;
+    let mut made = 0;
+    let files: Vec<_> = repo::files_under(&repo::dxcontainer_samples())
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(".dxil.dxbc"))
+        .step_by(40)
+        .collect();
+    assert!(files.len() >= 5, "{} files", files.len());
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let mut variants: Vec<Vec<u8>> = (0..bytes.len())
+            .step_by(97)
+            .map(|n| bytes[..n].to_vec())
+            .collect();
+        for k in (0..bytes.len()).step_by(41) {
+            for v in [0x00, 0xFF, 0x5A] {
+                let mut b = bytes.clone();
+                b[k] = v;
+                variants.push(b);
+            }
+        }
+        for b in variants {
+            let d = hexlens_core::decode_bytes(&b);
+            for p in dis::programs(&d.tree) {
+                if p.syntax != dis::Syntax::Llvm {
+                    continue;
+                }
+                let lines = dis::listing(&d.tree, &p, &b.as_slice());
+                for l in &lines {
+                    for (s, e) in l.spans() {
+                        assert!(
+                            s < e && e <= b.len() as u64,
+                            "{}: {:?}",
+                            path.display(),
+                            l.text
+                        );
+                    }
+                }
+                made += 1;
+            }
+        }
+    }
+    eprintln!("{made} damaged modules printed");
+    assert!(made > 1000, "{made}");
+}
+
+/// `hexlens dis` of a container's DXIL part: every line's bits lie inside the
+/// part, and every instruction record of every function body (as the tree
+/// decodes them) is on some line, as is each body's DECLAREBLOCKS record.
+#[test]
+fn every_instruction_record_is_on_a_line() {
+    use hexlens_core::dis;
+    let mut records = 0;
+    let mut programs = 0;
+    for path in repo::files_under(&repo::dxcontainer_samples())
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(".dxil.dxbc"))
+    {
+        let bytes = std::fs::read(&path).unwrap();
+        let d = hexlens_core::decode_bytes(&bytes);
+        let t = &d.tree;
+        for p in dis::programs(t) {
+            if p.syntax != dis::Syntax::Llvm {
+                continue;
+            }
+            programs += 1;
+            let part = t.span(p.node);
+            let lines = dis::listing(t, &p, &bytes.as_slice());
+            let mut bits: Vec<(u64, u64)> = lines.iter().flat_map(|l| l.bits.clone()).collect();
+            for &(s, e) in &bits {
+                assert!(
+                    s >= part.start && e <= part.end,
+                    "{}: bits {s}..{e} outside the part",
+                    path.display()
+                );
+            }
+            bits.sort_unstable();
+            let covered = |s: u64, e: u64| bits.iter().any(|&(a, b)| a <= s && e <= b);
+            let mut stack = vec![p.node];
+            while let Some(n) = stack.pop() {
+                let shown = t.display(n).map(|d| d.into_owned()).unwrap_or_default();
+                if shown.starts_with("INST_") || shown.starts_with("DECLAREBLOCKS") {
+                    records += 1;
+                    let sp = t.span(n);
+                    assert!(
+                        covered(sp.start, sp.end),
+                        "{} {}: {shown} is on no line",
+                        path.display(),
+                        t.path(n)
+                    );
+                    continue;
+                }
+                stack.extend(t.children(n).iter().copied());
+            }
+        }
+    }
+    eprintln!("{programs} modules, {records} instruction records, each on a line");
+    assert!(programs >= 390 && records > 10_000, "{programs} {records}");
+}

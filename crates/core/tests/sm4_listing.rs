@@ -9,7 +9,10 @@ use std::path::PathBuf;
 /// The listing of the one program of `file`, and the tree's program count.
 fn listing(bytes: &[u8]) -> (usize, Vec<Line>) {
     let d = hexlens_core::decode_bytes(bytes);
-    let programs = dis::programs(&d.tree);
+    let programs: Vec<_> = dis::programs(&d.tree)
+        .into_iter()
+        .filter(|p| p.syntax == dis::Syntax::Sm4)
+        .collect();
     let lines = programs
         .first()
         .map(|p| dis::listing(&d.tree, p, &bytes))
@@ -98,7 +101,10 @@ fn every_corpus_program_is_read_whole() {
         let bytes = std::fs::read(&path).unwrap();
         let d = hexlens_core::decode_bytes(&bytes);
         files += 1;
-        for p in dis::programs(&d.tree) {
+        for p in dis::programs(&d.tree)
+            .into_iter()
+            .filter(|p| p.syntax == dis::Syntax::Sm4)
+        {
             programs += 1;
             let name = format!("{} {}", path.display(), p.path);
             let lines = dis::listing(&d.tree, &p, &bytes.as_slice());
@@ -156,7 +162,10 @@ fn every_corpus_instruction_is_decoded_in_the_tree() {
         let bytes = std::fs::read(&path).unwrap();
         let d = hexlens_core::decode_bytes(&bytes);
         let t = &d.tree;
-        for p in dis::programs(t) {
+        for p in dis::programs(t)
+            .into_iter()
+            .filter(|p| p.syntax == dis::Syntax::Sm4)
+        {
             let Some(list) = t.find(&format!("{}/Shader/Instructions", p.path)) else {
                 panic!("{} {}: no instructions", path.display(), p.path);
             };

@@ -445,7 +445,7 @@ mod tests {
             }
         }
         fn align(&mut self) {
-            while self.bits.len() % 32 != 0 {
+            while !self.bits.len().is_multiple_of(32) {
                 self.bits.push(false);
             }
         }

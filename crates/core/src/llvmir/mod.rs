@@ -105,9 +105,11 @@ pub enum Value {
     Global(usize),
     Function(usize),
     Alias(usize),
+    /// A constant, and the bits of its record.
     Const {
         ty: TypeId,
         c: Const,
+        bits: (u64, u64),
     },
     Arg {
         ty: TypeId,
@@ -175,8 +177,9 @@ pub struct Body {
     /// Names from the function's symbol table: values and blocks.
     pub names: Vec<(ValueId, String)>,
     pub block_names: Vec<(usize, String)>,
-    /// Where the body is (the FUNCTION_BLOCK's bits).
-    pub bits: (u64, u64),
+    /// The FUNCTION_BLOCK's header (its ENTER_SUBBLOCK and length word) and
+    /// its DECLAREBLOCKS record.
+    pub bits: Vec<(u64, u64)>,
     pub error: Option<(u64, String)>,
 }
 
@@ -437,6 +440,14 @@ struct Reader<'m> {
     strtab: Vec<u8>,
     /// Names in the string table: (global kind 0 var / 1 function, index, offset, size).
     pending_names: Vec<(u8, usize, u64, u64)>,
+}
+
+/// An alignment stored as log2 + 1 (0: none); 0 for one past 2^63.
+pub fn log2_align(a: u64) -> u64 {
+    match a {
+        0 => 0,
+        a => 1u64.checked_shl((a - 1).min(64) as u32).unwrap_or(0),
+    }
 }
 
 /// A signed value as the bitstream stores it (sign in the low bit).
@@ -868,7 +879,11 @@ impl Reader<'_> {
                 },
                 k => Const::Other(k),
             };
-            vals.push(Value::Const { ty, c: k });
+            vals.push(Value::Const {
+                ty,
+                c: k,
+                bits: r.bits,
+            });
         }
     }
 
@@ -936,7 +951,7 @@ impl Reader<'_> {
 
     fn function(&mut self, s: &mut Stream, b: &Block, f: usize) -> Body {
         let mut body = Body {
-            bits: (b.start, b.end),
+            bits: vec![(b.start, b.body)],
             ..Body::default()
         };
         let base = self.m.values.len();
@@ -989,6 +1004,7 @@ impl Reader<'_> {
                 Entry::Record(r) => {
                     if r.code == 1 {
                         body.blocks = r.ops.first().copied().unwrap_or(0) as usize;
+                        body.bits.push(r.bits);
                         continue;
                     }
                     // DEBUG_LOC, DEBUG_LOC_AGAIN: on the last instruction.
@@ -1287,7 +1303,7 @@ impl Reader<'_> {
                     Op::Alloca {
                         ty: elem,
                         size,
-                        align: if align == 0 { 0 } else { 1u64 << (align - 1) },
+                        align: log2_align(u64::from(align)),
                     },
                     false,
                 ));
@@ -1305,7 +1321,7 @@ impl Reader<'_> {
                     rt,
                     Op::Load {
                         ptr: p,
-                        align: if a == 0 { 0 } else { 1 << (a - 1) },
+                        align: log2_align(a),
                         volatile: vol,
                     },
                     false,
@@ -1323,7 +1339,7 @@ impl Reader<'_> {
                 Op::Store {
                     ptr: p,
                     val: v,
-                    align: if a == 0 { 0 } else { 1 << (a - 1) },
+                    align: log2_align(a),
                     volatile: vol,
                 }
             }

@@ -111,6 +111,8 @@ struct Writer<'m> {
     attr_slots: Vec<String>,
     /// Numbers of unnamed global values.
     unnamed: HashMap<ValueId, usize>,
+    /// How deep constant text is nested.
+    depth: std::cell::Cell<u32>,
 }
 
 /// What a function's text needs: its body and the numbers of its values and blocks.
@@ -132,6 +134,7 @@ impl<'m> Writer<'m> {
             md_order: Vec::new(),
             attr_slots: Vec::new(),
             unnamed: HashMap::new(),
+            depth: std::cell::Cell::new(0),
         }
     }
 
@@ -275,23 +278,25 @@ impl<'m> Writer<'m> {
         }
     }
 
-    /// Numbers metadata node `id` and, depth first, the nodes it refers to.
+    /// Numbers metadata node `id` and, depth first, the nodes it refers to
+    /// (a node before its operands, operands in order; a stack, not
+    /// recursion, so a deep chain cannot overflow the stack).
     fn md_slot(&mut self, id: u64) {
         let m = self.m;
-        let Some(e) = m.md.get(id as usize) else {
-            return;
-        };
-        if !matches!(e.md, Md::Node { .. } | Md::Special { .. }) || self.md_slots.contains_key(&id)
-        {
-            return;
-        }
-        self.md_slots.insert(id, self.md_order.len());
-        self.md_order.push(id);
-        if let Md::Node { ops, .. } = &e.md {
-            for &o in ops {
-                if o > 0 {
-                    self.md_slot(o - 1);
-                }
+        let mut stack = vec![id];
+        while let Some(id) = stack.pop() {
+            let Some(e) = m.md.get(id as usize) else {
+                continue;
+            };
+            if !matches!(e.md, Md::Node { .. } | Md::Special { .. })
+                || self.md_slots.contains_key(&id)
+            {
+                continue;
+            }
+            self.md_slots.insert(id, self.md_order.len());
+            self.md_order.push(id);
+            if let Md::Node { ops, .. } = &e.md {
+                stack.extend(ops.iter().rev().filter(|&&o| o > 0).map(|&o| o - 1));
             }
         }
     }
@@ -462,7 +467,7 @@ impl<'m> Writer<'m> {
                 },
                 None => format!("@{}", self.unnamed.get(&v).copied().unwrap_or(0)),
             },
-            Some(Value::Const { ty, c }) => self.constant(*ty, c, fr),
+            Some(Value::Const { ty, c, .. }) => self.constant(*ty, c, fr),
             Some(Value::Arg { .. }) | Some(Value::Inst { .. }) => fr
                 .and_then(|f| f.slots.get(&v).cloned())
                 .unwrap_or_else(|| "%<?>".into()),
@@ -480,11 +485,20 @@ impl<'m> Writer<'m> {
 
     fn is_zero(&self, v: ValueId, fr: Option<&Frame>) -> bool {
         match self.value_entry(v, fr) {
-            Some(Value::Const { c, ty }) => match c {
+            Some(Value::Const { c, ty, .. }) => match c {
                 Const::Null => true,
                 Const::Int(0) => true,
                 Const::Float(0) => true,
-                Const::Aggregate(es) => es.iter().all(|&e| self.is_zero(e, fr)),
+                Const::Aggregate(es) => {
+                    let d = self.depth.get();
+                    if d > 64 {
+                        return false;
+                    }
+                    self.depth.set(d + 1);
+                    let z = es.iter().all(|&e| self.is_zero(e, fr));
+                    self.depth.set(d);
+                    z
+                }
                 Const::Data(d) => {
                     d.iter().all(|&x| x == 0)
                         && !matches!(self.m.ty(*ty), Type::Float | Type::Double)
@@ -505,7 +519,20 @@ impl<'m> Writer<'m> {
         )
     }
 
+    /// A constant's text. Constants nest (a hostile module can make one hold
+    /// itself): past 64 levels the text says so instead of going deeper.
     fn constant(&self, ty: TypeId, c: &Const, fr: Option<&Frame>) -> String {
+        let d = self.depth.get();
+        if d > 64 {
+            return "<constant nested too deep>".into();
+        }
+        self.depth.set(d + 1);
+        let s = self.constant_inner(ty, c, fr);
+        self.depth.set(d);
+        s
+    }
+
+    fn constant_inner(&self, ty: TypeId, c: &Const, fr: Option<&Frame>) -> String {
         let m = self.m;
         let t = m.ty(ty);
         match c {
@@ -811,7 +838,7 @@ impl<'m> Writer<'m> {
             let _ = write!(s, " {}", self.value(i, None));
         }
         if g.align > 0 {
-            let _ = write!(s, ", align {}", 1u64 << (g.align - 1));
+            let _ = write!(s, ", align {}", super::log2_align(g.align));
         }
         TextLine::at(s, g.bits)
     }
@@ -895,7 +922,7 @@ impl<'m> Writer<'m> {
             let _ = write!(s, " #{k}");
         }
         if f.align > 0 {
-            let _ = write!(s, " align {}", 1u64 << (f.align - 1));
+            let _ = write!(s, " align {}", super::log2_align(f.align));
         }
         match frame {
             None => self.line(TextLine::at(s, f.bits)),
@@ -903,7 +930,7 @@ impl<'m> Writer<'m> {
                 s.push_str(" {");
                 let mut head = TextLine::at(s, f.bits);
                 if let Some(b) = &f.body {
-                    head.bits.push(b.bits);
+                    head.bits.extend(b.bits.iter().copied());
                 }
                 self.line(head);
                 self.body(&fr);
@@ -981,14 +1008,21 @@ impl<'m> Writer<'m> {
                 cur = i.block;
                 if cur > 0 {
                     self.line(TextLine::plain(""));
-                    let label = fr.blocks[cur].trim_start_matches('%').to_string();
+                    let label = fr.blocks.get(cur).map_or_else(
+                        || format!("<block {cur}>"),
+                        |b| b.trim_start_matches('%').to_string(),
+                    );
                     let mut s = format!("{label}:");
-                    if !preds[cur].is_empty() {
+                    let none = Vec::new();
+                    let these = preds.get(cur).unwrap_or(&none);
+                    if !these.is_empty() {
                         while s.len() < 50 {
                             s.push(' ');
                         }
-                        let ps: Vec<&str> =
-                            preds[cur].iter().map(|&p| fr.blocks[p].as_str()).collect();
+                        let ps: Vec<&str> = these
+                            .iter()
+                            .map(|&p| fr.blocks.get(p).map_or("%?", String::as_str))
+                            .collect();
                         let _ = write!(s, "; preds = {}", ps.join(", "));
                     } else {
                         while s.len() < 50 {
@@ -1000,7 +1034,16 @@ impl<'m> Writer<'m> {
                 }
             }
             let text = self.inst(i, fr);
-            self.line(TextLine::at(text, i.bits));
+            let mut line = TextLine::at(text, i.bits);
+            // The records of the constants it names.
+            for v in operands(&i.op) {
+                if let Some(Value::Const { bits, .. }) = self.value_entry(v, Some(fr)) {
+                    if bits.1 > bits.0 && !line.bits.contains(bits) {
+                        line.bits.push(*bits);
+                    }
+                }
+            }
+            self.line(line);
         }
         if let Some((at, e)) = &b.error {
             self.line(TextLine::plain(format!(
@@ -1077,11 +1120,7 @@ impl<'m> Writer<'m> {
                                 s.push_str(" nsw");
                             }
                         }
-                        3 | 4 | 8 | 9 => {
-                            if flags & 1 != 0 {
-                                s.push_str(" exact");
-                            }
-                        }
+                        3 | 4 | 8 | 9 if flags & 1 != 0 => s.push_str(" exact"),
                         _ => {}
                     }
                 }
@@ -1416,7 +1455,7 @@ impl<'m> Writer<'m> {
         match m.ty(t) {
             Type::Int(w) => {
                 let w = u64::from(*w);
-                spec("i", w).unwrap_or_else(|| match w {
+                spec("i", w).unwrap_or(match w {
                     0..=8 => 1,
                     9..=16 => 2,
                     17..=32 => 4,
@@ -1572,64 +1611,75 @@ impl Finder<'_> {
         }
     }
 
+    /// Types in constant `v` and the constants it is made of (each once).
     fn value(&mut self, v: ValueId, body: Option<(&Body, usize)>) {
         let m = self.m;
-        let val = if v < m.values.len() {
-            m.values.get(v)
-        } else {
-            body.and_then(|(b, base)| b.values.get(v - base))
-        };
-        let Some(Value::Const { ty, c }) = val else {
-            return;
-        };
-        let owner = match body {
-            Some((b, base)) if v >= base => b as *const Body as usize,
-            _ => 0,
-        };
-        if !self.consts.insert((owner, v)) {
-            return;
-        }
-        self.ty(*ty);
-        let inner: Vec<ValueId> = match c {
-            Const::Aggregate(es) => es.clone(),
-            Const::Cast { val, .. } => vec![*val],
-            Const::Gep { ops, .. } => ops.iter().map(|&(_, v)| v).collect(),
-            Const::Binop { lhs, rhs, .. } | Const::Cmp { lhs, rhs, .. } => vec![*lhs, *rhs],
-            Const::Select(a, b, c2) => vec![*a, *b, *c2],
-            _ => Vec::new(),
-        };
-        if let Const::Gep {
-            source: Some(s), ..
-        } = c
-        {
-            let _ = s;
-        }
-        for i in inner {
-            self.value(i, body);
+        let mut stack = vec![v];
+        while let Some(v) = stack.pop() {
+            let val = if v < m.values.len() {
+                m.values.get(v)
+            } else {
+                body.and_then(|(b, base)| b.values.get(v - base))
+            };
+            let Some(Value::Const { ty, c, .. }) = val else {
+                continue;
+            };
+            let owner = match body {
+                Some((b, base)) if v >= base => b as *const Body as usize,
+                _ => 0,
+            };
+            if !self.consts.insert((owner, v)) {
+                continue;
+            }
+            self.ty(*ty);
+            let inner: Vec<ValueId> = match c {
+                Const::Aggregate(es) => es.clone(),
+                Const::Cast { val, .. } => vec![*val],
+                Const::Gep { ops, .. } => ops.iter().map(|&(_, v)| v).collect(),
+                Const::Binop { lhs, rhs, .. } | Const::Cmp { lhs, rhs, .. } => vec![*lhs, *rhs],
+                Const::Select(a, b, c2) => vec![*a, *b, *c2],
+                _ => Vec::new(),
+            };
+            stack.extend(inner.into_iter().rev());
         }
     }
 
-    fn md(&mut self, op_or_id: u64) {
-        self.md_id(op_or_id);
-    }
-
-    fn md_id(&mut self, id: u64) {
-        if !self.mds.insert(id) {
-            return;
+    /// Types in metadata node `id` and the nodes and values it holds, in
+    /// the order recursion would meet them (a stack of work, not recursion).
+    fn md(&mut self, id: u64) {
+        enum Work {
+            Node(u64),
+            Value(ValueId),
         }
-        let Some(e) = self.m.md.get(id as usize) else {
-            return;
-        };
-        if let Md::Node { ops, .. } = &e.md {
-            for &o in ops.clone().iter() {
-                if o == 0 {
+        let mut stack = vec![Work::Node(id)];
+        while let Some(w) = stack.pop() {
+            let id = match w {
+                Work::Value(v) => {
+                    self.value(v, None);
                     continue;
                 }
-                match self.m.md.get((o - 1) as usize).map(|e| &e.md) {
-                    Some(Md::Node { .. }) => self.md_id(o - 1),
-                    Some(Md::Value(_, v)) => self.value(*v, None),
-                    _ => {}
+                Work::Node(id) => id,
+            };
+            if !self.mds.insert(id) {
+                continue;
+            }
+            let Some(e) = self.m.md.get(id as usize) else {
+                continue;
+            };
+            if let Md::Node { ops, .. } = &e.md {
+                let mut work = Vec::new();
+                for &o in ops {
+                    match o
+                        .checked_sub(1)
+                        .and_then(|k| self.m.md.get(k as usize))
+                        .map(|e| &e.md)
+                    {
+                        Some(Md::Node { .. }) => work.push(Work::Node(o - 1)),
+                        Some(Md::Value(_, v)) => work.push(Work::Value(*v)),
+                        _ => {}
+                    }
                 }
+                stack.extend(work.into_iter().rev());
             }
         }
     }
