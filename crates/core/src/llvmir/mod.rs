@@ -327,7 +327,13 @@ pub struct Module {
     pub triple: Option<String>,
     pub datalayout: Option<String>,
     pub source_filename: Option<String>,
+    /// Bits of the TRIPLE, DATALAYOUT and SOURCE_FILENAME records.
+    pub header_bits: [(u64, u64); 3],
     pub types: Vec<Type>,
+    /// Bits of each type's record (a named struct's: its name and body).
+    pub type_bits: Vec<Vec<(u64, u64)>>,
+    /// Bits of each attribute group's record, by group ID.
+    pub group_bits: Vec<(u64, (u64, u64))>,
     pub globals: Vec<Global>,
     pub functions: Vec<Function>,
     pub values: Vec<Value>,
@@ -547,9 +553,18 @@ impl Reader<'_> {
         let o = |k: usize| r.ops.get(k).copied().unwrap_or(0);
         match r.code {
             1 => self.m.version = o(0),
-            2 => self.m.triple = Some(text(&r.ops)),
-            3 => self.m.datalayout = Some(text(&r.ops)),
-            16 => self.m.source_filename = Some(text(&r.ops)),
+            2 => {
+                self.m.triple = Some(text(&r.ops));
+                self.m.header_bits[0] = r.bits;
+            }
+            3 => {
+                self.m.datalayout = Some(text(&r.ops));
+                self.m.header_bits[1] = r.bits;
+            }
+            16 => {
+                self.m.source_filename = Some(text(&r.ops));
+                self.m.header_bits[2] = r.bits;
+            }
             // GLOBALVAR: [(strtab offset, size,)? type, isconst|explicit, init+1,
             // linkage, align, section, visibility, tls, unnamed_addr,
             // externally_initialized, dll, comdat, attrs, dso_local]
@@ -643,6 +658,7 @@ impl Reader<'_> {
     fn types(&mut self, s: &mut Stream, b: &Block) {
         let mut c = s.enter(b);
         let mut name: Option<String> = None;
+        let mut name_bits: Option<(u64, u64)> = None;
         loop {
             let r = match s.next(&mut c) {
                 Ok(Entry::Record(r)) => r,
@@ -653,6 +669,15 @@ impl Reader<'_> {
                     return;
                 }
             };
+            if r.code == 19 {
+                name_bits = Some(r.bits);
+            } else if r.code != 1 {
+                let mut bits = vec![r.bits];
+                if matches!(r.code, 6 | 20) {
+                    bits.extend(name_bits.take());
+                }
+                self.m.type_bits.push(bits);
+            }
             let o = |k: usize| r.ops.get(k).copied().unwrap_or(0);
             let t = match r.code {
                 1 => continue,
@@ -765,6 +790,7 @@ impl Reader<'_> {
                 }
             }
             self.m.groups.push((id, idx, attrs));
+            self.m.group_bits.push((id, r.bits));
         }
     }
 

@@ -151,18 +151,18 @@ impl<'m> Writer<'m> {
             m.source_filename.as_deref().unwrap_or(name).as_bytes(),
         );
         sf.push('"');
-        self.line(TextLine::plain(sf));
+        self.line(TextLine::at(sf, m.header_bits[2]));
         if let Some(dl) = &m.datalayout {
             let mut s = String::from("target datalayout = \"");
             escape(&mut s, dl.as_bytes());
             s.push('"');
-            self.line(TextLine::plain(s));
+            self.line(TextLine::at(s, m.header_bits[1]));
         }
         if let Some(t) = &m.triple {
             let mut s = String::from("target triple = \"");
             escape(&mut s, t.as_bytes());
             s.push('"');
-            self.line(TextLine::plain(s));
+            self.line(TextLine::at(s, m.header_bits[0]));
         }
         // Unnamed globals and functions are numbered in module order.
         let mut n = 0;
@@ -184,7 +184,9 @@ impl<'m> Writer<'m> {
             self.line(TextLine::plain(""));
             for t in named {
                 let text = format!("{} = type {}", self.ty(t), self.struct_body(t));
-                self.line(TextLine::plain(text));
+                let mut l = TextLine::plain(text);
+                l.bits = m.type_bits.get(t).cloned().unwrap_or_default();
+                self.line(l);
             }
         }
         if !m.globals.is_empty() {
@@ -201,7 +203,17 @@ impl<'m> Writer<'m> {
         if !self.attr_slots.is_empty() {
             self.line(TextLine::plain(""));
             for (k, a) in self.attr_slots.clone().into_iter().enumerate() {
-                self.line(TextLine::plain(format!("attributes #{k} = {{ {a} }}")));
+                let mut l = TextLine::plain(format!("attributes #{k} = {{ {a} }}"));
+                // The groups of function attributes that read the same.
+                for (id, idx, attrs) in &m.groups {
+                    let refs: Vec<&Attr> = attrs.iter().collect();
+                    if *idx == FN_INDEX && self.attrs_text(&refs) == a {
+                        if let Some((_, bits)) = m.group_bits.iter().find(|(g, _)| g == id) {
+                            l.bits.push(*bits);
+                        }
+                    }
+                }
+                self.line(l);
             }
         }
         if !m.named_md.is_empty() {
@@ -852,11 +864,32 @@ impl<'m> Writer<'m> {
             .into_iter()
             .filter(|a| !matches!(a, Attr::Str(..)))
             .collect();
+        // The comment points at the function's attribute group records.
+        let mut group_bits = Vec::new();
+        if let Some(groups) = f
+            .attrs
+            .checked_sub(1)
+            .and_then(|k| m.attr_lists.get(k as usize))
+        {
+            for g in groups {
+                let is_fn = m
+                    .groups
+                    .iter()
+                    .any(|(id, idx, _)| id == g && *idx == FN_INDEX);
+                if let Some((_, bits)) = m.group_bits.iter().find(|(id, _)| id == g) {
+                    if is_fn {
+                        group_bits.push(*bits);
+                    }
+                }
+            }
+        }
         if let Some(u) = &up {
             self.line(TextLine::plain(format!("; Function Attrs: {}", u.fn_attrs)));
         } else if !plain.is_empty() {
             let text = self.attrs_text(&plain);
-            self.line(TextLine::plain(format!("; Function Attrs: {text}")));
+            let mut l = TextLine::plain(format!("; Function Attrs: {text}"));
+            l.bits = group_bits;
+            self.line(l);
         }
         let (ret, params, vararg) = match m.ty(f.ty) {
             Type::Function {
