@@ -165,16 +165,43 @@ fn dis_prints_dxil_modules_as_llvm_dis_14() {
     }
 }
 
-/// A module LLVM 19 wrote: its text in that dialect is not made yet, and the
-/// command says so and exits 1.
+/// A module clang-19 wrote prints as llvm-dis-19 prints it; with debug
+/// information (not printed yet) the command says so and exits 1.
 #[test]
-fn dis_of_a_modern_module_says_its_dialect_is_not_printed_yet() {
+fn dis_of_clang_19_modules() {
     let bc = repo().join("tests/fixtures/bitcode/plain_linux_O0.bc");
     let out = hexlens(&["dis", bc.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let want = std::process::Command::new(hexlens_testkit::tools::llvm_19_tool("llvm-dis"))
+        .arg(&bc)
+        .arg("-o")
+        .arg("-")
+        .output()
+        .unwrap();
+    let tail = |t: &[u8]| {
+        String::from_utf8_lossy(t)
+            .lines()
+            .skip(2)
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert!(tail(&want.stdout).len() > 50);
+    assert_eq!(tail(&out.stdout), tail(&want.stdout));
+
+    let dir = hexlens_testkit::tools::scratch_dir("dis-debug");
+    let g = dir.join("g.bc");
+    let made = std::process::Command::new(hexlens_testkit::tools::llvm_19_tool("clang"))
+        .args(["-c", "-emit-llvm", "-g", "-O0"])
+        .arg(repo().join("crates/testkit/src/generators/bitcode/bitcode_sample.c"))
+        .arg("-o")
+        .arg(&g)
+        .output()
+        .unwrap();
+    assert!(made.status.success());
+    let out = hexlens(&["dis", g.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.starts_with("; hexlens: this module's producer is LLVM19"),
-        "{text}"
-    );
+    assert!(text.starts_with("; hexlens: this module (LLVM19"), "{text}");
+    assert!(text.contains("debug information"));
 }

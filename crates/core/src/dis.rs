@@ -237,9 +237,10 @@ fn bitcode_node(tree: &Tree, id: NodeId) -> Option<NodeId> {
     None
 }
 
-/// LLVM text of the module in program node `id`. Modules LLVM 4 and later
-/// wrote (an IDENTIFICATION block naming a producer other than LLVM 3.x)
-/// print as `llvm-dis-19` would, which is not made yet: a comment says so.
+/// LLVM text of the module in program node `id`: DXC's and LLVM 3.x's as
+/// `llvm-dis-14` prints them, later ones as `llvm-dis-19` does. A later
+/// module with debug information gets a comment saying its text is not made
+/// yet.
 #[cfg(feature = "bitcode")]
 fn llvm_listing(
     tree: &Tree,
@@ -256,12 +257,16 @@ fn llvm_listing(
     let n = src.read_at(start, &mut bytes);
     bytes.truncate(n);
     let m = crate::llvmir::read(&bytes);
-    if let Some(p) = m.producer.as_deref() {
-        if !p.starts_with("LLVM3.") && !p.starts_with("APPLE_1_") {
-            return vec![Line::plain(format!(
-                "; hexlens: this module's producer is {p}: its text as llvm-dis-19 prints it is not made yet"
-            ))];
-        }
+    // Debug information of LLVM 4 and later (DI metadata, debug records) is
+    // not printed yet.
+    let debug =
+        m.md.iter()
+            .any(|e| matches!(e.md, crate::llvmir::Md::Special { .. }));
+    if m.modern() && debug {
+        return vec![Line::plain(format!(
+            "; hexlens: this module ({}) holds debug information, which its text as llvm-dis-19 prints it does not have yet",
+            m.producer.as_deref().unwrap_or("LLVM 4 or later")
+        ))];
     }
     let base = start * 8;
     let mut out = Vec::new();

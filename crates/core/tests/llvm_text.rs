@@ -1,5 +1,6 @@
 //! LLVM assembly made from bitcode (`hexlens_core::llvmir`), against
-//! `llvm-dis-14` on every DXIL module of the shared corpus: lines equal, line
+//! `llvm-dis-14` on every DXIL module of the shared corpus and `llvm-dis-19`
+//! on modules clang-19 makes of the repository's C sources: lines equal, line
 //! for line, the `; ModuleID` and (DXC's modules name no source file)
 //! `source_filename` lines aside.
 
@@ -214,4 +215,65 @@ fn every_instruction_record_is_on_a_line() {
     }
     eprintln!("{programs} modules, {records} instruction records, each on a line");
     assert!(programs >= 390 && records > 10_000, "{programs} {records}");
+}
+
+/// clang-19's modules of the repository's C sources at -O0, -O1 and -O2
+/// (without debug information) print as `llvm-dis-19` prints them, every line.
+#[test]
+fn clang_19_modules_print_as_llvm_dis_19_prints_them() {
+    let dir = tools::scratch_dir("llvm-text-19");
+    let sources = [
+        repo::root().join("crates/testkit/src/generators/bitcode/bitcode_sample.c"),
+        repo::root().join("crates/testkit/src/generators/cdac/hexlens_blob.c"),
+    ];
+    let mut modules = 0;
+    let mut lines = 0;
+    for src in &sources {
+        for opt in ["-O0", "-O1", "-O2"] {
+            let bc = dir.join(format!("m{modules}.bc"));
+            let out = Command::new(tools::llvm_19_tool("clang"))
+                .args(["-c", "-emit-llvm", opt])
+                .arg(src)
+                .arg("-o")
+                .arg(&bc)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "clang-19: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let want = Command::new(tools::llvm_19_tool("llvm-dis"))
+                .arg(&bc)
+                .arg("-o")
+                .arg("-")
+                .output()
+                .unwrap();
+            assert!(want.status.success());
+            let want = String::from_utf8(want.stdout).unwrap();
+            let bytes = std::fs::read(&bc).unwrap();
+            let m = llvmir::read(&bytes);
+            assert!(m.modern());
+            let got: Vec<String> = llvmir::write::module(&m, &bc.display().to_string())
+                .iter()
+                .flat_map(|l| l.text.split('\n').map(str::to_string).collect::<Vec<_>>())
+                .collect();
+            let want: Vec<&str> = want.lines().collect();
+            assert_eq!(got.len(), want.len(), "{} {opt}", src.display());
+            for (k, (g, w)) in got.iter().zip(&want).enumerate().skip(2) {
+                assert_eq!(
+                    g.trim_end(),
+                    w.trim_end(),
+                    "{} {opt} line {}",
+                    src.display(),
+                    k + 1
+                );
+            }
+            modules += 1;
+            lines += want.len();
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("{modules} clang-19 modules, {lines} lines, all equal");
+    assert_eq!(modules, 6);
 }

@@ -177,6 +177,9 @@ pub struct Body {
     /// Names from the function's symbol table: values and blocks.
     pub names: Vec<(ValueId, String)>,
     pub block_names: Vec<(usize, String)>,
+    /// Use-list orders of basic blocks (USELIST_CODE_BB): block, and the
+    /// position of each of its uses, in the order uses are listed.
+    pub bb_uselists: Vec<(usize, Vec<u64>)>,
     /// The FUNCTION_BLOCK's header (its ENTER_SUBBLOCK and length word) and
     /// its DECLAREBLOCKS record.
     pub bits: Vec<(u64, u64)>,
@@ -226,6 +229,8 @@ pub enum Op {
     Cast {
         op: u64,
         val: ValueId,
+        /// `nneg` (zext, uitofp), `nuw`/`nsw` (trunc), or fast-math flags.
+        flags: u64,
     },
     Cmp {
         pred: u64,
@@ -347,6 +352,21 @@ pub struct Module {
     pub errors: Vec<(u64, String)>,
 }
 
+impl Module {
+    /// Whether the module is LLVM 4 or later's (its text as `llvm-dis-19`
+    /// prints it): opaque pointers, or an IDENTIFICATION block naming a
+    /// producer other than LLVM 3.x.
+    pub fn modern(&self) -> bool {
+        self.types
+            .iter()
+            .any(|t| matches!(t, Type::Pointer(None, _)))
+            || self
+                .producer
+                .as_deref()
+                .is_some_and(|p| !p.starts_with("LLVM3.") && !p.starts_with("APPLE_1_"))
+    }
+}
+
 /// One attribute of a group.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Attr {
@@ -368,6 +388,7 @@ const METADATA: u64 = 15;
 const METADATA_ATTACHMENT: u64 = 16;
 const TYPE_NEW: u64 = 17;
 const METADATA_KIND: u64 = 22;
+const USELIST: u64 = 18;
 const STRTAB: u64 = 23;
 
 impl Module {
@@ -385,10 +406,17 @@ impl Module {
     }
 
     /// A pointer type to `t` in address space `space`, if the table has one.
+    /// A pointer to `t` in address space `space`: the typed pointer if the
+    /// table has one, else the opaque `ptr` of that space.
     pub fn pointer_to(&self, t: TypeId, space: u32) -> Option<TypeId> {
         self.types
             .iter()
             .position(|x| *x == Type::Pointer(Some(t), space))
+            .or_else(|| {
+                self.types
+                    .iter()
+                    .position(|x| *x == Type::Pointer(None, space))
+            })
     }
 }
 
@@ -1011,6 +1039,16 @@ impl Reader<'_> {
                         self.metadata(s, &sub, &vals);
                     }
                     METADATA_ATTACHMENT => attachments(s, &sub, &mut body),
+                    USELIST => {
+                        let mut uc = s.enter(&sub);
+                        while let Ok(Entry::Record(r)) = s.next(&mut uc) {
+                            if r.code == 2 {
+                                if let Some((&bb, perm)) = r.ops.split_last() {
+                                    body.bb_uselists.push((bb as usize, perm.to_vec()));
+                                }
+                            }
+                        }
+                    }
                     VALUE_SYMTAB => {
                         let mut vc = s.enter(&sub);
                         while let Ok(Entry::Record(r)) = s.next(&mut vc) {
@@ -1176,7 +1214,8 @@ impl Reader<'_> {
                 let (v, _) = pair(&mut i)?;
                 let to = get(i)? as usize;
                 let op = get(i + 1)?;
-                return Ok((to, Op::Cast { op, val: v }, false));
+                let flags = ops.get(i + 2).copied().unwrap_or(0);
+                return Ok((to, Op::Cast { op, val: v, flags }, false));
             }
             9 | 28 => {
                 let (l, t) = pair(&mut i)?;

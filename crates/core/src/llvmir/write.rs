@@ -740,15 +740,23 @@ impl<'m> Writer<'m> {
     }
 
     fn attrs_text(&self, attrs: &[&Attr]) -> String {
+        let modern = self.m.modern();
+        let order = |k: u64| order(k, modern);
         let mut keyed: Vec<(u32, String)> = attrs
             .iter()
             .map(|a| match a {
                 Attr::Enum(k) => (order(*k), attr_name(*k).to_string()),
+                Attr::Int(86, v) => (order(86), memory_text(*v)),
                 Attr::Int(k, v) => {
                     let n = attr_name(*k);
                     let t = match *k {
                         1 => format!("align {v}"),
                         25 => format!("alignstack({v})"),
+                        // uwtable: 2 asynchronous (plain), 1 synchronous.
+                        33 => match v {
+                            1 => "uwtable(sync)".into(),
+                            _ => "uwtable".into(),
+                        },
                         _ => format!("{n}({v})"),
                     };
                     (order(*k), t)
@@ -822,7 +830,8 @@ impl<'m> Writer<'m> {
         } else {
             s.push_str(link);
         }
-        if g.dso_local {
+        // Local linkage and hidden or protected visibility imply dso_local.
+        if g.dso_local && !matches!(g.linkage, 3 | 9 | 13 | 14) && g.visibility == 0 {
             s.push_str("dso_local ");
         }
         s.push_str(visibility(g.visibility));
@@ -903,7 +912,7 @@ impl<'m> Writer<'m> {
         let mut s = String::from(if define { "define " } else { "declare " });
         let link = linkage(f.linkage);
         s.push_str(link);
-        if f.dso_local {
+        if f.dso_local && !matches!(f.linkage, 3 | 9 | 13 | 14) && f.visibility == 0 {
             s.push_str("dso_local ");
         }
         s.push_str(visibility(f.visibility));
@@ -1035,6 +1044,17 @@ impl<'m> Writer<'m> {
                 }
             }
         }
+        // A use-list order the module keeps: use k moves to position perm[k].
+        for (bb, perm) in &b.bb_uselists {
+            if let Some(p) = preds.get_mut(*bb) {
+                if p.len() == perm.len() {
+                    let mut keyed: Vec<(u64, usize)> =
+                        perm.iter().copied().zip(p.iter().copied()).collect();
+                    keyed.sort_by_key(|&(k, _)| k);
+                    *p = keyed.into_iter().map(|(_, b)| b).collect();
+                }
+            }
+        }
         let mut cur = usize::MAX;
         for i in &b.insts {
             if i.block != cur {
@@ -1162,10 +1182,27 @@ impl<'m> Writer<'m> {
             Op::Unop { val, flags, .. } => {
                 let _ = write!(s, "fneg{} {}", fmf_text(*flags), self.typed(*val, fr2));
             }
-            Op::Cast { op, val } => {
+            Op::Cast { op, val, flags } => {
+                let mut f = String::new();
+                match op {
+                    // zext, uitofp: nneg.
+                    1 | 5 if flags & 1 != 0 => f.push_str(" nneg"),
+                    // trunc: nuw, nsw.
+                    0 => {
+                        if flags & 1 != 0 {
+                            f.push_str(" nuw");
+                        }
+                        if flags & 2 != 0 {
+                            f.push_str(" nsw");
+                        }
+                    }
+                    // Casts to and from floating point carry fast-math flags.
+                    7 | 8 => f.push_str(&fmf_text(*flags)),
+                    _ => {}
+                }
                 let _ = write!(
                     s,
-                    "{} {} to {}",
+                    "{}{f} {} to {}",
                     cast_name(*op),
                     self.typed(*val, fr2),
                     self.ty(i.ty)
@@ -2039,11 +2076,12 @@ fn attr_name(k: u64) -> &'static str {
 /// the kinds numbered alphabetically by their C++ names, enum kinds before
 /// integer kinds before type kinds. Written here as the sort keys of the
 /// kinds hexlens meets; others sort by their printed name after them.
-fn order(k: u64) -> u32 {
+fn order(k: u64, modern: bool) -> u32 {
     // Integer attributes (align, alignstack, allocsize, dereferenceable,
-    // dereferenceable_or_null, vscale_range, memory…) sort after every enum
-    // attribute; type attributes after them.
-    let int_kind = matches!(k, 1 | 25 | 41 | 42 | 51 | 74 | 82 | 86);
+    // dereferenceable_or_null, vscale_range, allockind, memory, nofpclass;
+    // uwtable from LLVM 15 on) sort after every enum attribute; type
+    // attributes after them.
+    let int_kind = matches!(k, 1 | 25 | 41 | 42 | 51 | 74 | 82 | 86 | 87) || (modern && k == 33);
     let type_kind = matches!(k, 3 | 29 | 38 | 65 | 69 | 77);
     let class = if type_kind {
         2
@@ -2100,4 +2138,24 @@ fn mangle(m: &Module, t: TypeId) -> Option<String> {
         Type::Pointer(Some(p), a) => format!("p{a}{}", mangle(m, *p)?),
         _ => return None,
     })
+}
+
+/// A `memory` attribute's text: two bits (read 1, write 2) for each of
+/// argument memory, inaccessible memory and other memory, the last written
+/// as the default.
+fn memory_text(v: u64) -> String {
+    let loc = |k: u64| (v >> (2 * k)) & 3;
+    let name = |mr: u64| ["none", "read", "write", "readwrite"][mr as usize];
+    let other = loc(2);
+    let all = loc(0) | loc(1) | loc(2);
+    let mut parts = Vec::new();
+    if other != 0 || all == other {
+        parts.push(name(other).to_string());
+    }
+    for (k, what) in [(0, "argmem"), (1, "inaccessiblemem")] {
+        if loc(k) != other {
+            parts.push(format!("{what}: {}", name(loc(k))));
+        }
+    }
+    format!("memory({})", parts.join(", "))
 }
