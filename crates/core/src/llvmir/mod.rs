@@ -21,7 +21,7 @@ pub type TypeId = usize;
 pub type ValueId = usize;
 
 /// A type of the type table.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
     Void,
     Half,
@@ -87,6 +87,8 @@ pub enum Const {
     Gep {
         source: Option<TypeId>,
         inbounds: bool,
+        /// LLVM 19's flags: 2 `nusw`, 4 `nuw` (1 is `inbounds`).
+        flags: u64,
         ops: Vec<(TypeId, ValueId)>,
     },
     Select(ValueId, ValueId, ValueId),
@@ -180,6 +182,9 @@ pub struct Body {
     /// Use-list orders of basic blocks (USELIST_CODE_BB): block, and the
     /// position of each of its uses, in the order uses are listed.
     pub bb_uselists: Vec<(usize, Vec<u64>)>,
+    /// Where this function's own metadata IDs start, and how far its nodes
+    /// lie past that in the module's list.
+    pub md_shift: Option<(u64, u64)>,
     /// The FUNCTION_BLOCK's header (its ENTER_SUBBLOCK and length word) and
     /// its DECLAREBLOCKS record.
     pub bits: Vec<(u64, u64)>,
@@ -254,13 +259,17 @@ pub enum Op {
         ptr: ValueId,
         align: u64,
         volatile: bool,
+        /// An atomic load's ordering and sync scope.
+        atomic: Option<(u64, u64)>,
     },
     Store {
         ptr: ValueId,
         val: ValueId,
         align: u64,
         volatile: bool,
+        atomic: Option<(u64, u64)>,
     },
+    Freeze(ValueId),
     Gep {
         inbounds: bool,
         source: TypeId,
@@ -337,6 +346,8 @@ pub struct Module {
     pub types: Vec<Type>,
     /// Bits of each type's record (a named struct's: its name and body).
     pub type_bits: Vec<Vec<(u64, u64)>>,
+    /// Each type's first index in the table.
+    pub type_index: std::collections::HashMap<Type, TypeId>,
     /// Bits of each attribute group's record, by group ID.
     pub group_bits: Vec<(u64, (u64, u64))>,
     pub globals: Vec<Global>,
@@ -374,6 +385,8 @@ pub enum Attr {
     Int(u64, u64),
     Str(String, Option<String>),
     Type(u64, Option<TypeId>),
+    /// A constant range: kind, bit width, lower and upper bound.
+    Range(u64, u64, i64, i64),
 }
 
 // Block IDs.
@@ -405,18 +418,16 @@ impl Module {
         }
     }
 
-    /// A pointer type to `t` in address space `space`, if the table has one.
     /// A pointer to `t` in address space `space`: the typed pointer if the
     /// table has one, else the opaque `ptr` of that space.
     pub fn pointer_to(&self, t: TypeId, space: u32) -> Option<TypeId> {
-        self.types
-            .iter()
-            .position(|x| *x == Type::Pointer(Some(t), space))
-            .or_else(|| {
-                self.types
-                    .iter()
-                    .position(|x| *x == Type::Pointer(None, space))
-            })
+        self.find_type(&Type::Pointer(Some(t), space))
+            .or_else(|| self.find_type(&Type::Pointer(None, space)))
+    }
+
+    /// The index of type `t` in the table, if it is there.
+    pub fn find_type(&self, t: &Type) -> Option<TypeId> {
+        self.type_index.get(t).copied()
     }
 }
 
@@ -436,6 +447,7 @@ pub fn read(data: &[u8]) -> Module {
         m: &mut m,
         strtab: Vec::new(),
         pending_names: Vec::new(),
+        module_md: None,
     };
     loop {
         match s.next(&mut top) {
@@ -474,6 +486,9 @@ struct Reader<'m> {
     strtab: Vec<u8>,
     /// Names in the string table: (global kind 0 var / 1 function, index, offset, size).
     pending_names: Vec<(u8, usize, u64, u64)>,
+    /// Metadata entries of the module itself: a function's own metadata is
+    /// numbered from here in each function.
+    module_md: Option<usize>,
 }
 
 /// An alignment stored as log2 + 1 (0: none); 0 for one past 2^63.
@@ -485,7 +500,7 @@ pub fn log2_align(a: u64) -> u64 {
 }
 
 /// A signed value as the bitstream stores it (sign in the low bit).
-fn signed(v: u64) -> i64 {
+pub(crate) fn signed(v: u64) -> i64 {
     if v & 1 == 0 {
         (v >> 1) as i64
     } else if v == 1 {
@@ -551,14 +566,11 @@ impl Reader<'_> {
                         self.constants(s, &b, &mut vals, 0);
                         self.m.values = vals;
                     }
-                    METADATA => {
-                        let vals = std::mem::take(&mut self.m.values);
-                        self.metadata(s, &b, &vals);
-                        self.m.values = vals;
-                    }
+                    METADATA => self.metadata(s, &b),
                     METADATA_KIND => self.kinds(s, &b),
                     VALUE_SYMTAB => self.module_symtab(s, &b),
                     FUNCTION => {
+                        self.module_md.get_or_insert(self.m.md.len());
                         if next_body == 0 {
                             bodies = (0..self.m.functions.len())
                                 .filter(|&k| !self.m.functions[k].declaration)
@@ -761,6 +773,8 @@ impl Reader<'_> {
                 25 => Type::Pointer(None, o(0) as u32),
                 k => Type::Unknown(k),
             };
+            let id = self.m.types.len();
+            self.m.type_index.entry(t.clone()).or_insert(id);
             self.m.types.push(t);
         }
     }
@@ -813,6 +827,19 @@ impl Reader<'_> {
                             None
                         };
                         attrs.push(Attr::Type(k, t));
+                    }
+                    // A constant range: [kind, bit width, lower, upper], the
+                    // bounds signed (wide ones word by word, not read here).
+                    7 => {
+                        let k = ops.get(i).copied().unwrap_or(0);
+                        let width = ops.get(i + 1).copied().unwrap_or(0);
+                        if width > 64 {
+                            break;
+                        }
+                        let lo = signed(ops.get(i + 2).copied().unwrap_or(0));
+                        let hi = signed(ops.get(i + 3).copied().unwrap_or(0));
+                        attrs.push(Attr::Range(k, width, lo, hi));
+                        i += 4;
                     }
                     _ => break,
                 }
@@ -903,22 +930,31 @@ impl Reader<'_> {
                 },
                 // CE_GEP / CE_INBOUNDS_GEP: [pointee type?, (type, value)*],
                 // the leading type present when the count is odd.
-                12 | 20 | 24 => {
+                // CE_GEP (old), CE_INBOUNDS_GEP: [pointee type?, (type, value)*],
+                // the leading type present when the count is odd;
+                // CE_GEP_WITH_INRANGE_INDEX: [pointee, flags, (type, value)*];
+                // CE_GEP (LLVM 19): [pointee, flags, (type, value)*].
+                12 | 20 | 24 | 32 => {
                     let mut ops = r.ops.as_slice();
                     let mut inbounds = r.code == 20;
+                    let mut flags = 0;
                     let mut source = None;
-                    if r.code == 24 || ops.len() % 2 == 1 {
-                        source = Some(ops[0] as usize);
-                        ops = &ops[1..];
+                    if r.code == 24 || r.code == 32 || ops.len() % 2 == 1 {
+                        source = ops.first().map(|&t| t as usize);
+                        ops = ops.get(1..).unwrap_or_default();
                     }
-                    if r.code == 24 {
-                        // [pointee, flags/inrange, …]
-                        inbounds = ops.first().is_some_and(|&f| f & 1 != 0);
+                    if r.code == 24 || r.code == 32 {
+                        let f = ops.first().copied().unwrap_or(0);
+                        inbounds = f & 1 != 0;
+                        if r.code == 32 {
+                            flags = f;
+                        }
                         ops = ops.get(1..).unwrap_or_default();
                     }
                     Const::Gep {
                         source,
                         inbounds,
+                        flags,
                         ops: ops
                             .chunks(2)
                             .map(|p| (p[0] as usize, *p.get(1).unwrap_or(&0) as usize))
@@ -941,7 +977,7 @@ impl Reader<'_> {
         }
     }
 
-    fn metadata(&mut self, s: &mut Stream, b: &Block, _vals: &[Value]) {
+    fn metadata(&mut self, s: &mut Stream, b: &Block) {
         let mut c = s.enter(b);
         let mut name: Option<String> = None;
         loop {
@@ -1035,8 +1071,24 @@ impl Reader<'_> {
                         body.values = vals;
                     }
                     METADATA => {
-                        let vals = self.m.values.clone();
-                        self.metadata(s, &sub, &vals);
+                        let module_md = *self.module_md.get_or_insert(self.m.md.len());
+                        let base = self.m.md.len();
+                        self.metadata(s, &sub);
+                        // This function's nodes are numbered from the module's
+                        // count: move their references to where they are kept.
+                        let shift = base - module_md;
+                        if shift > 0 {
+                            for e in &mut self.m.md[base..] {
+                                if let Md::Node { ops, .. } = &mut e.md {
+                                    for o in ops.iter_mut() {
+                                        if *o > module_md as u64 {
+                                            *o += shift as u64;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        body.md_shift = Some((module_md as u64, shift as u64));
                     }
                     METADATA_ATTACHMENT => attachments(s, &sub, &mut body),
                     USELIST => {
@@ -1149,12 +1201,7 @@ impl Reader<'_> {
         let ops = &r.ops;
         let mut i = 0usize;
         let relative = self.m.version >= 1;
-        let void = self
-            .m
-            .types
-            .iter()
-            .position(|t| *t == Type::Void)
-            .unwrap_or(0);
+        let void = self.m.find_type(&Type::Void).unwrap_or(0);
         let get = |k: usize| -> Result<u64, String> {
             ops.get(k)
                 .copied()
@@ -1222,18 +1269,11 @@ impl Reader<'_> {
                 let rhs = value(&mut i)?;
                 let pred = get(i)?;
                 let flags = ops.get(i + 1).copied().unwrap_or(0);
-                let bool_ty = self
-                    .m
-                    .types
-                    .iter()
-                    .position(|t| *t == Type::Int(1))
-                    .unwrap_or(0);
+                let bool_ty = self.m.find_type(&Type::Int(1)).unwrap_or(0);
                 let rt = match self.m.ty(t) {
                     Type::Vector(n, _, sc) => self
                         .m
-                        .types
-                        .iter()
-                        .position(|x| *x == Type::Vector(*n, bool_ty, *sc))
+                        .find_type(&Type::Vector(*n, bool_ty, *sc))
                         .unwrap_or(bool_ty),
                     _ => bool_ty,
                 };
@@ -1292,12 +1332,9 @@ impl Reader<'_> {
                 let b2 = value(&mut i)?;
                 let (mask, mt) = pair(&mut i)?;
                 let rt = match (self.m.ty(t), self.m.ty(mt)) {
-                    (Type::Vector(_, e, sc), Type::Vector(n, _, _)) => self
-                        .m
-                        .types
-                        .iter()
-                        .position(|x| *x == Type::Vector(*n, *e, *sc))
-                        .unwrap_or(t),
+                    (Type::Vector(_, e, sc), Type::Vector(n, _, _)) => {
+                        self.m.find_type(&Type::Vector(*n, *e, *sc)).unwrap_or(t)
+                    }
                     _ => t,
                 };
                 return Ok((rt, Op::ShuffleVector(a, b2, mask), false));
@@ -1373,39 +1410,62 @@ impl Reader<'_> {
                     false,
                 ));
             }
-            20 => {
+            // LOAD: [op, ty?, retty?, align, vol]; LOADATOMIC adds ordering
+            // and sync scope.
+            20 | 41 => {
                 let (p, pt) = pair(&mut i)?;
-                let (rt, rest) = if ops.len() - i == 3 {
+                let tail = if r.code == 41 { 5 } else { 3 };
+                let (rt, rest) = if ops.len() - i == tail {
                     (get(i)? as usize, i + 1)
                 } else {
                     (self.m.pointee(pt).unwrap_or(void), i)
                 };
                 let a = get(rest)?;
                 let vol = ops.get(rest + 1).copied().unwrap_or(0) != 0;
+                let atomic = (r.code == 41).then(|| {
+                    (
+                        ops.get(rest + 2).copied().unwrap_or(0),
+                        ops.get(rest + 3).copied().unwrap_or(1),
+                    )
+                });
                 return Ok((
                     rt,
                     Op::Load {
                         ptr: p,
                         align: log2_align(a),
                         volatile: vol,
+                        atomic,
                     },
                     false,
                 ));
             }
-            44 | 24 => {
+            58 => {
+                let (v, t) = pair(&mut i)?;
+                return Ok((t, Op::Freeze(v), false));
+            }
+            // STORE: [ptr, ty?, val, ty?, align, vol]; STOREATOMIC adds
+            // ordering and sync scope.
+            44 | 24 | 45 => {
                 let (p, _) = pair(&mut i)?;
-                let v = if r.code == 44 {
+                let v = if r.code != 24 {
                     pair(&mut i)?.0
                 } else {
                     value(&mut i)?
                 };
                 let a = get(i)?;
                 let vol = ops.get(i + 1).copied().unwrap_or(0) != 0;
+                let atomic = (r.code == 45).then(|| {
+                    (
+                        ops.get(i + 2).copied().unwrap_or(0),
+                        ops.get(i + 3).copied().unwrap_or(1),
+                    )
+                });
                 Op::Store {
                     ptr: p,
                     val: v,
                     align: log2_align(a),
                     volatile: vol,
+                    atomic,
                 }
             }
             43 => {
@@ -1435,7 +1495,16 @@ impl Reader<'_> {
                         _ => void,
                     };
                 }
-                let rt = self.m.pointer_to(cur, space).unwrap_or(void);
+                let mut rt = self.m.pointer_to(cur, space).unwrap_or(void);
+                // A vector base or index makes a vector of pointers.
+                if let Some((n, sc)) = types.iter().find_map(|&t| match self.m.ty(t) {
+                    Type::Vector(n, _, sc) => Some((*n, *sc)),
+                    _ => None,
+                }) {
+                    if let Some(v) = self.m.find_type(&Type::Vector(n, rt, sc)) {
+                        rt = v;
+                    }
+                }
                 return Ok((
                     rt,
                     Op::Gep {
@@ -1544,12 +1613,7 @@ impl Reader<'_> {
                     o => o,
                 });
                 let weak = ops.get(i + 4).copied().unwrap_or(0) != 0;
-                let bool_ty = self
-                    .m
-                    .types
-                    .iter()
-                    .position(|t| *t == Type::Int(1))
-                    .unwrap_or(void);
+                let bool_ty = self.m.find_type(&Type::Int(1)).unwrap_or(void);
                 let rt = self
                     .m
                     .types
@@ -1611,8 +1675,10 @@ fn attachments(s: &mut Stream, b: &Block, body: &mut Body) {
             continue;
         }
         let inst = r.ops[0] as usize;
+        let (from, shift) = body.md_shift.unwrap_or((u64::MAX, 0));
+        let node = |id: u64| if id >= from { id + shift } else { id };
         if let Some(i) = body.insts.get_mut(inst) {
-            i.md.extend(r.ops[1..].chunks(2).map(|p| (p[0], p[1])));
+            i.md.extend(r.ops[1..].chunks(2).map(|p| (p[0], node(p[1]))));
         }
     }
 }

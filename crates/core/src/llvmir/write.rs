@@ -55,7 +55,9 @@ fn bare(name: &str) -> bool {
 /// and `\` as it is, everything else as `\XX`.
 fn escape(out: &mut String, s: &[u8]) {
     for &c in s {
-        if (0x20..0x7F).contains(&c) && c != b'"' && c != b'\\' {
+        if c == b'\\' {
+            out.push_str("\\\\");
+        } else if (0x20..0x7F).contains(&c) && c != b'"' {
             out.push(c as char);
         } else {
             let _ = write!(out, "\\{c:02X}");
@@ -88,11 +90,7 @@ fn float_text(bits: u64, t: &Type) -> String {
         _ => return format!("0x{bits:X}"),
     };
     if v.is_finite() {
-        let s = format!("{v:.6e}");
-        // Rust writes `1.000000e0`; LLVM `1.000000e+00`.
-        if let Some((mant, exp)) = s.split_once('e') {
-            let e: i32 = exp.parse().unwrap_or(0);
-            let text = format!("{mant}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
+        if let Some(text) = six_digits(v) {
             if text.parse::<f64>().ok() == Some(v) {
                 return text;
             }
@@ -113,6 +111,17 @@ struct Writer<'m> {
     unnamed: HashMap<ValueId, usize>,
     /// How deep constant text is nested.
     depth: std::cell::Cell<u32>,
+    /// Value numbers of the globals and functions, by index.
+    global_ids: Vec<ValueId>,
+    function_ids: HashMap<*const Function, ValueId>,
+    /// Attribute groups by ID (index in the module's list).
+    group_at: HashMap<u64, usize>,
+    /// Metadata kind names by ID.
+    kind_names: HashMap<u64, String>,
+    /// The function attributes' text of each attribute list.
+    fn_attr_text: std::cell::RefCell<HashMap<u64, String>>,
+    /// Attribute set numbers by text.
+    attr_index: HashMap<String, usize>,
 }
 
 /// What a function's text needs: its body and the numbers of its values and blocks.
@@ -135,6 +144,36 @@ impl<'m> Writer<'m> {
             attr_slots: Vec::new(),
             unnamed: HashMap::new(),
             depth: std::cell::Cell::new(0),
+            global_ids: {
+                let mut ids = vec![0; m.globals.len()];
+                for (v, x) in m.values.iter().enumerate() {
+                    if let Value::Global(k) = x {
+                        if let Some(slot) = ids.get_mut(*k) {
+                            *slot = v;
+                        }
+                    }
+                }
+                ids
+            },
+            function_ids: m
+                .values
+                .iter()
+                .enumerate()
+                .filter_map(|(v, x)| match x {
+                    Value::Function(k) => m.functions.get(*k).map(|f| (f as *const Function, v)),
+                    _ => None,
+                })
+                .collect(),
+            group_at: {
+                let mut at = HashMap::new();
+                for (k, (id, _, _)) in m.groups.iter().enumerate() {
+                    at.entry(*id).or_insert(k);
+                }
+                at
+            },
+            kind_names: m.md_kinds.iter().map(|(k, n)| (*k, n.clone())).collect(),
+            fn_attr_text: Default::default(),
+            attr_index: HashMap::new(),
         }
     }
 
@@ -281,10 +320,12 @@ impl<'m> Writer<'m> {
     }
 
     fn attr_slot(&mut self, a: &str) -> usize {
-        match self.attr_slots.iter().position(|x| x == a) {
-            Some(k) => k,
+        match self.attr_index.get(a) {
+            Some(&k) => k,
             None => {
                 self.attr_slots.push(a.to_string());
+                self.attr_index
+                    .insert(a.to_string(), self.attr_slots.len() - 1);
                 self.attr_slots.len() - 1
             }
         }
@@ -348,6 +389,9 @@ impl<'m> Writer<'m> {
                     }
                     if let Op::Gep { source, .. } = i.op {
                         f.ty(source);
+                    }
+                    if let Op::Alloca { ty, .. } = i.op {
+                        f.ty(ty);
                     }
                     let mut md = i.md.clone();
                     md.sort_by_key(|&(k, _)| k);
@@ -567,7 +611,18 @@ impl<'m> Writer<'m> {
                 }
                 _ => v.to_string(),
             },
-            Const::WideInt(_) => "<wide integer>".into(),
+            Const::WideInt(words) => match t {
+                Type::Int(w) if *w <= 128 => {
+                    // 64-bit words, least significant first, each sign-rotated.
+                    let mut v: u128 = 0;
+                    for (k, &x) in words.iter().take(2).enumerate() {
+                        v |= u128::from(super::signed(x) as u64) << (64 * k);
+                    }
+                    let sh = 128 - w;
+                    (((v << sh) as i128) >> sh).to_string()
+                }
+                _ => "<wide integer>".into(),
+            },
             Const::Float(bits) => float_text(*bits, t),
             Const::Aggregate(es) => {
                 if !es.is_empty() && es.iter().all(|&e| self.is_zero(e, fr)) {
@@ -655,12 +710,18 @@ impl<'m> Writer<'m> {
             Const::Gep {
                 source,
                 inbounds,
+                flags,
                 ops,
             } => {
                 let src = source.or_else(|| ops.first().and_then(|&(t, _)| m.pointee(t)));
                 let mut s = String::from("getelementptr ");
                 if *inbounds {
                     s.push_str("inbounds ");
+                } else if flags & 2 != 0 {
+                    s.push_str("nusw ");
+                }
+                if flags & 4 != 0 {
+                    s.push_str("nuw ");
                 }
                 let _ = write!(s, "({}", src.map_or_else(|| "?".into(), |t| self.ty(t)));
                 for &(t, v) in ops {
@@ -730,7 +791,7 @@ impl<'m> Writer<'m> {
         };
         let mut out = Vec::new();
         for g in groups {
-            if let Some((_, i, attrs)) = m.groups.iter().find(|(id, _, _)| id == g) {
+            if let Some((_, i, attrs)) = self.group_at.get(g).and_then(|&k| m.groups.get(k)) {
                 if *i == idx {
                     out.extend(attrs.iter());
                 }
@@ -752,6 +813,34 @@ impl<'m> Writer<'m> {
                     let t = match *k {
                         1 => format!("align {v}"),
                         25 => format!("alignstack({v})"),
+                        // allocsize: the element size argument (high 32 bits)
+                        // and the count argument (low; all ones: none).
+                        51 => {
+                            let (size, count) = (v >> 32, v & 0xFFFF_FFFF);
+                            if count == 0xFFFF_FFFF {
+                                format!("allocsize({size})")
+                            } else {
+                                format!("allocsize({size}, {count})")
+                            }
+                        }
+                        74 => format!("vscale_range({},{})", v >> 32, v & 0xFFFF_FFFF),
+                        82 => {
+                            let names = [
+                                "alloc",
+                                "realloc",
+                                "free",
+                                "uninitialized",
+                                "zeroed",
+                                "aligned",
+                            ];
+                            let set: Vec<&str> = names
+                                .iter()
+                                .enumerate()
+                                .filter(|(k, _)| v & (1 << k) != 0)
+                                .map(|(_, n)| *n)
+                                .collect();
+                            format!("allockind(\"{}\")", set.join(","))
+                        }
                         // uwtable: 2 asynchronous (plain), 1 synchronous.
                         33 => match v {
                             1 => "uwtable(sync)".into(),
@@ -772,6 +861,15 @@ impl<'m> Writer<'m> {
                     }
                     (u32::MAX, s)
                 }
+                Attr::Range(k, w, lo, hi) => (
+                    order(*k),
+                    format!(
+                        "{}(i{w} {}, {})",
+                        attr_name(*k),
+                        int_text(*lo, *w),
+                        int_text(*hi, *w)
+                    ),
+                ),
                 Attr::Type(k, t) => (
                     order(*k),
                     match t {
@@ -794,7 +892,10 @@ impl<'m> Writer<'m> {
     fn function_attrs(&self, f: &Function) -> String {
         match upgraded(self.m, f) {
             Some(u) => u.fn_attrs.to_string(),
-            None => self.fn_attrs(f.attrs),
+            None => {
+                let a = self.own_attrs_at(f, FN_INDEX);
+                self.attrs_text(&a)
+            }
         }
     }
 
@@ -808,9 +909,25 @@ impl<'m> Writer<'m> {
         keep
     }
 
+    /// A function's own attribute list entries at `idx`: an intrinsic's
+    /// (`llvm.*`) without `mustprogress`, which LLVM's reader replaces by
+    /// the intrinsic's own attributes and which no intrinsic has.
+    fn own_attrs_at(&self, f: &Function, idx: u64) -> Vec<&Attr> {
+        let mut a = self.attrs_at(f.attrs, idx);
+        if f.name.as_deref().is_some_and(|n| n.starts_with("llvm.")) {
+            a.retain(|x| !matches!(x, Attr::Enum(70)));
+        }
+        a
+    }
+
     fn fn_attrs(&self, list: u64) -> String {
+        if let Some(t) = self.fn_attr_text.borrow().get(&list) {
+            return t.clone();
+        }
         let a = self.attrs_at(list, FN_INDEX);
-        self.attrs_text(&a)
+        let t = self.attrs_text(&a);
+        self.fn_attr_text.borrow_mut().insert(list, t.clone());
+        t
     }
 
     // ----- globals and functions ------------------------------------------
@@ -818,11 +935,7 @@ impl<'m> Writer<'m> {
     fn global(&self, k: usize) -> TextLine {
         let m = self.m;
         let g = &m.globals[k];
-        let v = m
-            .values
-            .iter()
-            .position(|x| *x == Value::Global(k))
-            .unwrap_or(0);
+        let v = self.global_ids.get(k).copied().unwrap_or(0);
         let mut s = format!("{} = ", self.value(v, None));
         let link = linkage(g.linkage);
         if g.init.is_none() && link.is_empty() {
@@ -869,7 +982,7 @@ impl<'m> Writer<'m> {
         let fa = self.function_attrs(f);
         let up = upgraded(m, f);
         let plain: Vec<&Attr> = self
-            .attrs_at(f.attrs, FN_INDEX)
+            .own_attrs_at(f, FN_INDEX)
             .into_iter()
             .filter(|a| !matches!(a, Attr::Str(..)))
             .collect();
@@ -923,10 +1036,10 @@ impl<'m> Writer<'m> {
             s.push(' ');
         }
         let _ = write!(s, "{} ", self.ty(ret));
-        let me = m
-            .values
-            .iter()
-            .position(|x| matches!(x, Value::Function(i) if std::ptr::eq(&m.functions[*i], f)))
+        let me = self
+            .function_ids
+            .get(&(f as *const Function))
+            .copied()
             .unwrap_or(0);
         s.push_str(&self.value(me, None));
         let frame = f.body.as_ref().map(|b| self.frame(b, &params));
@@ -1040,9 +1153,12 @@ impl<'m> Writer<'m> {
         for i in &b.insts {
             for t in targets(&i.op) {
                 if let Some(p) = preds.get_mut(t) {
-                    p.insert(0, i.block);
+                    p.push(i.block);
                 }
             }
+        }
+        for p in &mut preds {
+            p.reverse();
         }
         // A use-list order the module keeps: use k moves to position perm[k].
         for (bb, perm) in &b.bb_uselists {
@@ -1174,6 +1290,7 @@ impl<'m> Writer<'m> {
                             }
                         }
                         3 | 4 | 8 | 9 if flags & 1 != 0 => s.push_str(" exact"),
+                        11 if flags & 1 != 0 => s.push_str(" disjoint"),
                         _ => {}
                     }
                 }
@@ -1305,14 +1422,19 @@ impl<'m> Writer<'m> {
                 ptr,
                 align,
                 volatile,
+                atomic,
             } => {
                 let _ = write!(
                     s,
-                    "load {}{}, {}",
+                    "load {}{}{}, {}",
+                    if atomic.is_some() { "atomic " } else { "" },
                     if *volatile { "volatile " } else { "" },
                     self.ty(i.ty),
                     self.typed(*ptr, fr2)
                 );
+                if let Some((ordering, scope)) = atomic {
+                    let _ = write!(s, " {}{}", scope_text(*scope), ordering_name(*ordering));
+                }
                 let _ = write!(s, ", align {}", self.align_or_abi(*align, i.ty));
             }
             Op::Store {
@@ -1320,16 +1442,24 @@ impl<'m> Writer<'m> {
                 val,
                 align,
                 volatile,
+                atomic,
             } => {
                 let _ = write!(
                     s,
-                    "store {}{}, {}",
+                    "store {}{}{}, {}",
+                    if atomic.is_some() { "atomic " } else { "" },
                     if *volatile { "volatile " } else { "" },
                     self.typed(*val, fr2),
                     self.typed(*ptr, fr2)
                 );
+                if let Some((ordering, scope)) = atomic {
+                    let _ = write!(s, " {}{}", scope_text(*scope), ordering_name(*ordering));
+                }
                 let t = self.value_ty(*val, fr2).unwrap_or(0);
                 let _ = write!(s, ", align {}", self.align_or_abi(*align, t));
+            }
+            Op::Freeze(v) => {
+                let _ = write!(s, "freeze {}", self.typed(*v, fr2));
             }
             Op::Gep {
                 inbounds,
@@ -1410,7 +1540,7 @@ impl<'m> Writer<'m> {
                 s.push(')');
                 let fa = self.fn_attrs(*attrs);
                 if !fa.is_empty() {
-                    let k = self.attr_slots.iter().position(|x| *x == fa).unwrap_or(0);
+                    let k = self.attr_index.get(&fa).copied().unwrap_or(0);
                     let _ = write!(s, " #{k}");
                 }
             }
@@ -1488,11 +1618,11 @@ impl<'m> Writer<'m> {
         let mut md = i.md.clone();
         md.sort_by_key(|&(k, _)| k);
         for (k, node) in md {
-            let name = m
-                .md_kinds
-                .iter()
-                .find(|(id, _)| *id == k)
-                .map_or_else(|| format!("kind{k}"), |(_, n)| n.clone());
+            let name = self
+                .kind_names
+                .get(&k)
+                .cloned()
+                .unwrap_or_else(|| format!("kind{k}"));
             let _ = write!(s, ", !{name} {}", self.md_ref(node + 1));
         }
         s
@@ -1766,7 +1896,7 @@ fn operands(op: &Op) -> Vec<ValueId> {
             v
         }
         Op::Binop { lhs, rhs, .. } | Op::Cmp { lhs, rhs, .. } => vec![*lhs, *rhs],
-        Op::Unop { val, .. } | Op::Cast { val, .. } => vec![*val],
+        Op::Unop { val, .. } | Op::Cast { val, .. } | Op::Freeze(val) => vec![*val],
         Op::Select(a, b, c) => vec![*a, *b, *c],
         Op::ExtractValue(v, _) => vec![*v],
         Op::InsertValue(a, b, _) | Op::ExtractElement(a, b) => vec![*a, *b],
@@ -2072,32 +2202,124 @@ fn attr_name(k: u64) -> &'static str {
     NAMES.get(k as usize).copied().unwrap_or("<attribute>")
 }
 
-/// Where an attribute sorts in a set: LLVM 14 keeps a set sorted by kind,
-/// the kinds numbered alphabetically by their C++ names, enum kinds before
-/// integer kinds before type kinds. Written here as the sort keys of the
-/// kinds hexlens meets; others sort by their printed name after them.
+/// Where an attribute sorts in a set: LLVM keeps a set sorted by kind, the
+/// kinds numbered by their C++ enumerator names in byte order, enum kinds
+/// before integer kinds before type kinds before constant-range kinds.
 fn order(k: u64, modern: bool) -> u32 {
-    // Integer attributes (align, alignstack, allocsize, dereferenceable,
-    // dereferenceable_or_null, vscale_range, allockind, memory, nofpclass;
-    // uwtable from LLVM 15 on) sort after every enum attribute; type
-    // attributes after them.
+    const CPP: [&str; 96] = [
+        "",
+        "Alignment",
+        "AlwaysInline",
+        "ByVal",
+        "InlineHint",
+        "InReg",
+        "MinSize",
+        "Naked",
+        "Nest",
+        "NoAlias",
+        "NoBuiltin",
+        "NoCapture",
+        "NoDuplicate",
+        "NoImplicitFloat",
+        "NoInline",
+        "NonLazyBind",
+        "NoRedZone",
+        "NoReturn",
+        "NoUnwind",
+        "OptimizeForSize",
+        "ReadNone",
+        "ReadOnly",
+        "Returned",
+        "ReturnsTwice",
+        "SExt",
+        "StackAlignment",
+        "StackProtect",
+        "StackProtectReq",
+        "StackProtectStrong",
+        "StructRet",
+        "SanitizeAddress",
+        "SanitizeThread",
+        "SanitizeMemory",
+        "UWTable",
+        "ZExt",
+        "Builtin",
+        "Cold",
+        "OptimizeNone",
+        "InAlloca",
+        "NonNull",
+        "JumpTable",
+        "Dereferenceable",
+        "DereferenceableOrNull",
+        "Convergent",
+        "SafeStack",
+        "ArgMemOnly",
+        "SwiftSelf",
+        "SwiftError",
+        "NoRecurse",
+        "InaccessibleMemOnly",
+        "InaccessibleMemOrArgMemOnly",
+        "AllocSize",
+        "WriteOnly",
+        "Speculatable",
+        "StrictFP",
+        "SanitizeHWAddress",
+        "NoCfCheck",
+        "OptForFuzzing",
+        "ShadowCallStack",
+        "SpeculativeLoadHardening",
+        "ImmArg",
+        "WillReturn",
+        "NoFree",
+        "NoSync",
+        "SanitizeMemTag",
+        "Preallocated",
+        "NoMerge",
+        "NullPointerIsValid",
+        "NoUndef",
+        "ByRef",
+        "MustProgress",
+        "NoCallback",
+        "Hot",
+        "NoProfile",
+        "VScaleRange",
+        "SwiftAsync",
+        "NoSanitizeCoverage",
+        "ElementType",
+        "DisableSanitizerInstrumentation",
+        "NoSanitizeBounds",
+        "AllocAlign",
+        "AllocatedPointer",
+        "AllocKind",
+        "PresplitCoroutine",
+        "FnRetThunkExtern",
+        "SkipProfile",
+        "Memory",
+        "NoFPClass",
+        "OptimizeForDebugging",
+        "Writable",
+        "CoroDestroyOnlyWhenComplete",
+        "DeadOnUnwind",
+        "Range",
+        "SanitizeNumericalStability",
+        "Initializes",
+        "HybridPatchable",
+    ];
     let int_kind = matches!(k, 1 | 25 | 41 | 42 | 51 | 74 | 82 | 86 | 87) || (modern && k == 33);
     let type_kind = matches!(k, 3 | 29 | 38 | 65 | 69 | 77);
-    let class = if type_kind {
+    let range_kind = matches!(k, 92 | 94);
+    let class: u32 = if range_kind {
+        3
+    } else if type_kind {
         2
     } else if int_kind {
         1
     } else {
         0
     };
-    // Within a class: the C++ enumerator names' order, approximated by the
-    // printed names with underscores removed.
-    let name: String = attr_name(k).chars().filter(|&c| c != '_').collect();
-    let mut key = 0u32;
-    for (i, c) in name.bytes().take(4).enumerate() {
-        key |= u32::from(c) << (8 * (3 - i));
-    }
-    (class << 30) | (key >> 2)
+    // The position of the name among all names, in byte order.
+    let name = CPP.get(k as usize).copied().unwrap_or("~");
+    let rank = CPP.iter().filter(|n| !n.is_empty() && **n < name).count() as u32;
+    (class << 16) | rank
 }
 
 /// An intrinsic LLVM's reader renames when it reads old bitcode, with the
@@ -2158,4 +2380,163 @@ fn memory_text(v: u64) -> String {
         }
     }
     format!("memory({})", parts.join(", "))
+}
+
+/// A sync scope before an ordering: nothing for the system scope (1),
+/// `syncscope("singlethread") ` for 0.
+fn scope_text(scope: u64) -> &'static str {
+    if scope == 0 {
+        "syncscope(\"singlethread\") "
+    } else {
+        ""
+    }
+}
+
+/// A `w`-bit integer's text, signed.
+fn int_text(v: i64, w: u64) -> String {
+    if w == 0 || w >= 64 {
+        return v.to_string();
+    }
+    let sh = 64 - w;
+    ((v << sh) >> sh).to_string()
+}
+
+/// A value as LLVM's `APFloat::toString(6, 0, false)` writes it: the exact
+/// decimal value, cut (not rounded) to about six digits as its
+/// `AdjustToPrecision` cuts the significand, then rounded half up to six
+/// significant digits, written `d.dddddde±XX`.
+fn six_digits(v: f64) -> Option<String> {
+    let sign = if v.is_sign_negative() { "-" } else { "" };
+    if v == 0.0 {
+        return Some(format!("{sign}0.000000e+00"));
+    }
+    let bits = v.abs().to_bits();
+    let (e, f) = ((bits >> 52) as i32, bits & ((1u64 << 52) - 1));
+    let (mut n, mut e2) = if e == 0 {
+        (f, -1074)
+    } else {
+        (f | (1 << 52), e - 1075)
+    };
+    let tz = n.trailing_zeros();
+    n >>= tz;
+    e2 += tz as i32;
+    // The value is d · 10^e10.
+    let mut d = Big::from(n);
+    let mut e10: i32 = 0;
+    if e2 > 0 {
+        for _ in 0..e2 {
+            d.mul_small(2);
+        }
+    } else {
+        for _ in 0..-e2 {
+            d.mul_small(5);
+        }
+        e10 = e2;
+    }
+    // Drop whole decimal digits the significand holds past what six digits need.
+    let active = d.bit_len();
+    let required = (6u32 * 196).div_ceil(59);
+    if active > required {
+        let tens = (active - required) * 59 / 196;
+        for _ in 0..tens {
+            d.div_small(10);
+        }
+        e10 += tens as i32;
+    }
+    // Its digits, trailing zeros dropped.
+    let mut digits: Vec<u8> = Vec::new();
+    while !d.is_zero() {
+        digits.push(d.div_small(10) as u8);
+    }
+    digits.reverse();
+    while digits.len() > 1 && digits.last() == Some(&0) {
+        digits.pop();
+        e10 += 1;
+    }
+    if digits.is_empty() {
+        return None;
+    }
+    // Round half up to six digits.
+    if digits.len() > 6 {
+        let dropped = digits.len() - 6;
+        let up = digits[6] >= 5;
+        digits.truncate(6);
+        e10 += dropped as i32;
+        if up {
+            let mut k = 6;
+            loop {
+                if k == 0 {
+                    digits.insert(0, 1);
+                    digits.truncate(6);
+                    e10 += 1;
+                    break;
+                }
+                k -= 1;
+                if digits[k] == 9 {
+                    digits[k] = 0;
+                } else {
+                    digits[k] += 1;
+                    break;
+                }
+            }
+        }
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+            e10 += 1;
+        }
+    }
+    let exp = e10 + digits.len() as i32 - 1;
+    let mut out = String::from(sign);
+    out.push((b'0' + digits[0]) as char);
+    out.push('.');
+    for &x in &digits[1..] {
+        out.push((b'0' + x) as char);
+    }
+    for _ in digits.len() - 1..6 {
+        out.push('0');
+    }
+    let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    Some(out)
+}
+
+/// An unsigned integer of any size, 32-bit limbs, least significant first.
+struct Big(Vec<u32>);
+
+impl Big {
+    fn from(v: u64) -> Big {
+        Big(vec![v as u32, (v >> 32) as u32])
+    }
+    fn mul_small(&mut self, m: u32) {
+        let mut carry = 0u64;
+        for l in &mut self.0 {
+            let x = u64::from(*l) * u64::from(m) + carry;
+            *l = x as u32;
+            carry = x >> 32;
+        }
+        if carry > 0 {
+            self.0.push(carry as u32);
+        }
+    }
+    /// Divides in place; returns the remainder.
+    fn div_small(&mut self, q: u32) -> u32 {
+        let mut rem = 0u64;
+        for l in self.0.iter_mut().rev() {
+            let x = (rem << 32) | u64::from(*l);
+            *l = (x / u64::from(q)) as u32;
+            rem = x % u64::from(q);
+        }
+        while self.0.last() == Some(&0) {
+            self.0.pop();
+        }
+        rem as u32
+    }
+    fn is_zero(&self) -> bool {
+        self.0.iter().all(|&l| l == 0)
+    }
+    fn bit_len(&self) -> u32 {
+        match self.0.iter().rposition(|&l| l != 0) {
+            Some(k) => 32 * k as u32 + (32 - self.0[k].leading_zeros()),
+            None => 0,
+        }
+    }
 }
