@@ -165,8 +165,8 @@ fn dis_prints_dxil_modules_as_llvm_dis_14() {
     }
 }
 
-/// A module clang-19 wrote prints as llvm-dis-19 prints it; with debug
-/// information (not printed yet) the command says so and exits 1.
+/// A module clang-19 wrote prints as llvm-dis-19 prints it, with its debug
+/// information too; `--json` lines point at the module's records.
 #[test]
 fn dis_of_clang_19_modules() {
     let bc = repo().join("tests/fixtures/bitcode/plain_linux_O0.bc");
@@ -199,9 +199,32 @@ fn dis_of_clang_19_modules() {
         .unwrap();
     assert!(made.status.success());
     let out = hexlens(&["dis", g.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let want = std::process::Command::new(hexlens_testkit::tools::llvm_19_tool("llvm-dis"))
+        .arg(&g)
+        .arg("-o")
+        .arg("-")
+        .output()
+        .unwrap();
+    assert!(tail(&want.stdout)
+        .iter()
+        .any(|l| l.contains("#dbg_declare")));
+    assert_eq!(tail(&out.stdout), tail(&want.stdout));
+    // Every line of the JSON form lies inside the file; a DILocation's
+    // line points at a record.
+    let json = hexlens(&["dis", "--json", g.to_str().unwrap()]);
+    let size = std::fs::metadata(&g).unwrap().len();
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("; hexlens: this module (LLVM19"), "{text}");
-    assert!(text.contains("debug information"));
+    let mut located = 0;
+    for l in String::from_utf8(json.stdout).unwrap().lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        for sp in v["spans"].as_array().unwrap() {
+            assert!(sp[1].as_u64().unwrap() <= size, "{l}");
+        }
+        if v["text"].as_str().unwrap().contains("= !DILocation(") {
+            assert!(!v["spans"].as_array().unwrap().is_empty(), "{l}");
+            located += 1;
+        }
+    }
+    assert!(located > 10, "{located}");
 }

@@ -238,9 +238,7 @@ fn bitcode_node(tree: &Tree, id: NodeId) -> Option<NodeId> {
 }
 
 /// LLVM text of the module in program node `id`: DXC's and LLVM 3.x's as
-/// `llvm-dis-14` prints them, later ones as `llvm-dis-19` does. A later
-/// module with debug information gets a comment saying its text is not made
-/// yet.
+/// `llvm-dis-14` prints them, later ones as `llvm-dis-19` does.
 #[cfg(feature = "bitcode")]
 fn llvm_listing(
     tree: &Tree,
@@ -257,17 +255,6 @@ fn llvm_listing(
     let n = src.read_at(start, &mut bytes);
     bytes.truncate(n);
     let m = crate::llvmir::read(&bytes);
-    // Debug information of LLVM 4 and later (DI metadata, debug records) is
-    // not printed yet.
-    let debug =
-        m.md.iter()
-            .any(|e| matches!(e.md, crate::llvmir::Md::Special { .. }));
-    if m.modern() && debug {
-        return vec![Line::plain(format!(
-            "; hexlens: this module ({}) holds debug information, which its text as llvm-dis-19 prints it does not have yet",
-            m.producer.as_deref().unwrap_or("LLVM 4 or later")
-        ))];
-    }
     let base = start * 8;
     let mut out = Vec::new();
     for l in crate::llvmir::write::module(&m, name) {

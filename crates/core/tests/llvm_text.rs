@@ -217,22 +217,32 @@ fn every_instruction_record_is_on_a_line() {
     assert!(programs >= 390 && records > 10_000, "{programs} {records}");
 }
 
-/// clang-19's modules of the repository's C sources at -O0, -O1 and -O2
-/// (without debug information) print as `llvm-dis-19` prints them, every line.
+/// clang-19's modules of the repository's C and C++ sources at -O0, -O1 and
+/// -O2, with and without debug information, print as `llvm-dis-19` prints
+/// them, every line.
 #[test]
 fn clang_19_modules_print_as_llvm_dis_19_prints_them() {
     let dir = tools::scratch_dir("llvm-text-19");
     let sources = [
         repo::root().join("crates/testkit/src/generators/bitcode/bitcode_sample.c"),
         repo::root().join("crates/testkit/src/generators/cdac/hexlens_blob.c"),
+        repo::root().join("crates/testkit/src/generators/bitcode/program_text.cpp"),
     ];
     let mut modules = 0;
     let mut lines = 0;
+    let mut debug_lines = 0;
     for src in &sources {
-        for opt in ["-O0", "-O1", "-O2"] {
+        for (opt, g) in ["-O0", "-O1", "-O2"]
+            .into_iter()
+            .flat_map(|o| [(o, false), (o, true)])
+        {
             let bc = dir.join(format!("m{modules}.bc"));
+            let mut args = vec!["-c", "-emit-llvm", opt];
+            if g {
+                args.push("-g");
+            }
             let out = Command::new(tools::llvm_19_tool("clang"))
-                .args(["-c", "-emit-llvm", opt])
+                .args(&args)
                 .arg(src)
                 .arg("-o")
                 .arg(&bc)
@@ -259,21 +269,29 @@ fn clang_19_modules_print_as_llvm_dis_19_prints_them() {
                 .flat_map(|l| l.text.split('\n').map(str::to_string).collect::<Vec<_>>())
                 .collect();
             let want: Vec<&str> = want.lines().collect();
-            assert_eq!(got.len(), want.len(), "{} {opt}", src.display());
+            assert_eq!(got.len(), want.len(), "{} {opt} {g}", src.display());
             for (k, (g, w)) in got.iter().zip(&want).enumerate().skip(2) {
                 assert_eq!(
                     g.trim_end(),
                     w.trim_end(),
-                    "{} {opt} line {}",
+                    "{} {opt} {g} line {}",
                     src.display(),
                     k + 1
                 );
             }
             modules += 1;
             lines += want.len();
+            if g {
+                debug_lines += want
+                    .iter()
+                    .filter(|l| l.contains("!DI") || l.contains("#dbg_") || l.contains("!dbg"))
+                    .count();
+            }
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    eprintln!("{modules} clang-19 modules, {lines} lines, all equal");
-    assert_eq!(modules, 6);
+    eprintln!("{modules} clang-19 modules, {lines} lines ({debug_lines} with debug information), all equal");
+    assert_eq!(modules, 18);
+    // The -g modules hold debug information: the comparison covered it.
+    assert!(debug_lines > 5000, "{debug_lines}");
 }

@@ -11,6 +11,7 @@
 //! version 1 and later) count back from the next value. What it cannot read
 //! it records as an error with the record's bits, and stops there.
 
+pub mod di;
 pub mod write;
 
 use crate::bitstream::records::{text, Block, Cursor, Entry, Record, Stream};
@@ -89,6 +90,8 @@ pub enum Const {
         inbounds: bool,
         /// LLVM 19's flags: 2 `nusw`, 4 `nuw` (1 is `inbounds`).
         flags: u64,
+        /// `inrange(lower, upper)` (CE_GEP_WITH_INRANGE).
+        inrange: Option<(i64, i64)>,
         ops: Vec<(TypeId, ValueId)>,
     },
     Select(ValueId, ValueId, ValueId),
@@ -144,6 +147,8 @@ pub struct Global {
     pub externally_initialized: bool,
     pub dll: u64,
     pub dso_local: bool,
+    /// Its comdat's index + 1 (0: none).
+    pub comdat: u64,
     pub bits: (u64, u64),
 }
 
@@ -164,6 +169,10 @@ pub struct Function {
     pub dll: u64,
     pub dso_local: bool,
     pub space: u32,
+    /// Its comdat's index + 1 (0: none).
+    pub comdat: u64,
+    /// Its personality function's value + 1 (0: none).
+    pub personality: u64,
     pub bits: (u64, u64),
     pub body: Option<Body>,
 }
@@ -185,10 +194,31 @@ pub struct Body {
     /// Where this function's own metadata IDs start, and how far its nodes
     /// lie past that in the module's list.
     pub md_shift: Option<(u64, u64)>,
+    /// The function's own attachments (`define … !dbg !12`): (kind, node ID).
+    pub fn_md: Vec<(u64, u64)>,
+    /// Debug records (`#dbg_value(…)`), each before the instruction it is
+    /// attached to.
+    pub dbg: Vec<DbgRecord>,
     /// The FUNCTION_BLOCK's header (its ENTER_SUBBLOCK and length word) and
     /// its DECLAREBLOCKS record.
     pub bits: Vec<(u64, u64)>,
     pub error: Option<(u64, String)>,
+}
+
+/// A debug record of a function body (FUNC_CODE_DEBUG_RECORD_*).
+#[derive(Clone, Debug, Default)]
+pub struct DbgRecord {
+    /// The record code: 61 value, 62 declare, 63 assign, 64 value with a
+    /// plain value operand, 65 label.
+    pub code: u64,
+    /// Its metadata operands as node IDs + 1, in record order (for code 64
+    /// the value's place holds 0).
+    pub ops: Vec<u64>,
+    /// Code 64's value.
+    pub value: Option<ValueId>,
+    /// The instruction it is printed before.
+    pub inst: usize,
+    pub bits: (u64, u64),
 }
 
 /// One instruction.
@@ -202,8 +232,10 @@ pub struct Inst {
     pub op: Op,
     /// Attached metadata: (kind, node).
     pub md: Vec<(u64, u64)>,
-    /// A debug location record (`DEBUG_LOC`), kept as its operands.
-    pub loc: Option<Vec<u64>>,
+    /// Its debug location (`DEBUG_LOC`): a DILocation's node ID.
+    pub loc: Option<u64>,
+    /// The bits of its DEBUG_LOC record.
+    pub bits_loc: Option<(u64, u64)>,
     pub bits: (u64, u64),
 }
 
@@ -282,7 +314,16 @@ pub enum Op {
         fnty: TypeId,
         callee: ValueId,
         args: Vec<ValueId>,
+        /// An `invoke`'s normal and unwind blocks.
+        invoke: Option<(usize, usize)>,
     },
+    LandingPad {
+        ty: TypeId,
+        cleanup: bool,
+        /// (0 catch / 1 filter, value).
+        clauses: Vec<(u64, ValueId)>,
+    },
+    Resume(ValueId),
     AtomicRmw {
         op: u64,
         ptr: ValueId,
@@ -333,6 +374,10 @@ pub struct MdEntry {
     pub bits: (u64, u64),
 }
 
+/// A global value's attachments: the value, its (kind, node ID) pairs, the
+/// bits of its GLOBAL_DECL_ATTACHMENT record.
+pub type GlobalAttachments = (ValueId, Vec<(u64, u64)>, (u64, u64));
+
 /// A module.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
@@ -360,6 +405,12 @@ pub struct Module {
     pub md: Vec<MdEntry>,
     pub named_md: Vec<(String, Vec<u64>, (u64, u64))>,
     pub md_kinds: Vec<(u64, String)>,
+    /// Attachments of global values (GLOBAL_DECL_ATTACHMENT): value, its
+    /// (kind, node ID) pairs, the record's bits.
+    pub global_md: Vec<GlobalAttachments>,
+    /// Comdats: name, selection kind (1 any, 2 exactmatch, 3 largest,
+    /// 4 nodeduplicate, 5 samesize), the record's bits.
+    pub comdats: Vec<(String, u64, (u64, u64))>,
     pub errors: Vec<(u64, String)>,
 }
 
@@ -448,6 +499,7 @@ pub fn read(data: &[u8]) -> Module {
         strtab: Vec::new(),
         pending_names: Vec::new(),
         module_md: None,
+        locs: std::collections::HashMap::new(),
     };
     loop {
         match s.next(&mut top) {
@@ -489,6 +541,9 @@ struct Reader<'m> {
     /// Metadata entries of the module itself: a function's own metadata is
     /// numbered from here in each function.
     module_md: Option<usize>,
+    /// Uniqued DILocations by (line, column, scope + 1, inlined-at + 1,
+    /// implicit code): a DEBUG_LOC naming one already read is that node.
+    locs: std::collections::HashMap<[u64; 5], u64>,
 }
 
 /// An alignment stored as log2 + 1 (0: none); 0 for one past 2^63.
@@ -537,6 +592,7 @@ impl Reader<'_> {
                 .map(|b| String::from_utf8_lossy(b).into_owned());
             match kind {
                 0 => self.m.globals[i].name = name,
+                2 => self.m.comdats[i].0 = name.unwrap_or_default(),
                 _ => self.m.functions[i].name = name,
             }
         }
@@ -566,7 +622,11 @@ impl Reader<'_> {
                         self.constants(s, &b, &mut vals, 0);
                         self.m.values = vals;
                     }
-                    METADATA => self.metadata(s, &b),
+                    METADATA => {
+                        let from = self.m.md.len();
+                        self.metadata(s, &b);
+                        self.index_locations(from);
+                    }
                     METADATA_KIND => self.kinds(s, &b),
                     VALUE_SYMTAB => self.module_symtab(s, &b),
                     FUNCTION => {
@@ -636,6 +696,7 @@ impl Reader<'_> {
                     externally_initialized: ob(9) != 0,
                     dll: ob(10),
                     dso_local: r.ops.len() > base + 13 && ob(13) != 0,
+                    comdat: ob(11),
                     bits: r.bits,
                 };
                 let i = self.m.globals.len();
@@ -669,6 +730,8 @@ impl Reader<'_> {
                     dll: ob(11),
                     dso_local: ob(15) != 0,
                     space: ob(16) as u32,
+                    comdat: ob(12),
+                    personality: ob(14),
                     bits: r.bits,
                     body: None,
                 };
@@ -680,6 +743,18 @@ impl Reader<'_> {
                 self.m.values.push(Value::Function(i));
             }
             14 | 9 => self.m.values.push(Value::Alias(0)),
+            // COMDAT: [strtab offset, size, selection] or [selection, size, name…]
+            12 => {
+                let i = self.m.comdats.len();
+                if self.m.version >= 2 {
+                    self.pending_names.push((2, i, o(0), o(1)));
+                    self.m.comdats.push((String::new(), o(2), r.bits));
+                } else {
+                    let n = o(1) as usize;
+                    let name = text(r.ops.get(2..2 + n).unwrap_or(&[]));
+                    self.m.comdats.push((name, o(0), r.bits));
+                }
+            }
             _ => {}
         }
     }
@@ -934,27 +1009,35 @@ impl Reader<'_> {
                 // the leading type present when the count is odd;
                 // CE_GEP_WITH_INRANGE_INDEX: [pointee, flags, (type, value)*];
                 // CE_GEP (LLVM 19): [pointee, flags, (type, value)*].
-                12 | 20 | 24 | 32 => {
+                // CE_GEP_WITH_INRANGE: [pointee, flags, bit width, lower,
+                // upper, (type, value)*].
+                12 | 20 | 24 | 31 | 32 => {
                     let mut ops = r.ops.as_slice();
                     let mut inbounds = r.code == 20;
                     let mut flags = 0;
                     let mut source = None;
-                    if r.code == 24 || r.code == 32 || ops.len() % 2 == 1 {
+                    let mut inrange = None;
+                    if matches!(r.code, 24 | 31 | 32) || ops.len() % 2 == 1 {
                         source = ops.first().map(|&t| t as usize);
                         ops = ops.get(1..).unwrap_or_default();
                     }
-                    if r.code == 24 || r.code == 32 {
+                    if matches!(r.code, 24 | 31 | 32) {
                         let f = ops.first().copied().unwrap_or(0);
                         inbounds = f & 1 != 0;
-                        if r.code == 32 {
+                        if r.code != 24 {
                             flags = f;
                         }
                         ops = ops.get(1..).unwrap_or_default();
+                    }
+                    if r.code == 31 && ops.len() >= 3 && ops[0] <= 64 {
+                        inrange = Some((signed(ops[1]), signed(ops[2])));
+                        ops = &ops[3..];
                     }
                     Const::Gep {
                         source,
                         inbounds,
                         flags,
+                        inrange,
                         ops: ops
                             .chunks(2)
                             .map(|p| (p[0] as usize, *p.get(1).unwrap_or(&0) as usize))
@@ -974,6 +1057,24 @@ impl Reader<'_> {
                 c: k,
                 bits: r.bits,
             });
+        }
+    }
+
+    /// Keeps the uniqued DILocations of entries `from..` for DEBUG_LOC records.
+    fn index_locations(&mut self, from: usize) {
+        for (k, e) in self.m.md.iter().enumerate().skip(from) {
+            if let Md::Special { code, ops } = &e.md {
+                if *code == di::LOCATION && ops.len() >= 5 && ops[0] & 1 == 0 {
+                    let key = [
+                        ops[1],
+                        ops[2],
+                        ops[3],
+                        ops[4],
+                        ops.get(5).copied().unwrap_or(0),
+                    ];
+                    self.locs.entry(key).or_insert(k as u64);
+                }
+            }
         }
     }
 
@@ -1030,10 +1131,22 @@ impl Reader<'_> {
                 }
                 // Index records: not metadata.
                 38 | 39 => continue,
-                code => Md::Special {
-                    code,
-                    ops: r.ops.clone(),
-                },
+                // GLOBAL_DECL_ATTACHMENT: [value, (kind, node)*].
+                36 => {
+                    if let Some((&v, pairs)) = r.ops.split_first() {
+                        let pairs = pairs
+                            .chunks(2)
+                            .filter(|p| p.len() == 2)
+                            .map(|p| (p[0], p[1]));
+                        self.m.global_md.push((v as usize, pairs.collect(), r.bits));
+                    }
+                    continue;
+                }
+                code => {
+                    let mut ops = r.ops.clone();
+                    di::normalize(code, &mut ops);
+                    Md::Special { code, ops }
+                }
             };
             self.m.md.push(MdEntry { md, bits: r.bits });
         }
@@ -1054,6 +1167,7 @@ impl Reader<'_> {
         }
         let mut c = s.enter(b);
         let mut block = 0usize;
+        let mut last_loc: Option<u64> = None;
         loop {
             let e = match s.next(&mut c) {
                 Ok(e) => e,
@@ -1079,16 +1193,27 @@ impl Reader<'_> {
                         let shift = base - module_md;
                         if shift > 0 {
                             for e in &mut self.m.md[base..] {
-                                if let Md::Node { ops, .. } = &mut e.md {
-                                    for o in ops.iter_mut() {
-                                        if *o > module_md as u64 {
-                                            *o += shift as u64;
+                                match &mut e.md {
+                                    Md::Node { ops, .. } => {
+                                        for o in ops.iter_mut() {
+                                            if *o > module_md as u64 {
+                                                *o += shift as u64;
+                                            }
                                         }
                                     }
+                                    Md::Special { code, ops } => {
+                                        for k in di::ref_fields(*code, ops) {
+                                            if ops[k] > module_md as u64 {
+                                                ops[k] += shift as u64;
+                                            }
+                                        }
+                                    }
+                                    _ => {}
                                 }
                             }
                         }
                         body.md_shift = Some((module_md as u64, shift as u64));
+                        self.index_locations(base);
                     }
                     METADATA_ATTACHMENT => attachments(s, &sub, &mut body),
                     USELIST => {
@@ -1125,11 +1250,71 @@ impl Reader<'_> {
                     }
                     // DEBUG_LOC, DEBUG_LOC_AGAIN: on the last instruction.
                     if r.code == 35 || r.code == 33 {
-                        let again = r.code == 33;
-                        let prev = body.insts.iter().rev().find_map(|i| i.loc.clone());
+                        let loc = if r.code == 33 {
+                            last_loc
+                        } else {
+                            let shifted = |id: u64| match body.md_shift {
+                                Some((from, shift)) if id > from => id + shift,
+                                _ => id,
+                            };
+                            let at = |k: usize| r.ops.get(k).copied().unwrap_or(0);
+                            let key = [at(0), at(1), shifted(at(2)), shifted(at(3)), at(4)];
+                            let id = match self.locs.get(&key) {
+                                Some(&id) => id,
+                                None => {
+                                    let id = self.m.md.len() as u64;
+                                    let mut ops = vec![0];
+                                    ops.extend_from_slice(&key);
+                                    self.m.md.push(MdEntry {
+                                        md: Md::Special {
+                                            code: di::LOCATION,
+                                            ops,
+                                        },
+                                        bits: r.bits,
+                                    });
+                                    self.locs.insert(key, id);
+                                    id
+                                }
+                            };
+                            Some(id)
+                        };
+                        last_loc = loc;
                         if let Some(last) = body.insts.last_mut() {
-                            last.loc = if again { prev } else { Some(r.ops.clone()) };
+                            last.loc = loc;
+                            last.bits_loc = Some(r.bits);
                         }
+                        continue;
+                    }
+                    // Debug records: before the last instruction.
+                    if (61..=65).contains(&r.code) {
+                        let Some(inst) = body.insts.len().checked_sub(1) else {
+                            continue;
+                        };
+                        let node = |id: u64| match body.md_shift {
+                            Some((from, shift)) if id >= from => id + shift + 1,
+                            _ => id + 1,
+                        };
+                        let mut rec = DbgRecord {
+                            code: r.code,
+                            inst,
+                            bits: r.bits,
+                            ..DbgRecord::default()
+                        };
+                        for (k, &o) in r.ops.iter().enumerate() {
+                            if r.code == 64 && k == 3 {
+                                let next = base + body.values.len();
+                                let v = if self.m.version >= 1 {
+                                    (next as u64).wrapping_sub(o) as usize
+                                } else {
+                                    o as usize
+                                };
+                                rec.value = Some(v);
+                                rec.ops.push(0);
+                                break;
+                            }
+                            rec.ops.push(node(o));
+                        }
+                        body.dbg.push(rec);
                         continue;
                     }
                     let next = base + body.values.len();
@@ -1151,6 +1336,7 @@ impl Reader<'_> {
                                 op,
                                 md: Vec::new(),
                                 loc: None,
+                                bits_loc: None,
                                 bits: r.bits,
                             });
                             if terminator {
@@ -1563,10 +1749,80 @@ impl Reader<'_> {
                         fnty,
                         callee,
                         args,
+                        invoke: None,
                     },
                     false,
                 ));
             }
+            13 => {
+                // INVOKE: [paramattrs, cc, normal, unwind, fnty?, callee, args…]
+                let attrs = get(0)?;
+                let cc = get(1)?;
+                let normal = get(2)? as usize;
+                let unwind = get(3)? as usize;
+                i = 4;
+                let mut fnty = None;
+                if cc & (1 << 13) != 0 {
+                    fnty = Some(get(i)? as usize);
+                    i += 1;
+                }
+                let (callee, ct) = pair(&mut i)?;
+                let fnty = fnty.or_else(|| self.m.pointee(ct)).unwrap_or(void);
+                let (ret, params, vararg) = match self.m.ty(fnty) {
+                    Type::Function {
+                        ret,
+                        params,
+                        vararg,
+                    } => (*ret, params.clone(), *vararg),
+                    _ => return Err("an invoke whose callee is not a function".into()),
+                };
+                let mut args = Vec::new();
+                for _ in &params {
+                    args.push(value(&mut i)?);
+                }
+                if vararg {
+                    while i < ops.len() {
+                        args.push(pair(&mut i)?.0);
+                    }
+                }
+                return Ok((
+                    ret,
+                    Op::Call {
+                        attrs,
+                        // The calling convention where a call keeps it (no tail bits).
+                        cc: (cc & 0x3FF) << 1,
+                        fmf: 0,
+                        fnty,
+                        callee,
+                        args,
+                        invoke: Some((normal, unwind)),
+                    },
+                    true,
+                ));
+            }
+            47 => {
+                // LANDINGPAD: [ty, cleanup, nclauses, (kind, value)*]
+                let ty = get(0)? as usize;
+                let cleanup = get(1)? != 0;
+                let n = get(2)? as usize;
+                i = 3;
+                let mut clauses = Vec::new();
+                for _ in 0..n.min(ops.len()) {
+                    let kind = get(i)?;
+                    i += 1;
+                    clauses.push((kind, pair(&mut i)?.0));
+                }
+                return Ok((
+                    ty,
+                    Op::LandingPad {
+                        ty,
+                        cleanup,
+                        clauses,
+                    },
+                    false,
+                ));
+            }
+            39 => Op::Resume(pair(&mut i)?.0),
             38 | 59 => {
                 let (p, pt) = pair(&mut i)?;
                 let (v, vt) = if r.code == 59 {
@@ -1671,12 +1927,17 @@ impl Reader<'_> {
 fn attachments(s: &mut Stream, b: &Block, body: &mut Body) {
     let mut c: Cursor = s.enter(b);
     while let Ok(Entry::Record(r)) = s.next(&mut c) {
-        if r.code != 11 || r.ops.len() % 2 == 0 {
+        if r.code != 11 {
+            continue;
+        }
+        let (from, shift) = body.md_shift.unwrap_or((u64::MAX, 0));
+        let node = |id: u64| if id >= from { id + shift } else { id };
+        if r.ops.len() % 2 == 0 {
+            body.fn_md
+                .extend(r.ops.chunks(2).map(|p| (p[0], node(p[1]))));
             continue;
         }
         let inst = r.ops[0] as usize;
-        let (from, shift) = body.md_shift.unwrap_or((u64::MAX, 0));
-        let node = |id: u64| if id >= from { id + shift } else { id };
         if let Some(i) = body.insts.get_mut(inst) {
             i.md.extend(r.ops[1..].chunks(2).map(|p| (p[0], node(p[1]))));
         }

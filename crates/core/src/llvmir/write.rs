@@ -4,7 +4,7 @@
 //! comments, attribute groups, named and numbered metadata. Each line keeps
 //! the bits of the records it was made from (`bits`, relative to the stream).
 
-use super::{Attr, Body, Const, Function, Inst, Md, Module, Op, Type, TypeId, Value, ValueId};
+use super::{di, Attr, Body, Const, Function, Inst, Md, Module, Op, Type, TypeId, Value, ValueId};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -122,6 +122,8 @@ struct Writer<'m> {
     fn_attr_text: std::cell::RefCell<HashMap<u64, String>>,
     /// Attribute set numbers by text.
     attr_index: HashMap<String, usize>,
+    /// Attachments of global values without bodies, by value number.
+    global_md: HashMap<ValueId, Vec<(u64, u64)>>,
 }
 
 /// What a function's text needs: its body and the numbers of its values and blocks.
@@ -174,6 +176,13 @@ impl<'m> Writer<'m> {
             kind_names: m.md_kinds.iter().map(|(k, n)| (*k, n.clone())).collect(),
             fn_attr_text: Default::default(),
             attr_index: HashMap::new(),
+            global_md: {
+                let mut at: HashMap<ValueId, Vec<(u64, u64)>> = HashMap::new();
+                for (v, pairs, _) in &m.global_md {
+                    at.entry(*v).or_default().extend(pairs.iter().copied());
+                }
+                at
+            },
         }
     }
 
@@ -226,6 +235,36 @@ impl<'m> Writer<'m> {
                 let mut l = TextLine::plain(text);
                 l.bits = m.type_bits.get(t).cloned().unwrap_or_default();
                 self.line(l);
+            }
+        }
+        // Comdats of global objects: functions', then variables'.
+        let mut comdats: Vec<u64> = Vec::new();
+        for c in m
+            .functions
+            .iter()
+            .map(|f| f.comdat)
+            .chain(m.globals.iter().map(|g| g.comdat))
+        {
+            if c > 0 && (c as usize) <= m.comdats.len() && !comdats.contains(&c) {
+                comdats.push(c);
+            }
+        }
+        if !comdats.is_empty() {
+            self.line(TextLine::plain(""));
+            for (k, &c) in comdats.iter().enumerate() {
+                if k > 0 {
+                    self.line(TextLine::plain(""));
+                }
+                let (name, kind, bits) = &m.comdats[c as usize - 1];
+                let kind = match kind {
+                    2 => "exactmatch",
+                    3 => "largest",
+                    4 => "nodeduplicate",
+                    5 => "samesize",
+                    _ => "any",
+                };
+                let text = format!("{} = comdat {kind}", llvm_name('$', name));
+                self.line(TextLine::at(text, *bits));
             }
         }
         if !m.globals.is_empty() {
@@ -287,6 +326,12 @@ impl<'m> Writer<'m> {
     /// function is printed) its attachments and its calls' attributes.
     fn number_module(&mut self) {
         let m = self.m;
+        for k in 0..m.globals.len() {
+            let v = self.global_ids.get(k).copied().unwrap_or(usize::MAX);
+            for (_, node) in self.global_md.get(&v).cloned().unwrap_or_default() {
+                self.md_slot(node);
+            }
+        }
         for (_, ops, _) in &m.named_md {
             for &o in ops {
                 self.md_slot(o);
@@ -299,11 +344,37 @@ impl<'m> Writer<'m> {
             }
         }
         for f in self.order() {
+            for (_, node) in self.function_attachments(f) {
+                self.md_slot(node);
+            }
             if let Some(b) = &f.body {
-                for i in &b.insts {
-                    let mut md = i.md.clone();
-                    md.sort_by_key(|&(k, _)| k);
-                    for (_, node) in md {
+                let mut recs = b.dbg.iter().peekable();
+                for (k, i) in b.insts.iter().enumerate() {
+                    while let Some(r) = recs.next_if(|r| r.inst == k) {
+                        let at = |j: usize| r.ops.get(j).copied().unwrap_or(0);
+                        let mut nodes = Vec::new();
+                        if r.code == 65 {
+                            nodes.push(at(1));
+                        } else {
+                            if r.code != 64 && self.is_tuple(at(3)) {
+                                nodes.push(at(3));
+                            }
+                            nodes.push(at(1));
+                            if r.code == 63 {
+                                nodes.push(at(4));
+                                if self.is_tuple(at(6)) {
+                                    nodes.push(at(6));
+                                }
+                            }
+                        }
+                        nodes.push(at(0));
+                        for n in nodes {
+                            if n > 0 {
+                                self.md_slot(n - 1);
+                            }
+                        }
+                    }
+                    for (_, node) in inst_attachments(i) {
                         self.md_slot(node);
                     }
                 }
@@ -317,6 +388,59 @@ impl<'m> Writer<'m> {
                 }
             }
         }
+    }
+
+    /// `comdat` / `comdat($name)` after `sep` for comdat `c` (index + 1).
+    fn comdat_text(&self, c: u64, name: Option<&str>, sep: &str) -> String {
+        let Some((cn, _, _)) = c
+            .checked_sub(1)
+            .and_then(|k| self.m.comdats.get(k as usize))
+        else {
+            return String::new();
+        };
+        if Some(cn.as_str()) == name {
+            format!("{sep}comdat")
+        } else {
+            format!("{sep}comdat({})", llvm_name('$', cn))
+        }
+    }
+
+    /// Whether reference `op` (ID + 1) is a tuple node (`!{…}`).
+    fn is_tuple(&self, op: u64) -> bool {
+        op > 0
+            && matches!(
+                self.m.md.get(op as usize - 1).map(|e| &e.md),
+                Some(Md::Node { .. })
+            )
+    }
+
+    /// A function's own attachments (`!dbg` of a definition or declaration).
+    fn function_attachments(&self, f: &Function) -> Vec<(u64, u64)> {
+        let mut out = match &f.body {
+            Some(b) if !b.fn_md.is_empty() => b.fn_md.clone(),
+            _ => self
+                .function_ids
+                .get(&(f as *const Function))
+                .and_then(|v| self.global_md.get(v))
+                .cloned()
+                .unwrap_or_default(),
+        };
+        out.sort_by_key(|&(k, _)| k);
+        out
+    }
+
+    /// ` !dbg !12` / `, !dbg !12`: attachments as LLVM prints them after `sep`.
+    fn attachments_text(&self, sep: &str, md: &[(u64, u64)]) -> String {
+        let mut s = String::new();
+        for &(k, node) in md {
+            let name = self
+                .kind_names
+                .get(&k)
+                .cloned()
+                .unwrap_or_else(|| format!("kind{k}"));
+            let _ = write!(s, "{sep}!{name} {}", self.md_ref(node + 1));
+        }
+        s
     }
 
     fn attr_slot(&mut self, a: &str) -> usize {
@@ -346,10 +470,23 @@ impl<'m> Writer<'m> {
             {
                 continue;
             }
+            // Expressions and argument lists are printed where they are used.
+            if let Md::Special { code, .. } = e.md {
+                if code == di::EXPRESSION || code == di::ARG_LIST {
+                    continue;
+                }
+            }
             self.md_slots.insert(id, self.md_order.len());
             self.md_order.push(id);
-            if let Md::Node { ops, .. } = &e.md {
-                stack.extend(ops.iter().rev().filter(|&&o| o > 0).map(|&o| o - 1));
+            match &e.md {
+                Md::Node { ops, .. } => {
+                    stack.extend(ops.iter().rev().filter(|&&o| o > 0).map(|&o| o - 1));
+                }
+                Md::Special { code, ops } => {
+                    let refs = di::node_operands(*code, ops);
+                    stack.extend(refs.iter().rev().filter(|&&o| o > 0).map(|&o| o - 1));
+                }
+                _ => {}
             }
         }
     }
@@ -711,6 +848,7 @@ impl<'m> Writer<'m> {
                 source,
                 inbounds,
                 flags,
+                inrange,
                 ops,
             } => {
                 let src = source.or_else(|| ops.first().and_then(|&(t, _)| m.pointee(t)));
@@ -722,6 +860,9 @@ impl<'m> Writer<'m> {
                 }
                 if flags & 4 != 0 {
                     s.push_str("nuw ");
+                }
+                if let Some((lo, hi)) = inrange {
+                    let _ = write!(s, "inrange({lo}, {hi}) ");
                 }
                 let _ = write!(s, "({}", src.map_or_else(|| "?".into(), |t| self.ty(t)));
                 for &(t, v) in ops {
@@ -917,6 +1058,13 @@ impl<'m> Writer<'m> {
         if f.name.as_deref().is_some_and(|n| n.starts_with("llvm.")) {
             a.retain(|x| !matches!(x, Attr::Enum(70)));
         }
+        // An intrinsic LLVM declares without the default nofree and nosync.
+        if f.name
+            .as_deref()
+            .is_some_and(|n| n.starts_with("llvm.eh.typeid.for"))
+        {
+            a.retain(|x| !matches!(x, Attr::Enum(62) | Attr::Enum(63)));
+        }
         a
     }
 
@@ -971,8 +1119,14 @@ impl<'m> Writer<'m> {
         if let Some(i) = g.init {
             let _ = write!(s, " {}", self.value(i, None));
         }
+        s.push_str(&self.comdat_text(g.comdat, g.name.as_deref(), ", "));
         if g.align > 0 {
             let _ = write!(s, ", align {}", super::log2_align(g.align));
+        }
+        if let Some(md) = self.global_md.get(&v) {
+            let mut md = md.clone();
+            md.sort_by_key(|&(k, _)| k);
+            s.push_str(&self.attachments_text(", ", &md));
         }
         TextLine::at(s, g.bits)
     }
@@ -1022,7 +1176,12 @@ impl<'m> Writer<'m> {
             _ => (0, Vec::new(), false),
         };
         let define = f.body.is_some();
-        let mut s = String::from(if define { "define " } else { "declare " });
+        let fmd = self.function_attachments(f);
+        let mut s = String::from(if define { "define " } else { "declare" });
+        if !define {
+            s.push_str(&self.attachments_text(" ", &fmd));
+            s.push(' ');
+        }
         let link = linkage(f.linkage);
         s.push_str(link);
         if f.dso_local && !matches!(f.linkage, 3 | 9 | 13 | 14) && f.visibility == 0 {
@@ -1076,12 +1235,21 @@ impl<'m> Writer<'m> {
             let k = self.attr_slot(&fa);
             let _ = write!(s, " #{k}");
         }
+        s.push_str(&self.comdat_text(f.comdat, f.name.as_deref(), " "));
         if f.align > 0 {
             let _ = write!(s, " align {}", super::log2_align(f.align));
+        }
+        if f.personality > 0 {
+            let _ = write!(
+                s,
+                " personality {}",
+                self.typed(f.personality as usize - 1, None)
+            );
         }
         match frame {
             None => self.line(TextLine::at(s, f.bits)),
             Some(fr) => {
+                s.push_str(&self.attachments_text(" ", &fmd));
                 s.push_str(" {");
                 let mut head = TextLine::at(s, f.bits);
                 if let Some(b) = &f.body {
@@ -1172,7 +1340,8 @@ impl<'m> Writer<'m> {
             }
         }
         let mut cur = usize::MAX;
-        for i in &b.insts {
+        let mut recs = b.dbg.iter().peekable();
+        for (k, i) in b.insts.iter().enumerate() {
             if i.block != cur {
                 cur = i.block;
                 if cur > 0 {
@@ -1202,8 +1371,15 @@ impl<'m> Writer<'m> {
                     self.line(TextLine::plain(s));
                 }
             }
+            while let Some(r) = recs.next_if(|r| r.inst == k) {
+                let text = self.dbg_record(r, fr);
+                self.line(TextLine::at(text, r.bits));
+            }
             let text = self.inst(i, fr);
             let mut line = TextLine::at(text, i.bits);
+            if let Some(b) = i.bits_loc {
+                line.bits.push(b);
+            }
             // The records of the constants it names.
             for v in operands(&i.op) {
                 if let Some(Value::Const { bits, .. }) = self.value_entry(v, Some(fr)) {
@@ -1483,8 +1659,11 @@ impl<'m> Writer<'m> {
                 fnty,
                 callee,
                 args,
+                invoke,
             } => {
-                if cc & 1 != 0 {
+                if invoke.is_some() {
+                    s.push_str("invoke");
+                } else if cc & 1 != 0 {
                     s.push_str(if cc & (1 << 14) != 0 {
                         "musttail "
                     } else {
@@ -1493,7 +1672,9 @@ impl<'m> Writer<'m> {
                 } else if cc & (1 << 16) != 0 {
                     s.push_str("notail ");
                 }
-                s.push_str("call");
+                if invoke.is_none() {
+                    s.push_str("call");
+                }
                 s.push_str(&fmf_text(*fmf));
                 s.push(' ');
                 s.push_str(cc_name((cc >> 1) & 0x3FF));
@@ -1543,6 +1724,35 @@ impl<'m> Writer<'m> {
                     let k = self.attr_index.get(&fa).copied().unwrap_or(0);
                     let _ = write!(s, " #{k}");
                 }
+                if let Some((normal, unwind)) = invoke {
+                    let _ = write!(
+                        s,
+                        "\n          to label {} unwind label {}",
+                        blk(*normal),
+                        blk(*unwind)
+                    );
+                }
+            }
+            Op::LandingPad {
+                ty,
+                cleanup,
+                clauses,
+            } => {
+                let _ = write!(s, "landingpad {}", self.ty(*ty));
+                if *cleanup {
+                    s.push_str("\n          cleanup");
+                }
+                for (kind, v) in clauses {
+                    let _ = write!(
+                        s,
+                        "\n          {} {}",
+                        if *kind == 0 { "catch" } else { "filter" },
+                        self.typed(*v, fr2)
+                    );
+                }
+            }
+            Op::Resume(v) => {
+                let _ = write!(s, "resume {}", self.typed(*v, fr2));
             }
             Op::AtomicRmw {
                 op,
@@ -1615,16 +1825,7 @@ impl<'m> Writer<'m> {
             }
         }
         // Attachments: !dbg first, then by kind.
-        let mut md = i.md.clone();
-        md.sort_by_key(|&(k, _)| k);
-        for (k, node) in md {
-            let name = self
-                .kind_names
-                .get(&k)
-                .cloned()
-                .unwrap_or_else(|| format!("kind{k}"));
-            let _ = write!(s, ", !{name} {}", self.md_ref(node + 1));
-        }
+        s.push_str(&self.attachments_text(", ", &inst_attachments(i)));
         s
     }
 
@@ -1723,6 +1924,11 @@ impl<'m> Writer<'m> {
 
     /// A metadata operand (ID + 1; 0: null).
     fn md_ref(&self, op: u64) -> String {
+        self.md_ref_in(op, None)
+    }
+
+    /// A metadata operand inside a function, whose own values it may name.
+    fn md_ref_in(&self, op: u64, fr: Option<&Frame>) -> String {
         if op == 0 {
             return "null".into();
         }
@@ -1739,7 +1945,14 @@ impl<'m> Writer<'m> {
                 if matches!(m.ty(*ty), Type::Void) {
                     return "null".into();
                 }
-                format!("{} {}", self.ty(*ty), self.value(*v, None))
+                format!("{} {}", self.ty(*ty), self.value(*v, fr))
+            }
+            Some(Md::Special { code, ops }) if *code == di::EXPRESSION => {
+                di::expression(ops.get(1..).unwrap_or(&[]))
+            }
+            Some(Md::Special { code, ops }) if *code == di::ARG_LIST => {
+                let args: Vec<String> = ops.iter().map(|&o| self.md_ref_in(o, fr)).collect();
+                format!("!DIArgList({})", args.join(", "))
             }
             Some(_) => match self.md_slots.get(&id) {
                 Some(k) => format!("!{k}"),
@@ -1760,7 +1973,15 @@ impl<'m> Writer<'m> {
                     refs.join(", ")
                 )
             }
-            Md::Special { code, .. } => format!("!{slot} = !<record {code}>"),
+            Md::Special { code, ops } => format!(
+                "!{slot} = {}{}",
+                if di::distinct(*code, ops) {
+                    "distinct "
+                } else {
+                    ""
+                },
+                self.di_text(*code, ops)
+            ),
             _ => format!("!{slot} = ?"),
         };
         TextLine::at(text, e.bits)
@@ -1885,6 +2106,16 @@ impl Finder<'_> {
     }
 }
 
+/// An instruction's attachments in the order LLVM prints them: its debug
+/// location first, then by kind.
+fn inst_attachments(i: &Inst) -> Vec<(u64, u64)> {
+    let mut md: Vec<(u64, u64)> = i.loc.map(|l| (0, l)).into_iter().collect();
+    let mut rest = i.md.clone();
+    rest.sort_by_key(|&(k, _)| k);
+    md.extend(rest);
+    md
+}
+
 /// The value operands of an instruction, in operand order.
 fn operands(op: &Op) -> Vec<ValueId> {
     match op {
@@ -1911,6 +2142,8 @@ fn operands(op: &Op) -> Vec<ValueId> {
             v.push(*callee);
             v
         }
+        Op::LandingPad { clauses, .. } => clauses.iter().map(|c| c.1).collect(),
+        Op::Resume(v) => vec![*v],
         Op::AtomicRmw { ptr, val, .. } => vec![*ptr, *val],
         Op::CmpXchg { ptr, cmp, new, .. } => vec![*ptr, *cmp, *new],
         _ => Vec::new(),
@@ -1921,6 +2154,10 @@ fn operands(op: &Op) -> Vec<ValueId> {
 fn targets(op: &Op) -> Vec<usize> {
     match op {
         Op::Br(t) => vec![*t],
+        Op::Call {
+            invoke: Some((normal, unwind)),
+            ..
+        } => vec![*normal, *unwind],
         Op::CondBr(_, t, f) => vec![*t, *f],
         Op::Switch { default, cases, .. } => {
             let mut v = vec![*default];
@@ -2539,4 +2776,572 @@ impl Big {
             None => 0,
         }
     }
+}
+
+// ----- debug information -----------------------------------------------------
+
+/// The `name: value` fields of a specialised node, as LLVM's printer skips
+/// and spells them.
+struct Fields<'w, 'm> {
+    w: &'w Writer<'m>,
+    ops: &'w [u64],
+    out: String,
+}
+
+impl Fields<'_, '_> {
+    fn at(&self, k: usize) -> u64 {
+        self.ops.get(k).copied().unwrap_or(0)
+    }
+    fn raw(&mut self, name: &str, value: &str) {
+        if !self.out.is_empty() {
+            self.out.push_str(", ");
+        }
+        self.out.push_str(name);
+        self.out.push_str(": ");
+        self.out.push_str(value);
+    }
+    /// A reference field (skipped when null and `skip_null`).
+    fn md(&mut self, name: &str, k: usize, skip_null: bool) {
+        let op = self.at(k);
+        if op == 0 && skip_null {
+            return;
+        }
+        let text = self.w.md_ref(op);
+        self.raw(name, &text);
+    }
+    /// A string field (an MDString reference; skipped when empty and `skip_empty`).
+    fn string(&mut self, name: &str, k: usize, skip_empty: bool) {
+        let bytes = self.w.md_string(self.at(k));
+        if bytes.is_empty() && skip_empty {
+            return;
+        }
+        let mut t = String::from("\"");
+        escape(&mut t, bytes);
+        t.push('"');
+        self.raw(name, &t);
+    }
+    fn int(&mut self, name: &str, v: u64, skip_zero: bool) {
+        if v == 0 && skip_zero {
+            return;
+        }
+        self.raw(name, &v.to_string());
+    }
+    fn sint(&mut self, name: &str, v: i64, skip_zero: bool) {
+        if v == 0 && skip_zero {
+            return;
+        }
+        self.raw(name, &v.to_string());
+    }
+    fn boolean(&mut self, name: &str, v: bool, default: Option<bool>) {
+        if default == Some(v) {
+            return;
+        }
+        self.raw(name, if v { "true" } else { "false" });
+    }
+    /// A DWARF enumeration field: never printed when 0, as LLVM's printer
+    /// skips it whatever the field (`skip_zero` is for the fields that
+    /// print a zero anyway).
+    fn dwarf(
+        &mut self,
+        name: &str,
+        v: u64,
+        names: fn(u64) -> Option<&'static str>,
+        skip_zero: bool,
+    ) {
+        if v == 0 && (skip_zero || name != "type") {
+            return;
+        }
+        match names(v) {
+            Some(n) => self.raw(name, n),
+            None => self.raw(name, &v.to_string()),
+        }
+    }
+    fn tag(&mut self, v: u64) {
+        self.dwarf("tag", v, di::tag, false);
+    }
+    fn flags(&mut self, name: &str, v: u64) {
+        if v != 0 {
+            self.raw(name, &di::di_flags(v));
+        }
+    }
+    /// A bound of a subrange: a constant integer as a number, else a reference.
+    fn bound(&mut self, name: &str, k: usize) {
+        match self.w.md_const_int(self.at(k)) {
+            Some(v) => self.sint(name, v, false),
+            None => self.md(name, k, true),
+        }
+    }
+}
+
+impl Writer<'_> {
+    /// The bytes of MDString reference `op` (empty for null or anything else).
+    fn md_string(&self, op: u64) -> &[u8] {
+        match op
+            .checked_sub(1)
+            .and_then(|k| self.m.md.get(k as usize))
+            .map(|e| &e.md)
+        {
+            Some(Md::Str(s)) => s,
+            _ => &[],
+        }
+    }
+
+    /// The value of reference `op` when it is a constant integer's metadata.
+    fn md_const_int(&self, op: u64) -> Option<i64> {
+        let e = self.m.md.get(op.checked_sub(1)? as usize)?;
+        let Md::Value(_, v) = e.md else {
+            return None;
+        };
+        match self.m.values.get(v)? {
+            Value::Const {
+                c: super::Const::Int(i),
+                ..
+            } => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// `!DIKind(field: value, …)` of a specialised node's record.
+    fn di_text(&self, code: u64, ops: &[u64]) -> String {
+        let mut f = Fields {
+            w: self,
+            ops,
+            out: String::new(),
+        };
+        let name = match code {
+            di::LOCATION => {
+                f.int("line", f.at(1), false);
+                f.int("column", f.at(2), true);
+                f.md("scope", 3, false);
+                f.md("inlinedAt", 4, true);
+                f.boolean("isImplicitCode", f.at(5) != 0, Some(false));
+                "DILocation"
+            }
+            di::SUBRANGE => {
+                match f.at(0) >> 1 {
+                    2 => {
+                        f.bound("count", 1);
+                        f.bound("lowerBound", 2);
+                        f.bound("upperBound", 3);
+                        f.bound("stride", 4);
+                    }
+                    1 => {
+                        f.bound("count", 1);
+                        f.sint("lowerBound", super::signed(f.at(2)), false);
+                    }
+                    _ => {
+                        f.sint("count", f.at(1) as i64, false);
+                        f.sint("lowerBound", super::signed(f.at(2)), false);
+                    }
+                }
+                "DISubrange"
+            }
+            di::GENERIC_SUBRANGE => {
+                f.md("count", 1, true);
+                f.md("lowerBound", 2, true);
+                f.md("upperBound", 3, true);
+                f.md("stride", 4, true);
+                "DIGenericSubrange"
+            }
+            di::ENUMERATOR => {
+                let flags = f.at(0);
+                let unsigned = flags & 2 != 0;
+                f.string("name", 2, false);
+                let text = if flags & 4 != 0 {
+                    wide_int_text(f.at(1), ops.get(3..).unwrap_or(&[]), !unsigned)
+                } else {
+                    let v = super::signed(f.at(1));
+                    if unsigned {
+                        (v as u64).to_string()
+                    } else {
+                        v.to_string()
+                    }
+                };
+                f.raw("value", &text);
+                if unsigned {
+                    f.boolean("isUnsigned", true, None);
+                }
+                "DIEnumerator"
+            }
+            di::BASIC_TYPE => {
+                if f.at(1) != 0x24 {
+                    f.tag(f.at(1));
+                }
+                f.string("name", 2, true);
+                f.int("size", f.at(3), true);
+                f.int("align", f.at(4), true);
+                f.dwarf("encoding", f.at(5), di::encoding, true);
+                f.flags("flags", f.at(6));
+                "DIBasicType"
+            }
+            di::FILE => {
+                f.string("filename", 1, false);
+                f.string("directory", 2, false);
+                let kind = f.at(3);
+                if kind != 0 && f.at(4) != 0 {
+                    let k = match kind {
+                        1 => "CSK_MD5",
+                        2 => "CSK_SHA1",
+                        3 => "CSK_SHA256",
+                        _ => "CSK_unknown",
+                    };
+                    f.raw("checksumkind", k);
+                    f.string("checksum", 4, false);
+                }
+                if ops.len() > 5 {
+                    f.string("source", 5, false);
+                }
+                "DIFile"
+            }
+            di::DERIVED_TYPE => {
+                f.tag(f.at(1));
+                f.string("name", 2, true);
+                f.md("scope", 5, true);
+                f.md("file", 3, true);
+                f.int("line", f.at(4), true);
+                f.md("baseType", 6, false);
+                f.int("size", f.at(7), true);
+                let align = match (f.at(1) == 0x4300, f.at(14)) {
+                    (true, _) => 0,
+                    (false, 0) => f.at(8),
+                    (false, a) => a,
+                };
+                f.int("align", align & 0xffff_ffff, true);
+                f.int("offset", f.at(9), true);
+                f.flags("flags", f.at(10));
+                f.md("extraData", 11, true);
+                if f.at(12) != 0 {
+                    f.int("dwarfAddressSpace", f.at(12) - 1, false);
+                }
+                if ops.len() != 14 {
+                    f.md("annotations", 13, true);
+                }
+                // Pointer authentication shares the alignment's storage.
+                let ptrauth = f.at(1) == 0x4300;
+                let auth = if f.at(14) != 0 { f.at(14) } else { f.at(8) };
+                if ptrauth {
+                    f.int("ptrAuthKey", auth & 0xf, false);
+                    f.boolean("ptrAuthIsAddressDiscriminated", auth & 0x10 != 0, None);
+                    f.int("ptrAuthExtraDiscriminator", (auth >> 5) & 0xffff, false);
+                    f.boolean("ptrAuthIsaPointer", auth & (1 << 21) != 0, None);
+                    f.boolean(
+                        "ptrAuthAuthenticatesNullValues",
+                        auth & (1 << 22) != 0,
+                        None,
+                    );
+                }
+                "DIDerivedType"
+            }
+            di::COMPOSITE_TYPE => {
+                f.tag(f.at(1));
+                f.string("name", 2, true);
+                f.md("scope", 5, true);
+                f.md("file", 3, true);
+                f.int("line", f.at(4), true);
+                f.md("baseType", 6, true);
+                f.int("size", f.at(7), true);
+                f.int("align", f.at(8), true);
+                f.int("offset", f.at(9), true);
+                f.flags("flags", f.at(10));
+                f.md("elements", 11, true);
+                f.dwarf("runtimeLang", f.at(12), di::language, true);
+                f.md("vtableHolder", 13, true);
+                f.md("templateParams", 14, true);
+                f.string("identifier", 15, true);
+                f.md("discriminator", 16, true);
+                f.md("dataLocation", 17, true);
+                f.md("associated", 18, true);
+                f.md("allocated", 19, true);
+                f.bound("rank", 20);
+                f.md("annotations", 21, true);
+                "DICompositeType"
+            }
+            di::SUBROUTINE_TYPE => {
+                f.flags("flags", f.at(1));
+                f.dwarf("cc", f.at(3), di::convention, true);
+                f.md("types", 2, false);
+                "DISubroutineType"
+            }
+            di::COMPILE_UNIT => {
+                f.dwarf("language", f.at(1), di::language, false);
+                f.md("file", 2, false);
+                f.string("producer", 3, true);
+                f.boolean("isOptimized", f.at(4) != 0, None);
+                f.string("flags", 5, true);
+                f.int("runtimeVersion", f.at(6), false);
+                f.string("splitDebugFilename", 7, true);
+                let kind = match f.at(8) {
+                    0 => "NoDebug".to_string(),
+                    1 => "FullDebug".to_string(),
+                    2 => "LineTablesOnly".to_string(),
+                    3 => "DebugDirectivesOnly".to_string(),
+                    k => k.to_string(),
+                };
+                f.raw("emissionKind", &kind);
+                f.md("enums", 9, true);
+                f.md("retainedTypes", 10, true);
+                f.md("globals", 12, true);
+                f.md("imports", 13, true);
+                f.md("macros", 15, true);
+                f.int("dwoId", f.at(14), true);
+                f.boolean(
+                    "splitDebugInlining",
+                    ops.len() <= 16 || f.at(16) != 0,
+                    Some(true),
+                );
+                f.boolean("debugInfoForProfiling", f.at(17) != 0, Some(false));
+                match f.at(18) {
+                    0 => {}
+                    1 => f.raw("nameTableKind", "GNU"),
+                    2 => f.raw("nameTableKind", "None"),
+                    3 => f.raw("nameTableKind", "Apple"),
+                    k => f.raw("nameTableKind", &k.to_string()),
+                }
+                f.boolean("rangesBaseAddress", f.at(19) != 0, Some(false));
+                f.string("sysroot", 20, true);
+                f.string("sdk", 21, true);
+                "DICompileUnit"
+            }
+            di::SUBPROGRAM => {
+                let new = f.at(0) & 4 != 0;
+                // (flags word, virtual index, DI flags, unit, template params,
+                // declaration, retained nodes, this adjustment, thrown types,
+                // annotations, target function name) by layout.
+                let (
+                    spflags,
+                    vindex,
+                    diflags,
+                    unit,
+                    tparams,
+                    decl,
+                    retained,
+                    adj,
+                    thrown,
+                    ann,
+                    target,
+                ) = if new {
+                    (f.at(9), 10, f.at(11), 12, 13, 14, 15, 16, 17, 18, 19)
+                } else {
+                    let has_unit = f.at(0) & 2 != 0;
+                    let off = usize::from(ops.len() >= 19);
+                    let _ = has_unit;
+                    (
+                        di::old_sp_flags(ops),
+                        12,
+                        f.at(13) & !(1 << 21),
+                        15,
+                        15 + off,
+                        16 + off,
+                        17 + off,
+                        18 + off,
+                        19 + off,
+                        usize::MAX,
+                        usize::MAX,
+                    )
+                };
+                f.string("name", 2, true);
+                f.string("linkageName", 3, true);
+                f.md("scope", 1, false);
+                f.md("file", 4, true);
+                f.int("line", f.at(5), true);
+                f.md("type", 6, true);
+                f.int("scopeLine", f.at(if new { 7 } else { 9 }), true);
+                f.md("containingType", if new { 8 } else { 10 }, true);
+                if spflags & 3 != 0 || f.at(vindex) != 0 {
+                    f.int("virtualIndex", f.at(vindex), false);
+                }
+                f.sint("thisAdjustment", f.at(adj) as i64, true);
+                f.flags("flags", diflags);
+                f.raw("spFlags", &di::sp_flags(spflags));
+                f.md("unit", unit, true);
+                f.md("templateParams", tparams, true);
+                f.md("declaration", decl, true);
+                f.md("retainedNodes", retained, true);
+                f.md("thrownTypes", thrown, true);
+                f.md("annotations", ann, true);
+                f.string("targetFuncName", target, true);
+                "DISubprogram"
+            }
+            di::LEXICAL_BLOCK => {
+                f.md("scope", 1, false);
+                f.md("file", 2, true);
+                f.int("line", f.at(3), true);
+                f.int("column", f.at(4), true);
+                "DILexicalBlock"
+            }
+            di::LEXICAL_BLOCK_FILE => {
+                f.md("scope", 1, false);
+                f.md("file", 2, true);
+                f.int("discriminator", f.at(3), false);
+                "DILexicalBlockFile"
+            }
+            di::NAMESPACE => {
+                f.string("name", if ops.len() == 3 { 2 } else { 3 }, true);
+                f.md("scope", 1, false);
+                f.boolean("exportSymbols", f.at(0) & 2 != 0, Some(false));
+                "DINamespace"
+            }
+            di::TEMPLATE_TYPE => {
+                f.string("name", 1, true);
+                f.md("type", 2, false);
+                f.boolean("defaulted", f.at(3) != 0, Some(false));
+                "DITemplateTypeParameter"
+            }
+            di::TEMPLATE_VALUE => {
+                if f.at(1) != 0x30 {
+                    f.tag(f.at(1));
+                }
+                f.string("name", 2, true);
+                f.md("type", 3, true);
+                if ops.len() >= 6 {
+                    f.boolean("defaulted", f.at(4) != 0, Some(false));
+                    f.md("value", 5, false);
+                } else {
+                    f.md("value", 4, false);
+                }
+                "DITemplateValueParameter"
+            }
+            di::GLOBAL_VAR => {
+                f.string("name", 2, true);
+                f.string("linkageName", 3, true);
+                f.md("scope", 1, false);
+                f.md("file", 4, true);
+                f.int("line", f.at(5), true);
+                f.md("type", 6, true);
+                f.boolean("isLocal", f.at(7) != 0, None);
+                f.boolean("isDefinition", f.at(8) != 0, None);
+                f.md("declaration", 9, true);
+                f.md("templateParams", 10, true);
+                f.int("align", f.at(11), true);
+                f.md("annotations", 12, true);
+                "DIGlobalVariable"
+            }
+            di::LOCAL_VAR => {
+                f.string("name", 2, true);
+                f.int("arg", f.at(6), true);
+                f.md("scope", 1, false);
+                f.md("file", 3, true);
+                f.int("line", f.at(4), true);
+                f.md("type", 5, true);
+                f.flags("flags", f.at(7));
+                if f.at(0) & 2 != 0 {
+                    f.int("align", f.at(8), true);
+                }
+                f.md("annotations", 9, true);
+                "DILocalVariable"
+            }
+            di::LABEL => {
+                f.md("scope", 1, false);
+                f.string("name", 2, true);
+                f.md("file", 3, true);
+                f.int("line", f.at(4), true);
+                "DILabel"
+            }
+            di::EXPRESSION => return di::expression(ops.get(1..).unwrap_or(&[])),
+            di::GLOBAL_VAR_EXPR => {
+                f.md("var", 1, false);
+                f.md("expr", 2, false);
+                "DIGlobalVariableExpression"
+            }
+            di::IMPORTED_ENTITY => {
+                f.tag(f.at(1));
+                f.string("name", 5, true);
+                f.md("scope", 2, false);
+                f.md("entity", 3, true);
+                f.md("file", 6, true);
+                f.int("line", f.at(4), true);
+                f.md("elements", 7, true);
+                "DIImportedEntity"
+            }
+            di::MACRO => {
+                f.dwarf("type", f.at(1), di::macinfo, false);
+                f.int("line", f.at(2), true);
+                f.string("name", 3, true);
+                f.string("value", 4, true);
+                "DIMacro"
+            }
+            di::MACRO_FILE => {
+                f.int("line", f.at(2), true);
+                f.md("file", 3, false);
+                f.md("nodes", 4, true);
+                "DIMacroFile"
+            }
+            di::ASSIGN_ID => return "!DIAssignID()".into(),
+            di::ARG_LIST => {
+                let args: Vec<String> = ops.iter().map(|&o| self.md_ref(o)).collect();
+                return format!("!DIArgList({})", args.join(", "));
+            }
+            di::COMMON_BLOCK => {
+                f.md("scope", 1, false);
+                f.md("declaration", 2, false);
+                f.string("name", 3, true);
+                f.md("file", 4, true);
+                f.int("line", f.at(5), true);
+                "DICommonBlock"
+            }
+            di::GENERIC_DEBUG => {
+                f.tag(f.at(1));
+                f.md("header", 3, true);
+                let rest: Vec<String> = ops.iter().skip(4).map(|&o| self.md_ref(o)).collect();
+                if !rest.is_empty() {
+                    f.raw("operands", &format!("{{{}}}", rest.join(", ")));
+                }
+                "GenericDINode"
+            }
+            _ => return format!("!<record {code}>"),
+        };
+        format!("!{name}({})", f.out)
+    }
+
+    /// `#dbg_value(…)`, `#dbg_declare(…)`, `#dbg_assign(…)`, `#dbg_label(…)`.
+    fn dbg_record(&self, r: &super::DbgRecord, fr: &Frame) -> String {
+        let at = |k: usize| r.ops.get(k).copied().unwrap_or(0);
+        let md = |k: usize| self.md_ref_in(at(k), Some(fr));
+        if r.code == 65 {
+            return format!("    #dbg_label({}, {})", md(1), md(0));
+        }
+        let kind = match r.code {
+            62 => "declare",
+            63 => "assign",
+            _ => "value",
+        };
+        let loc = match (r.code, r.value) {
+            (64, Some(v)) => self.typed(v, Some(fr)),
+            _ => md(3),
+        };
+        let mut s = format!("    #dbg_{kind}({loc}, {}, {}, ", md(1), md(2));
+        if r.code == 63 {
+            let _ = write!(s, "{}, {}, {}, ", md(4), md(6), md(5));
+        }
+        s.push_str(&md(0));
+        s.push(')');
+        s
+    }
+}
+
+/// An APInt of `width` bits stored as sign-rotated 64-bit words, low first.
+fn wide_int_text(width: u64, words: &[u64], signed: bool) -> String {
+    if width <= 64 || words.len() <= 1 {
+        let v = words.first().map_or(0, |&w| super::signed(w));
+        let width = width.clamp(1, 64);
+        if signed {
+            let shift = 64 - width;
+            return ((v << shift) >> shift).to_string();
+        }
+        let mask = if width == 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        return ((v as u64) & mask).to_string();
+    }
+    let mut v: u128 = 0;
+    for (k, &w) in words.iter().take(2).enumerate() {
+        v |= (super::signed(w) as u64 as u128) << (64 * k);
+    }
+    if signed && width <= 128 {
+        let shift = 128 - width as u32;
+        return (((v << shift) as i128) >> shift).to_string();
+    }
+    v.to_string()
 }
