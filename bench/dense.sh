@@ -40,6 +40,8 @@ fi
 cargo build -q --release -p hexlens-cli
 cargo build -q --release -p hexlens-core --example dense_inputs
 [ -f "$DIR/cdac-100k-types.bin" ] || "${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/dense_inputs" "$DIR" "$DIR/sqlite-O1g.bc"
+# PREPARE_ONLY=1: make the inputs and stop (bench/dis.sh uses them).
+[ "${PREPARE_ONLY:-}" = 1 ] && exit 0
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 HEXLENS="$TARGET/release/hexlens"
 

@@ -246,6 +246,11 @@ struct DisArgs {
     /// Scan FILE for containers of every format and read the programs of each
     #[arg(long)]
     scan: bool,
+    /// LLVM text's dialect: 14 (typed pointers, as llvm-dis-14 prints them)
+    /// or 19 (opaque pointers, as llvm-dis-19 does); by default DXC's and
+    /// LLVM 3.x's modules print as 14, later ones as 19
+    #[arg(long, value_name = "14|19", value_parser = ["14", "19"])]
+    dialect: Option<String>,
 }
 
 /// Print the nodes of FILE's structure that QUERY finds
@@ -439,18 +444,70 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
     use hexlens_core::dis;
     let file = &args.file;
     let src = Input::open(file)?;
+    let dialect = args.dialect.as_deref().and_then(|d| d.parse::<u32>().ok());
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout());
+    let mut failed: Option<std::io::Error> = None;
+    let mut whole = true;
+    // Writes one line of a program's text (or its JSON object).
+    let mut emit = |program: &str, n: usize, l: &dis::Line, mark: &str| {
+        if failed.is_some() {
+            return;
+        }
+        whole &= !l.text.trim_start().starts_with(mark);
+        let r = if args.json {
+            let mut j = dis::json_line(program, n, l);
+            j.push('\n');
+            out.write_all(j.as_bytes())
+        } else {
+            out.write_all(l.text.as_bytes())
+                .and_then(|_| out.write_all(b"\n"))
+        };
+        if let Err(e) = r {
+            failed = Some(e);
+        }
+    };
+    // A bare bitcode module: its text straight from its records, no tree.
+    let root_only = args.select.as_deref().is_none_or(str::is_empty);
+    if !args.scan && root_only && bare_bitcode(&src) {
+        let mut bytes = vec![0u8; src.len() as usize];
+        let n = src.read_at(0, &mut bytes);
+        bytes.truncate(n);
+        src.check(file)?;
+        let name = file.display().to_string();
+        let mut k = 0;
+        dis::llvm_text_to(&bytes, 0, &name, dialect, &mut |l| {
+            k += 1;
+            emit("", k, &l, "; hexlens:");
+        });
+        return finish_dis(out, failed, whole);
+    }
+    // Anything else: a tree whose big parts (bitcode blocks) wait until asked
+    // for; the programs are found in it, and read from the file.
     let opts = hexlens_core::Options {
         scan: args.scan,
+        lazy_threshold: Some(1 << 16),
+        page_size: Some(4096),
         ..Default::default()
     };
-    let d = hexlens_core::decode_with(&src, &opts);
+    let mut d = hexlens_core::decode_with(&src, &opts);
+    dis::open_programs(&src, &mut d.tree);
     src.check(file)?;
     let programs = match &args.select {
         Some(p) => {
-            let id = d
-                .tree
-                .find(p)
-                .ok_or_else(|| format!("{} has no node at '{p}'", describe(file)))?;
+            let mut id = d.tree.find(p);
+            if id.is_none() {
+                // The node may lie inside a part left for later.
+                d = hexlens_core::decode_with(
+                    &src,
+                    &hexlens_core::Options {
+                        scan: args.scan,
+                        ..Default::default()
+                    },
+                );
+                src.check(file)?;
+                id = d.tree.find(p);
+            }
+            let id = id.ok_or_else(|| format!("{} has no node at '{p}'", describe(file)))?;
             vec![dis::program_at(&d.tree, id)
                 .ok_or_else(|| format!("the node at '{p}' is in no program hexlens can print"))?]
         }
@@ -463,9 +520,6 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
         );
         return Ok(ExitCode::from(1));
     }
-    let mut out = stdout();
-    let mut whole = true;
-    let mut text = String::new();
     for p in &programs {
         // A bare module names itself by its file, as llvm-dis does.
         let bare = p.node == d.tree.root();
@@ -474,43 +528,46 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
         } else {
             p.path.clone()
         };
-        let lines = dis::listing_named(&d.tree, p, &src, &name);
-        src.check(file)?;
         let mark = format!("{} hexlens:", p.syntax.comment());
-        whole &= !lines.iter().any(|l| l.text.trim_start().starts_with(&mark));
-        if args.json {
-            for (k, l) in lines.iter().enumerate() {
-                text.push_str(&dis::json_line(&p.path, k + 1, l));
-                text.push('\n');
-            }
+        if !bare && !args.json {
+            emit(&p.path, 0, &dis::Line::plain(p.heading()), "\u{0}");
+        }
+        let mut k = 0;
+        dis::listing_to(&d.tree, p, &src, &name, dialect, &mut |l| {
+            k += 1;
+            emit(&p.path, k, &l, &mark);
+        });
+        src.check(file)?;
+    }
+    whole &= d.is_clean();
+    finish_dis(out, failed, whole)
+}
+
+/// Whether `src` starts as an LLVM bitcode module or its wrapper does.
+fn bare_bitcode(src: &Input) -> bool {
+    let mut head = [0u8; 4];
+    src.read_at(0, &mut head) == 4 && (head == *b"BC\xC0\xDE" || head == [0xDE, 0xC0, 0x17, 0x0B])
+}
+
+/// The end of `hexlens dis`: flushes what is left; a closed pipe is no error.
+fn finish_dis(
+    mut out: impl Write,
+    failed: Option<std::io::Error>,
+    whole: bool,
+) -> Result<ExitCode, String> {
+    let r = match failed {
+        Some(e) => Err(e),
+        None => out.flush(),
+    };
+    match r {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(format!("cannot write output: {e}")),
+        Ok(()) => Ok(if whole {
+            ExitCode::SUCCESS
         } else {
-            if !bare {
-                text.push_str(&p.heading());
-                text.push('\n');
-            }
-            for l in &lines {
-                text.push_str(&l.text);
-                text.push('\n');
-            }
-        }
-        if let Err(e) = out.write_all(text.as_bytes()) {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                return Ok(ExitCode::SUCCESS);
-            }
-            return Err(format!("cannot write output: {e}"));
-        }
-        text.clear();
+            ExitCode::from(1)
+        }),
     }
-    if let Err(e) = out.flush() {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            return Err(format!("cannot write output: {e}"));
-        }
-    }
-    Ok(if whole && d.is_clean() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
 }
 
 /// Writes `bytes` to standard output; exit status 0.

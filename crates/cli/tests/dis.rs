@@ -134,6 +134,14 @@ fn dis_prints_dxil_modules_as_llvm_dis_14() {
     assert!(tail(&want).len() > 20);
     assert_eq!(tail(&text), tail(&want));
     assert!(text.starts_with("; ModuleID = "));
+    // --dialect 19: the same module with opaque pointers, as LLVM 19 reads it.
+    let out19 = hexlens(&["dis", "--dialect", "19", bc.to_str().unwrap()]);
+    assert_eq!(out19.status.code(), Some(0));
+    let t19 = String::from_utf8(out19.stdout).unwrap();
+    assert!(text.contains("!{void ()* @main, "), "{text}");
+    assert!(t19.contains("!{ptr @main, "), "{t19}");
+    assert!(!t19.lines().any(|l| !l.starts_with(';') && l.contains(")*")));
+    assert_eq!(t19.lines().count(), text.lines().count());
 
     let c = repo().join(
         "tests/fixtures/dxcontainer/curated/d3d12_geometry_shader_L1216_gs_code_dxil.dxil.dxbc",

@@ -47,6 +47,27 @@ impl Line {
     }
 
     /// Adds the bits `[start, end)`, keeping the ranges sorted and merged.
+    /// Adds the bit ranges `ranges` (each half-open; empty ones are left
+    /// out), merging where they touch or overlap.
+    pub fn add_all_bits(&mut self, ranges: impl IntoIterator<Item = (u64, u64)>) {
+        self.bits.extend(ranges.into_iter().filter(|(s, e)| e > s));
+        if self.bits.len() < 2 {
+            return;
+        }
+        self.bits.sort_unstable();
+        let mut k = 0;
+        for j in 1..self.bits.len() {
+            let (s, e) = self.bits[j];
+            if s <= self.bits[k].1 {
+                self.bits[k].1 = self.bits[k].1.max(e);
+            } else {
+                k += 1;
+                self.bits[k] = (s, e);
+            }
+        }
+        self.bits.truncate(k + 1);
+    }
+
     pub fn add_bits(&mut self, start: u64, end: u64) {
         if end <= start {
             return;
@@ -123,6 +144,33 @@ impl Program {
     }
 }
 
+/// Decodes the lazy parts of `tree` (decoded from `src` with a lazy
+/// threshold) that may hold programs, so that [`programs`] finds them all:
+/// every lazy node except those inside a bitcode module (whose records the
+/// text is made from, not the tree).
+pub fn open_programs(src: &dyn crate::source::ByteSource, tree: &mut Tree) {
+    let is_bitcode = |t: &Tree, n: NodeId| {
+        t.children(n).iter().any(|&c| {
+            let name = t.name(c).to_string();
+            name == "Blocks" || name == "Wrapper"
+        })
+    };
+    let mut stack = vec![tree.root()];
+    while let Some(id) = stack.pop() {
+        #[cfg(feature = "bitcode")]
+        if llvm_program(tree, id).is_some() {
+            continue;
+        }
+        if tree.is_lazy(id) && crate::expand(src, tree, id).is_err() {
+            continue;
+        }
+        if is_bitcode(tree, id) {
+            continue;
+        }
+        stack.extend(tree.children(id).iter().rev());
+    }
+}
+
 /// Every program of the tree, in file order.
 pub fn programs(tree: &Tree) -> Vec<Program> {
     let mut out: Vec<Program> = Vec::new();
@@ -193,6 +241,49 @@ pub fn listing_named(
     }
 }
 
+/// [`listing_named`], handing each line to `sink` as it is made (LLVM text
+/// is never held whole), in the LLVM dialect `dialect` chooses (see
+/// [`llvm_text_to`]).
+pub fn listing_to(
+    tree: &Tree,
+    p: &Program,
+    src: &dyn crate::source::ByteSource,
+    name: &str,
+    dialect: Option<u32>,
+    sink: &mut dyn FnMut(Line),
+) {
+    match p.syntax {
+        Syntax::Sm4 => {
+            for l in crate::formats::dxcontainer::sm4_listing(tree, p.node, src) {
+                sink(l);
+            }
+        }
+        #[cfg(feature = "bitcode")]
+        Syntax::Llvm => {
+            let range = match bitcode_node(tree, p.node) {
+                Some(bc) => {
+                    let span = tree.span(bc);
+                    Some((span.start / 8, span.end.div_ceil(8)))
+                }
+                None => part_bitcode(tree, p.node, src),
+            };
+            let Some((start, end)) = range else {
+                sink(Line::plain("; hexlens: no bitcode in this program"));
+                return;
+            };
+            let mut bytes = vec![0u8; (end - start) as usize];
+            let n = src.read_at(start, &mut bytes);
+            bytes.truncate(n);
+            llvm_text_to(&bytes, start, name, dialect, sink);
+        }
+        #[cfg(not(feature = "bitcode"))]
+        Syntax::Llvm => {
+            let _ = (name, dialect);
+            sink(Line::plain("; hexlens: this build reads no LLVM bitcode"));
+        }
+    }
+}
+
 /// The kind of LLVM program node `id` is: a DirectX Container's DXIL or
 /// ILDB part, or a file that is a bitcode module.
 #[cfg(feature = "bitcode")]
@@ -213,10 +304,45 @@ fn llvm_program(tree: &Tree, id: NodeId) -> Option<String> {
     }
     match tree.value(child(id, "Name")?) {
         Some(crate::tree::Value::Str(s)) if s == "DXIL" || s == "ILDB" => {
-            bitcode_node(tree, id).map(|_| s.to_string())
+            (bitcode_node(tree, id).is_some() || has_lazy(tree, id)).then(|| s.to_string())
         }
         _ => None,
     }
+}
+
+/// Whether node `id` or a node below it is left for later (lazy).
+#[cfg(feature = "bitcode")]
+fn has_lazy(tree: &Tree, id: NodeId) -> bool {
+    let mut stack = vec![id];
+    while let Some(n) = stack.pop() {
+        if tree.is_lazy(n) {
+            return true;
+        }
+        stack.extend(tree.children(n).iter());
+    }
+    false
+}
+
+/// The bytes of the bitcode of DXIL or ILDB part node `id` when its
+/// program is not decoded in the tree: the part's program header (after its
+/// name and size) gives the bitcode's offset from the header's `DXIL` magic
+/// and its size.
+#[cfg(feature = "bitcode")]
+fn part_bitcode(
+    tree: &Tree,
+    id: NodeId,
+    src: &dyn crate::source::ByteSource,
+) -> Option<(u64, u64)> {
+    let start = tree.span(id).start / 8;
+    let end = tree.span(id).end / 8;
+    let mut h = [0u8; 32];
+    if src.read_at(start, &mut h) < 32 || &h[16..20] != b"DXIL" {
+        return None;
+    }
+    let word = |k: usize| u32::from_le_bytes([h[k], h[k + 1], h[k + 2], h[k + 3]]) as u64;
+    let from = start + 16 + word(24);
+    let to = from.checked_add(word(28))?.min(end);
+    (from < to).then_some((from, to))
 }
 
 /// The node of the bitcode module inside program node `id` (the node
@@ -246,33 +372,55 @@ fn llvm_listing(
     src: &dyn crate::source::ByteSource,
     name: &str,
 ) -> Vec<Line> {
-    let Some(bc) = bitcode_node(tree, id) else {
-        return vec![Line::plain("; hexlens: no bitcode in this program")];
+    let p = Program {
+        node: id,
+        path: String::new(),
+        kind: String::new(),
+        syntax: Syntax::Llvm,
     };
-    let span = tree.span(bc);
-    let (start, end) = (span.start / 8, span.end.div_ceil(8));
-    let mut bytes = vec![0u8; (end - start) as usize];
-    let n = src.read_at(start, &mut bytes);
-    bytes.truncate(n);
-    let m = crate::llvmir::read(&bytes);
-    let base = start * 8;
     let mut out = Vec::new();
-    for l in crate::llvmir::write::module(&m, name) {
+    listing_to(tree, &p, src, name, None, &mut |l| out.push(l));
+    out
+}
+
+/// Hands `sink` each line of the LLVM text of the bitcode module `bytes`
+/// (a bare module or its wrapper), which lie at byte `base` of the file, as
+/// it is made: the text is never held whole. `dialect` chooses the text's
+/// dialect (14: typed pointers as `llvm-dis-14` prints them, 19: opaque
+/// pointers as `llvm-dis-19` does); `None` goes by the module's producer.
+/// Where the module stops being readable a last comment line says where
+/// and why.
+#[cfg(feature = "bitcode")]
+pub fn llvm_text_to(
+    bytes: &[u8],
+    base: u64,
+    name: &str,
+    dialect: Option<u32>,
+    sink: &mut dyn FnMut(Line),
+) {
+    let mut m = crate::llvmir::read(bytes);
+    m.dialect = dialect;
+    let base = base * 8;
+    crate::llvmir::write::module_to(&m, name, &mut |l| {
+        let bits = l.bits.iter().map(|&(s, e)| (base + s, base + e));
+        if !l.text.contains('\n') {
+            let mut line = Line::plain(l.text);
+            line.add_all_bits(bits);
+            sink(line);
+            return;
+        }
         for text in l.text.split('\n') {
             let mut line = Line::plain(text);
-            for &(s, e) in &l.bits {
-                line.add_bits(base + s, base + e);
-            }
-            out.push(line);
+            line.add_all_bits(bits.clone());
+            sink(line);
         }
-    }
+    });
     for (at, e) in &m.errors {
-        out.push(Line::plain(format!(
+        sink(Line::plain(format!(
             "; hexlens: the module stops being readable at bit {}: {e}",
             base + at
         )));
     }
-    out
 }
 
 /// Line `n` (1-based) of program `program` as one line of JSON Lines

@@ -411,6 +411,10 @@ pub struct Module {
     /// Comdats: name, selection kind (1 any, 2 exactmatch, 3 largest,
     /// 4 nodeduplicate, 5 samesize), the record's bits.
     pub comdats: Vec<(String, u64, (u64, u64))>,
+    /// The text's dialect when the caller chooses it (`14`: typed pointers,
+    /// as `llvm-dis-14` prints; `19`: opaque pointers, as `llvm-dis-19`);
+    /// `None`: by the producer (see [`Module::modern`]).
+    pub dialect: Option<u32>,
     pub errors: Vec<(u64, String)>,
 }
 
@@ -419,6 +423,9 @@ impl Module {
     /// prints it): opaque pointers, or an IDENTIFICATION block naming a
     /// producer other than LLVM 3.x.
     pub fn modern(&self) -> bool {
+        if let Some(d) = self.dialect {
+            return d >= 19;
+        }
         self.types
             .iter()
             .any(|t| matches!(t, Type::Pointer(None, _)))

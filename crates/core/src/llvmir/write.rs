@@ -5,7 +5,7 @@
 //! the bits of the records it was made from (`bits`, relative to the stream).
 
 use super::{di, Attr, Body, Const, Function, Inst, Md, Module, Op, Type, TypeId, Value, ValueId};
-use std::collections::HashMap;
+type HashMap<K, V> = std::collections::HashMap<K, V, rustc_hash::FxBuildHasher>;
 use std::fmt::Write as _;
 
 /// One line of text and the bits of the records it came from.
@@ -37,9 +37,16 @@ impl TextLine {
 /// The module's text. `name` is what the `; ModuleID` and (when the module
 /// has no source file name) `source_filename` lines give.
 pub fn module(m: &Module, name: &str) -> Vec<TextLine> {
-    let mut w = Writer::new(m);
+    let mut out = Vec::new();
+    module_to(m, name, &mut |l| out.push(l));
+    out
+}
+
+/// [`module`], handing each line to `sink` as it is made: the text is never
+/// held whole.
+pub fn module_to(m: &Module, name: &str, sink: &mut dyn FnMut(TextLine)) {
+    let mut w = Writer::new(m, sink);
     w.run(name);
-    w.out
 }
 
 /// Whether a name can be written without quotes.
@@ -99,11 +106,11 @@ fn float_text(bits: u64, t: &Type) -> String {
     format!("0x{:016X}", v.to_bits())
 }
 
-struct Writer<'m> {
+struct Writer<'m, 's> {
     m: &'m Module,
-    out: Vec<TextLine>,
-    /// Metadata numbering: metadata ID → slot.
-    md_slots: HashMap<u64, usize>,
+    sink: &'s mut dyn FnMut(TextLine),
+    /// Metadata numbering: metadata ID → slot (`u32::MAX`: none).
+    md_slots: Vec<u32>,
     md_order: Vec<u64>,
     /// Attribute groups: the text of a set → its number.
     attr_slots: Vec<String>,
@@ -136,15 +143,15 @@ struct Frame<'b> {
 
 const FN_INDEX: u64 = 0xFFFF_FFFF;
 
-impl<'m> Writer<'m> {
-    fn new(m: &'m Module) -> Self {
+impl<'m, 's> Writer<'m, 's> {
+    fn new(m: &'m Module, sink: &'s mut dyn FnMut(TextLine)) -> Self {
         Writer {
             m,
-            out: Vec::new(),
-            md_slots: HashMap::new(),
+            sink,
+            md_slots: vec![u32::MAX; m.md.len()],
             md_order: Vec::new(),
             attr_slots: Vec::new(),
-            unnamed: HashMap::new(),
+            unnamed: HashMap::default(),
             depth: std::cell::Cell::new(0),
             global_ids: {
                 let mut ids = vec![0; m.globals.len()];
@@ -167,7 +174,7 @@ impl<'m> Writer<'m> {
                 })
                 .collect(),
             group_at: {
-                let mut at = HashMap::new();
+                let mut at = HashMap::default();
                 for (k, (id, _, _)) in m.groups.iter().enumerate() {
                     at.entry(*id).or_insert(k);
                 }
@@ -175,9 +182,9 @@ impl<'m> Writer<'m> {
             },
             kind_names: m.md_kinds.iter().map(|(k, n)| (*k, n.clone())).collect(),
             fn_attr_text: Default::default(),
-            attr_index: HashMap::new(),
+            attr_index: HashMap::default(),
             global_md: {
-                let mut at: HashMap<ValueId, Vec<(u64, u64)>> = HashMap::new();
+                let mut at: HashMap<ValueId, Vec<(u64, u64)>> = HashMap::default();
                 for (v, pairs, _) in &m.global_md {
                     at.entry(*v).or_default().extend(pairs.iter().copied());
                 }
@@ -187,7 +194,7 @@ impl<'m> Writer<'m> {
     }
 
     fn line(&mut self, l: TextLine) {
-        self.out.push(l);
+        (self.sink)(l);
     }
 
     fn run(&mut self, name: &str) {
@@ -466,7 +473,7 @@ impl<'m> Writer<'m> {
                 continue;
             };
             if !matches!(e.md, Md::Node { .. } | Md::Special { .. })
-                || self.md_slots.contains_key(&id)
+                || self.md_slots[id as usize] != u32::MAX
             {
                 continue;
             }
@@ -476,7 +483,7 @@ impl<'m> Writer<'m> {
                     continue;
                 }
             }
-            self.md_slots.insert(id, self.md_order.len());
+            self.md_slots[id as usize] = self.md_order.len() as u32;
             self.md_order.push(id);
             match &e.md {
                 Md::Node { ops, .. } => {
@@ -565,6 +572,14 @@ impl<'m> Writer<'m> {
             Type::X86Amx => "x86_amx".into(),
             Type::Token => "token".into(),
             Type::Int(n) => format!("i{n}"),
+            // LLVM 19 reads typed pointers as opaque ones.
+            Type::Pointer(Some(_), a) if m.dialect == Some(19) => {
+                if *a == 0 {
+                    "ptr".into()
+                } else {
+                    format!("ptr addrspace({a})")
+                }
+            }
             Type::Pointer(Some(p), a) => {
                 if *a == 0 {
                     format!("{}*", self.ty(*p))
@@ -1265,7 +1280,7 @@ impl<'m> Writer<'m> {
     /// Names and numbers of a body's arguments, blocks and instructions.
     fn frame<'b>(&self, b: &'b Body, params: &[TypeId]) -> Frame<'b> {
         let base = self.m.values.len();
-        let mut slots = HashMap::new();
+        let mut slots = HashMap::default();
         let names: HashMap<usize, &String> = b.names.iter().map(|(v, n)| (*v, n)).collect();
         let bnames: HashMap<usize, &String> = b.block_names.iter().map(|(v, n)| (*v, n)).collect();
         let mut n = 0usize;
@@ -1954,7 +1969,7 @@ impl<'m> Writer<'m> {
                 let args: Vec<String> = ops.iter().map(|&o| self.md_ref_in(o, fr)).collect();
                 format!("!DIArgList({})", args.join(", "))
             }
-            Some(_) => match self.md_slots.get(&id) {
+            Some(_) => match self.md_slots.get(id as usize).filter(|&&k| k != u32::MAX) {
                 Some(k) => format!("!{k}"),
                 None => format!("!<{id}>"),
             },
@@ -2782,13 +2797,13 @@ impl Big {
 
 /// The `name: value` fields of a specialised node, as LLVM's printer skips
 /// and spells them.
-struct Fields<'w, 'm> {
-    w: &'w Writer<'m>,
+struct Fields<'w, 'm, 's> {
+    w: &'w Writer<'m, 's>,
     ops: &'w [u64],
     out: String,
 }
 
-impl Fields<'_, '_> {
+impl Fields<'_, '_, '_> {
     fn at(&self, k: usize) -> u64 {
         self.ops.get(k).copied().unwrap_or(0)
     }
@@ -2873,7 +2888,7 @@ impl Fields<'_, '_> {
     }
 }
 
-impl Writer<'_> {
+impl Writer<'_, '_> {
     /// The bytes of MDString reference `op` (empty for null or anything else).
     fn md_string(&self, op: u64) -> &[u8] {
         match op
