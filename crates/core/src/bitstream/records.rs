@@ -302,7 +302,16 @@ impl<'a> Stream<'a> {
     }
 
     fn abbreviated(&self, c: &mut Cursor, a: &[Encoding]) -> Result<Record, String> {
-        let mut vals: Vec<u64> = Vec::new();
+        // The first value is the record's code, the rest its operands.
+        let mut code: Option<u64> = None;
+        let mut vals: Vec<u64> = Vec::with_capacity(a.len());
+        let mut put = |v: u64, vals: &mut Vec<u64>| {
+            if code.is_none() {
+                code = Some(v);
+            } else {
+                vals.push(v);
+            }
+        };
         let mut blob = None;
         let mut i = 0;
         while i < a.len() {
@@ -322,7 +331,7 @@ impl<'a> Stream<'a> {
                     }
                     vals.reserve(n as usize);
                     for _ in 0..n {
-                        vals.push(self.scalar(c, elt)?);
+                        put(self.scalar(c, elt)?, &mut vals);
                     }
                     i += 2;
                 }
@@ -340,15 +349,14 @@ impl<'a> Stream<'a> {
                     i += 1;
                 }
                 e => {
-                    vals.push(self.scalar(c, e)?);
+                    put(self.scalar(c, e)?, &mut vals);
                     i += 1;
                 }
             }
         }
-        if vals.is_empty() {
+        let Some(code) = code else {
             return Err("an abbreviated record without a code".into());
-        }
-        let code = vals.remove(0);
+        };
         Ok(Record {
             code,
             ops: vals,

@@ -131,6 +131,10 @@ struct Writer<'m, 's> {
     attr_index: HashMap<String, usize>,
     /// Attachments of global values without bodies, by value number.
     global_md: HashMap<ValueId, Vec<(u64, u64)>>,
+    /// Each type's text.
+    type_names: Vec<String>,
+    /// Attribute text by (list, index).
+    attr_text_at: std::cell::RefCell<HashMap<(u64, u64), String>>,
 }
 
 /// What a function's text needs: its body and the numbers of its values and blocks.
@@ -145,7 +149,7 @@ const FN_INDEX: u64 = 0xFFFF_FFFF;
 
 impl<'m, 's> Writer<'m, 's> {
     fn new(m: &'m Module, sink: &'s mut dyn FnMut(TextLine)) -> Self {
-        Writer {
+        let mut w = Writer {
             m,
             sink,
             md_slots: vec![u32::MAX; m.md.len()],
@@ -190,7 +194,11 @@ impl<'m, 's> Writer<'m, 's> {
                 }
                 at
             },
-        }
+            type_names: Vec::new(),
+            attr_text_at: Default::default(),
+        };
+        w.type_names = (0..m.types.len()).map(|t| w.ty_text(t)).collect();
+        w
     }
 
     fn line(&mut self, l: TextLine) {
@@ -555,7 +563,15 @@ impl<'m, 's> Writer<'m, 's> {
 
     // ----- types ------------------------------------------------------------
 
-    fn ty(&self, t: TypeId) -> String {
+    /// The text of type `t` (made once per type).
+    fn ty(&self, t: TypeId) -> &str {
+        match self.type_names.get(t) {
+            Some(n) => n,
+            None => "<type>",
+        }
+    }
+
+    fn ty_text(&self, t: TypeId) -> String {
         let m = self.m;
         match m.ty(t) {
             Type::Void => "void".into(),
@@ -582,9 +598,9 @@ impl<'m, 's> Writer<'m, 's> {
             }
             Type::Pointer(Some(p), a) => {
                 if *a == 0 {
-                    format!("{}*", self.ty(*p))
+                    format!("{}*", self.ty_text(*p))
                 } else {
-                    format!("{} addrspace({a})*", self.ty(*p))
+                    format!("{} addrspace({a})*", self.ty_text(*p))
                 }
             }
             Type::Pointer(None, a) => {
@@ -599,20 +615,20 @@ impl<'m, 's> Writer<'m, 's> {
                 ret,
                 params,
             } => {
-                let mut ps: Vec<String> = params.iter().map(|&p| self.ty(p)).collect();
+                let mut ps: Vec<String> = params.iter().map(|&p| self.ty_text(p)).collect();
                 if *vararg {
                     ps.push("...".into());
                 }
-                format!("{} ({})", self.ty(*ret), ps.join(", "))
+                format!("{} ({})", self.ty_text(*ret), ps.join(", "))
             }
             Type::Struct { name: Some(n), .. } => llvm_name('%', n),
             Type::Struct { name: None, .. } => self.struct_body(t),
-            Type::Array(n, e) => format!("[{n} x {}]", self.ty(*e)),
+            Type::Array(n, e) => format!("[{n} x {}]", self.ty_text(*e)),
             Type::Vector(n, e, scalable) => {
                 if *scalable {
-                    format!("<vscale x {n} x {}>", self.ty(*e))
+                    format!("<vscale x {n} x {}>", self.ty_text(*e))
                 } else {
-                    format!("<{n} x {}>", self.ty(*e))
+                    format!("<{n} x {}>", self.ty_text(*e))
                 }
             }
             Type::Unknown(k) => format!("<type {k}>"),
@@ -623,7 +639,7 @@ impl<'m, 's> Writer<'m, 's> {
         match self.m.ty(t) {
             Type::Struct { opaque: true, .. } => "opaque".into(),
             Type::Struct { packed, elems, .. } => {
-                let es: Vec<String> = elems.iter().map(|&e| self.ty(e)).collect();
+                let es: Vec<String> = elems.iter().map(|&e| self.ty_text(e)).collect();
                 let inner = if es.is_empty() {
                     String::new()
                 } else {
@@ -635,7 +651,7 @@ impl<'m, 's> Writer<'m, 's> {
                     format!("{{{inner}}}")
                 }
             }
-            _ => self.ty(t),
+            _ => self.ty_text(t),
         }
     }
 
@@ -685,9 +701,7 @@ impl<'m, 's> Writer<'m, 's> {
 
     /// `type value`.
     fn typed(&self, v: ValueId, fr: Option<&Frame>) -> String {
-        let t = self
-            .value_ty(v, fr)
-            .map_or_else(|| "?".into(), |t| self.ty(t));
+        let t = self.value_ty(v, fr).map_or("?", |t| self.ty(t));
         format!("{t} {}", self.value(v, fr))
     }
 
@@ -879,7 +893,7 @@ impl<'m, 's> Writer<'m, 's> {
                 if let Some((lo, hi)) = inrange {
                     let _ = write!(s, "inrange({lo}, {hi}) ");
                 }
-                let _ = write!(s, "({}", src.map_or_else(|| "?".into(), |t| self.ty(t)));
+                let _ = write!(s, "({}", src.map_or("?", |t| self.ty(t)));
                 for &(t, v) in ops {
                     let _ = write!(s, ", {} {}", self.ty(t), self.value(v, fr));
                 }
@@ -1083,6 +1097,19 @@ impl<'m, 's> Writer<'m, 's> {
         a
     }
 
+    /// The text of attribute list `list`'s entries at `idx` (made once per
+    /// list and index).
+    fn attrs_text_at(&self, list: u64, idx: u64) -> String {
+        if let Some(t) = self.attr_text_at.borrow().get(&(list, idx)) {
+            return t.clone();
+        }
+        let t = self.attrs_text(&self.attrs_at(list, idx));
+        self.attr_text_at
+            .borrow_mut()
+            .insert((list, idx), t.clone());
+        t
+    }
+
     fn fn_attrs(&self, list: u64) -> String {
         if let Some(t) = self.fn_attr_text.borrow().get(&list) {
             return t.clone();
@@ -1130,7 +1157,7 @@ impl<'m, 's> Writer<'m, 's> {
             s.push_str("externally_initialized ");
         }
         s.push_str(if g.constant { "constant " } else { "global " });
-        s.push_str(&self.ty(g.ty));
+        s.push_str(self.ty(g.ty));
         if let Some(i) = g.init {
             let _ = write!(s, " {}", self.value(i, None));
         }
@@ -1219,7 +1246,7 @@ impl<'m, 's> Writer<'m, 's> {
         let frame = f.body.as_ref().map(|b| self.frame(b, &params));
         let mut ps = Vec::new();
         for (k, &p) in params.iter().enumerate() {
-            let mut t = self.ty(p);
+            let mut t = self.ty(p).to_string();
             let pa = match &up {
                 Some(u) => u.params.get(k).copied().unwrap_or("").to_string(),
                 None => self.attrs_text(&self.attrs_at(f.attrs, k as u64 + 1)),
@@ -1414,7 +1441,8 @@ impl<'m, 's> Writer<'m, 's> {
 
     fn inst(&self, i: &Inst, fr: &Frame) -> String {
         let m = self.m;
-        let mut s = String::from("  ");
+        let mut s = String::with_capacity(128);
+        s.push_str("  ");
         if let Some(v) = i.value {
             let _ = write!(s, "{} = ", fr.slots.get(&v).map_or("%?", String::as_str));
         }
@@ -1701,15 +1729,15 @@ impl<'m, 's> Writer<'m, 's> {
                     } => (*ret, params.clone(), *vararg),
                     _ => (0, Vec::new(), false),
                 };
-                let ra = self.attrs_text(&self.attrs_at(*attrs, 0));
+                let ra = self.attrs_text_at(*attrs, 0);
                 if !ra.is_empty() {
                     s.push_str(&ra);
                     s.push(' ');
                 }
                 if vararg {
-                    s.push_str(&self.ty(*fnty));
+                    s.push_str(self.ty(*fnty));
                 } else {
-                    s.push_str(&self.ty(ret));
+                    s.push_str(self.ty(ret));
                 }
                 let _ = write!(s, " {}(", self.value(*callee, fr2));
                 let mut parts = Vec::new();
@@ -1719,8 +1747,8 @@ impl<'m, 's> Writer<'m, 's> {
                         .copied()
                         .or_else(|| self.value_ty(a, fr2))
                         .unwrap_or(0);
-                    let mut p = self.ty(t);
-                    let pa = self.attrs_text(&self.attrs_at(*attrs, k as u64 + 1));
+                    let mut p = self.ty(t).to_string();
+                    let pa = self.attrs_text_at(*attrs, k as u64 + 1);
                     if !pa.is_empty() {
                         p.push(' ');
                         p.push_str(&pa);
