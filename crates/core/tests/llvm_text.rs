@@ -295,3 +295,129 @@ fn clang_19_modules_print_as_llvm_dis_19_prints_them() {
     // The -g modules hold debug information: the comparison covered it.
     assert!(debug_lines > 5000, "{debug_lines}");
 }
+
+/// Assembles `text` with `asm` and prints the module it gives with `dis`.
+fn reassembled(
+    text: &str,
+    asm: &std::path::Path,
+    dis: &std::path::Path,
+    dir: &std::path::Path,
+) -> Result<String, String> {
+    let ll = dir.join("rt.ll");
+    let bc = dir.join("rt.bc");
+    std::fs::write(&ll, text).unwrap();
+    let o = Command::new(asm)
+        .arg(&ll)
+        .arg("-o")
+        .arg(&bc)
+        .output()
+        .unwrap();
+    if !o.status.success() {
+        return Err(String::from_utf8_lossy(&o.stderr).into_owned());
+    }
+    let o = Command::new(dis)
+        .arg(&bc)
+        .arg("-o")
+        .arg("-")
+        .output()
+        .unwrap();
+    if !o.status.success() {
+        return Err(String::from_utf8_lossy(&o.stderr).into_owned());
+    }
+    Ok(String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
+/// The text of `bc` as hexlens makes it, and as `dis` prints it.
+fn both_texts(bc: &[u8], file: &std::path::Path, dis: &std::path::Path) -> (String, String) {
+    std::fs::write(file, bc).unwrap();
+    let o = Command::new(dis)
+        .arg(file)
+        .arg("-o")
+        .arg("-")
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let m = llvmir::read(bc);
+    let mut ours = String::new();
+    for l in llvmir::write::module(&m, &file.display().to_string()) {
+        ours.push_str(&l.text);
+        ours.push('\n');
+    }
+    (ours, String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
+/// Round trip: `llvm-as` of hexlens's text gives a module whose `llvm-dis`
+/// text is the original's (the `; ModuleID` line aside): every DXIL module
+/// of the corpus through LLVM 14's tools, the clang-19 modules of the
+/// repository's sources (with debug information) through LLVM 19's.
+#[test]
+fn text_assembles_back_to_the_same_module() {
+    let dir = tools::scratch_dir("llvm-text-round-trip");
+    // The order of `; preds =` lists follows use-list order, which the text
+    // does not carry (llvm-dis's own text reassembles the same way): they
+    // are compared as sets.
+    let body = |t: &str| {
+        t.lines()
+            .skip(1)
+            .map(|l| match l.split_once("; preds = ") {
+                Some((head, preds)) => {
+                    let mut p: Vec<&str> = preds.trim_end().split(", ").collect();
+                    p.sort_unstable();
+                    format!("{head}; preds = {}", p.join(", "))
+                }
+                None => l.trim_end().to_string(),
+            })
+            .collect::<Vec<_>>()
+    };
+    let (as14, dis14) = (tools::llvm_14_tool("llvm-as"), tools::llvm_dis_14());
+    let mut dxil = 0;
+    for path in repo::files_under(&repo::dxcontainer_samples()) {
+        let bytes = std::fs::read(&path).unwrap();
+        for (k, bc) in dxil_modules(&bytes) {
+            let (ours, want) = both_texts(&bc, &dir.join("m.bc"), &dis14);
+            let again = reassembled(&ours, &as14, &dis14, &dir).unwrap_or_else(|e| {
+                panic!(
+                    "{} part {k}: llvm-as-14 rejects hexlens's text: {e}",
+                    path.display()
+                )
+            });
+            assert_eq!(body(&again), body(&want), "{} part {k}", path.display());
+            dxil += 1;
+        }
+    }
+    let (as19, dis19) = (
+        tools::llvm_19_tool("llvm-as"),
+        tools::llvm_19_tool("llvm-dis"),
+    );
+    let mut modern = 0;
+    for src in [
+        "crates/testkit/src/generators/bitcode/bitcode_sample.c",
+        "crates/testkit/src/generators/bitcode/program_text.cpp",
+    ] {
+        for opt in ["-O0", "-O2"] {
+            let bc = dir.join("c.bc");
+            let out = Command::new(tools::llvm_19_tool("clang"))
+                .args(["-c", "-emit-llvm", "-g", opt])
+                .arg(repo::root().join(src))
+                .arg("-o")
+                .arg(&bc)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let bytes = std::fs::read(&bc).unwrap();
+            let (ours, want) = both_texts(&bytes, &dir.join("c2.bc"), &dis19);
+            let again = reassembled(&ours, &as19, &dis19, &dir)
+                .unwrap_or_else(|e| panic!("{src} {opt}: llvm-as-19 rejects hexlens's text: {e}"));
+            assert_eq!(body(&again), body(&want), "{src} {opt}");
+            modern += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("{dxil} DXIL modules and {modern} clang-19 modules assemble back to the same text");
+    assert!(dxil >= 395, "{dxil}");
+    assert_eq!(modern, 4);
+}

@@ -39,23 +39,31 @@ pub fn llvm_19_tool(name: &str) -> PathBuf {
 /// `/usr/bin/llvm-dis-14` or `/usr/lib/llvm-14/bin/llvm-dis` (Debian's
 /// llvm-14). Panics if missing.
 pub fn llvm_dis_14() -> PathBuf {
+    llvm_14_tool("llvm-dis")
+}
+
+/// LLVM 14's `name` (`llvm-as`, `llvm-dis`): `name-14` on PATH, else
+/// `/usr/bin/name-14` or `/usr/lib/llvm-14/bin/name` (Debian's llvm-14).
+/// Panics if missing.
+pub fn llvm_14_tool(name: &str) -> PathBuf {
+    let versioned = format!("{name}-14");
     let on_path = std::env::var_os("PATH")
         .map(|p| {
             std::env::split_paths(&p)
-                .map(|d| d.join("llvm-dis-14"))
+                .map(|d| d.join(&versioned))
                 .collect::<Vec<_>>()
         })
         .unwrap_or_default();
     on_path
         .into_iter()
         .chain([
-            PathBuf::from("/usr/bin/llvm-dis-14"),
-            PathBuf::from("/usr/lib/llvm-14/bin/llvm-dis"),
+            PathBuf::from(format!("/usr/bin/{versioned}")),
+            PathBuf::from(format!("/usr/lib/llvm-14/bin/{name}")),
         ])
         .find(|p| p.is_file())
         .unwrap_or_else(|| {
             panic!(
-                "llvm-dis-14 not found: run scripts/setup-native.sh or the project's setup \
+                "{versioned} not found: run scripts/setup-native.sh or the project's setup \
                  (`bash .ci/run`), which install Debian's llvm-14, or `apt-get install llvm-14`"
             )
         })
