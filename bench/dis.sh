@@ -8,7 +8,8 @@
 #
 # Figures: median wall time and median peak RSS of each program (output to
 # /dev/null), and whether hexlens's text equals llvm-dis-19's line for line
-# (the `; ModuleID` line, which names the input as each was given it, aside).
+# (the `; ModuleID` line, which names the input as each was given it, aside);
+# and one function of the -O1 -g module printed alone (`--function`).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -66,3 +67,15 @@ for f in sqlite-O2.bc sqlite-O1g.bc dxil-container.dxbc; do
     printf '| %s | %d | %s s, %d MiB | %s | %s | %s |\n' \
         "$f" "$(stat -c %s "$p")" "$h_t" $((h_m / 1024)) "$ref" "$ratio" "$text"
 done
+
+# One function of the -O1 -g module (`--function`): the module is read and
+# numbered, and only that function's text is made.
+p="$DIR/sqlite-O1g.bc"
+ft=() fm=()
+for _ in $(seq "$RUNS"); do
+    read -r t m < <(run "$HEXLENS" dis --function sqlite3_prepare_v2 "$p")
+    ft+=("$t") fm+=("$m")
+done
+printf '| sqlite-O1g.bc --function sqlite3_prepare_v2 | %d | %s s, %d MiB | - | - | %d lines |\n' \
+    "$(stat -c %s "$p")" "$(printf '%s\n' "${ft[@]}" | median)" $(($(printf '%s\n' "${fm[@]}" | median) / 1024)) \
+    "$("$HEXLENS" dis --function sqlite3_prepare_v2 "$p" | wc -l)"

@@ -251,6 +251,10 @@ struct DisArgs {
     /// LLVM 3.x's modules print as 14, later ones as 19
     #[arg(long, value_name = "14|19", value_parser = ["14", "19"])]
     dialect: Option<String>,
+    /// Print only the LLVM function NAME (its define or declare and body,
+    /// numbered as in the whole text); exit 1 if no program has it
+    #[arg(long, value_name = "NAME")]
+    function: Option<String>,
 }
 
 /// Print the nodes of FILE's structure that QUERY finds
@@ -475,11 +479,18 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
         src.check(file)?;
         let name = file.display().to_string();
         let mut k = 0;
-        dis::llvm_text_to(&bytes, 0, &name, dialect, &mut |l| {
-            k += 1;
-            emit("", k, &l, "; hexlens:");
-        });
-        return finish_dis(out, failed, whole);
+        let found = dis::llvm_function_to(
+            &bytes,
+            0,
+            &name,
+            dialect,
+            args.function.as_deref(),
+            &mut |l| {
+                k += 1;
+                emit("", k, &l, "; hexlens:");
+            },
+        );
+        return finish_dis(out, failed, whole && found);
     }
     // Anything else: a tree whose big parts (bitcode blocks) wait until asked
     // for; the programs are found in it, and read from the file.
@@ -520,6 +531,7 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
         );
         return Ok(ExitCode::from(1));
     }
+    let mut found = false;
     for p in &programs {
         // A bare module names itself by its file, as llvm-dis does.
         let bare = p.node == d.tree.root();
@@ -529,17 +541,25 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
             p.path.clone()
         };
         let mark = format!("{} hexlens:", p.syntax.comment());
-        if !bare && !args.json {
+        if !bare && !args.json && args.function.is_none() {
             emit(&p.path, 0, &dis::Line::plain(p.heading()), "\u{0}");
         }
         let mut k = 0;
-        dis::listing_to(&d.tree, p, &src, &name, dialect, &mut |l| {
-            k += 1;
-            emit(&p.path, k, &l, &mark);
-        });
+        found |= dis::listing_function_to(
+            &d.tree,
+            p,
+            &src,
+            &name,
+            dialect,
+            args.function.as_deref(),
+            &mut |l| {
+                k += 1;
+                emit(&p.path, k, &l, &mark);
+            },
+        );
         src.check(file)?;
     }
-    whole &= d.is_clean();
+    whole &= d.is_clean() && found;
     finish_dis(out, failed, whole)
 }
 

@@ -195,6 +195,32 @@ fn dis_of_clang_19_modules() {
     };
     assert!(tail(&want.stdout).len() > 50);
     assert_eq!(tail(&out.stdout), tail(&want.stdout));
+    // --function: that function's lines of the whole text, numbered as there.
+    let whole = tail(&want.stdout);
+    let at = whole
+        .iter()
+        .position(|l| l.starts_with("define") && l.contains("@sum("))
+        .unwrap();
+    let end = at + whole[at..].iter().position(|l| l == "}").unwrap();
+    let one = hexlens(&["dis", "--function", "sum", bc.to_str().unwrap()]);
+    assert_eq!(one.status.code(), Some(0));
+    let got: Vec<String> = String::from_utf8_lossy(&one.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let from = if whole[at - 1].starts_with("; Function Attrs:") {
+        at - 1
+    } else {
+        at
+    };
+    assert_eq!(got, whole[from..=end].to_vec());
+    let none = hexlens(&[
+        "dis",
+        "--function",
+        "no_such_function",
+        bc.to_str().unwrap(),
+    ]);
+    assert_eq!(none.status.code(), Some(1));
 
     let dir = hexlens_testkit::tools::scratch_dir("dis-debug");
     let g = dir.join("g.bc");

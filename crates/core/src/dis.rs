@@ -252,11 +252,28 @@ pub fn listing_to(
     dialect: Option<u32>,
     sink: &mut dyn FnMut(Line),
 ) {
+    listing_function_to(tree, p, src, name, dialect, None, sink);
+}
+
+/// [`listing_to`], or with `function` only that function's text (LLVM
+/// programs; an SM4/5 program has no functions to pick). Returns whether
+/// the function was found (true without `function`).
+pub fn listing_function_to(
+    tree: &Tree,
+    p: &Program,
+    src: &dyn crate::source::ByteSource,
+    name: &str,
+    dialect: Option<u32>,
+    function: Option<&str>,
+    sink: &mut dyn FnMut(Line),
+) -> bool {
     match p.syntax {
+        Syntax::Sm4 if function.is_some() => false,
         Syntax::Sm4 => {
             for l in crate::formats::dxcontainer::sm4_listing(tree, p.node, src) {
                 sink(l);
             }
+            true
         }
         #[cfg(feature = "bitcode")]
         Syntax::Llvm => {
@@ -269,17 +286,18 @@ pub fn listing_to(
             };
             let Some((start, end)) = range else {
                 sink(Line::plain("; hexlens: no bitcode in this program"));
-                return;
+                return function.is_none();
             };
             let mut bytes = vec![0u8; (end - start) as usize];
             let n = src.read_at(start, &mut bytes);
             bytes.truncate(n);
-            llvm_text_to(&bytes, start, name, dialect, sink);
+            llvm_function_to(&bytes, start, name, dialect, function, sink)
         }
         #[cfg(not(feature = "bitcode"))]
         Syntax::Llvm => {
             let _ = (name, dialect);
             sink(Line::plain("; hexlens: this build reads no LLVM bitcode"));
+            function.is_none()
         }
     }
 }
@@ -398,10 +416,27 @@ pub fn llvm_text_to(
     dialect: Option<u32>,
     sink: &mut dyn FnMut(Line),
 ) {
+    llvm_function_to(bytes, base, name, dialect, None, sink);
+}
+
+/// [`llvm_text_to`], or with `function` only the text of the function of
+/// that name (its `define` or `declare` and its body, numbered as in the
+/// whole text). Returns whether the function was found (true without
+/// `function`).
+#[cfg(feature = "bitcode")]
+pub fn llvm_function_to(
+    bytes: &[u8],
+    base: u64,
+    name: &str,
+    dialect: Option<u32>,
+    function: Option<&str>,
+    sink: &mut dyn FnMut(Line),
+) -> bool {
     let mut m = crate::llvmir::read(bytes);
     m.dialect = dialect;
     let base = base * 8;
-    crate::llvmir::write::module_to(&m, name, &mut |l| {
+    let mut found = function.is_none();
+    let mut emit = |l: crate::llvmir::write::TextLine| {
         let bits = l.bits.iter().map(|&(s, e)| (base + s, base + e));
         if !l.text.contains('\n') {
             let mut line = Line::plain(l.text);
@@ -414,13 +449,29 @@ pub fn llvm_text_to(
             line.add_all_bits(bits.clone());
             sink(line);
         }
-    });
+    };
+    match function {
+        None => crate::llvmir::write::module_to(&m, name, &mut emit),
+        Some(want) => {
+            let mut listing = crate::llvmir::write::Listing::new(&m);
+            if let Some(k) =
+                (0..listing.functions()).find(|&k| listing.function_name(k) == Some(want))
+            {
+                found = true;
+                // Without the blank line that separates it from what comes before.
+                for l in listing.function(k).into_iter().skip(1) {
+                    emit(l);
+                }
+            }
+        }
+    }
     for (at, e) in &m.errors {
         sink(Line::plain(format!(
             "; hexlens: the module stops being readable at bit {}: {e}",
             base + at
         )));
     }
+    found
 }
 
 /// Line `n` (1-based) of program `program` as one line of JSON Lines

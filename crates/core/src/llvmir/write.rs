@@ -43,10 +43,76 @@ pub fn module(m: &Module, name: &str) -> Vec<TextLine> {
 }
 
 /// [`module`], handing each line to `sink` as it is made: the text is never
-/// held whole.
+/// held whole (at most one function's lines at a time).
 pub fn module_to(m: &Module, name: &str, sink: &mut dyn FnMut(TextLine)) {
-    let mut w = Writer::new(m, sink);
-    w.run(name);
+    let mut l = Listing::new(m);
+    for line in l.head(name) {
+        sink(line);
+    }
+    for k in 0..l.functions() {
+        for line in l.function(k) {
+            sink(line);
+        }
+    }
+    l.tail_to(sink);
+}
+
+/// A module's text in pieces, made when asked for: the head (header, named
+/// types, comdats, globals), each function (in the order the text gives
+/// them), the tail (attribute groups, named and numbered metadata). Making
+/// the listing numbers what the text numbers (attribute groups, metadata,
+/// named types) once; after that a function's text costs that function.
+/// The pieces put together in order are [`module`]'s text.
+pub struct Listing<'m> {
+    w: Writer<'m>,
+    order: Vec<&'m Function>,
+}
+
+impl<'m> Listing<'m> {
+    pub fn new(m: &'m Module) -> Self {
+        let mut w = Writer::new(m);
+        w.number();
+        let order = w.order();
+        Listing { w, order }
+    }
+
+    /// The lines before the first function.
+    pub fn head(&mut self, name: &str) -> Vec<TextLine> {
+        self.w.head(name);
+        std::mem::take(&mut self.w.out)
+    }
+
+    /// How many functions (definitions and declarations) the text holds.
+    pub fn functions(&self) -> usize {
+        self.order.len()
+    }
+
+    /// The name of function `k` (in text order), if it has one.
+    pub fn function_name(&self, k: usize) -> Option<&str> {
+        self.order.get(k).and_then(|f| f.name.as_deref())
+    }
+
+    /// The lines of function `k` (in text order), from the blank line
+    /// before it.
+    pub fn function(&mut self, k: usize) -> Vec<TextLine> {
+        if let Some(f) = self.order.get(k).copied() {
+            self.w.line(TextLine::plain(""));
+            self.w.function(f);
+        }
+        std::mem::take(&mut self.w.out)
+    }
+
+    /// The lines after the last function.
+    pub fn tail(&mut self) -> Vec<TextLine> {
+        self.w.tail(None);
+        std::mem::take(&mut self.w.out)
+    }
+
+    /// [`Listing::tail`], handed to `sink` a few lines at a time.
+    pub fn tail_to(&mut self, sink: &mut dyn FnMut(TextLine)) {
+        self.w.tail(Some(&mut *sink));
+        self.w.out.drain(..).for_each(sink);
+    }
 }
 
 /// Whether a name can be written without quotes.
@@ -106,9 +172,10 @@ fn float_text(bits: u64, t: &Type) -> String {
     format!("0x{:016X}", v.to_bits())
 }
 
-struct Writer<'m, 's> {
+struct Writer<'m> {
     m: &'m Module,
-    sink: &'s mut dyn FnMut(TextLine),
+    /// Lines made and not yet handed on.
+    out: Vec<TextLine>,
     /// Metadata numbering: metadata ID → slot (`u32::MAX`: none).
     md_slots: Vec<u32>,
     md_order: Vec<u64>,
@@ -133,6 +200,8 @@ struct Writer<'m, 's> {
     global_md: HashMap<ValueId, Vec<(u64, u64)>>,
     /// Each type's text.
     type_names: Vec<String>,
+    /// Named struct types, in the order the text defines them.
+    named: Vec<TypeId>,
     /// Attribute text by (list, index).
     attr_text_at: std::cell::RefCell<HashMap<(u64, u64), String>>,
 }
@@ -147,11 +216,11 @@ struct Frame<'b> {
 
 const FN_INDEX: u64 = 0xFFFF_FFFF;
 
-impl<'m, 's> Writer<'m, 's> {
-    fn new(m: &'m Module, sink: &'s mut dyn FnMut(TextLine)) -> Self {
+impl<'m> Writer<'m> {
+    fn new(m: &'m Module) -> Self {
         let mut w = Writer {
             m,
-            sink,
+            out: Vec::new(),
             md_slots: vec![u32::MAX; m.md.len()],
             md_order: Vec::new(),
             attr_slots: Vec::new(),
@@ -196,16 +265,40 @@ impl<'m, 's> Writer<'m, 's> {
             },
             type_names: Vec::new(),
             attr_text_at: Default::default(),
+            named: Vec::new(),
         };
         w.type_names = (0..m.types.len()).map(|t| w.ty_text(t)).collect();
         w
     }
 
     fn line(&mut self, l: TextLine) {
-        (self.sink)(l);
+        self.out.push(l);
     }
 
-    fn run(&mut self, name: &str) {
+    /// Numbers what the text numbers: unnamed globals and functions,
+    /// attribute groups, metadata, named types.
+    fn number(&mut self) {
+        let m = self.m;
+        // Unnamed globals and functions are numbered in module order.
+        let mut n = 0;
+        for (v, val) in m.values.iter().enumerate() {
+            let named = match val {
+                Value::Global(i) => m.globals[*i].name.is_some(),
+                Value::Function(i) => m.functions[*i].name.is_some(),
+                Value::Alias(_) => true,
+                _ => continue,
+            };
+            if !named {
+                self.unnamed.insert(v, n);
+                n += 1;
+            }
+        }
+        self.number_module();
+        self.named = self.named_types();
+    }
+
+    /// The header, named types, comdats and globals.
+    fn head(&mut self, name: &str) {
         let m = self.m;
         self.line(TextLine::plain(format!("; ModuleID = '{name}'")));
         let mut sf = String::from("source_filename = \"");
@@ -227,22 +320,7 @@ impl<'m, 's> Writer<'m, 's> {
             s.push('"');
             self.line(TextLine::at(s, m.header_bits[0]));
         }
-        // Unnamed globals and functions are numbered in module order.
-        let mut n = 0;
-        for (v, val) in m.values.iter().enumerate() {
-            let named = match val {
-                Value::Global(i) => m.globals[*i].name.is_some(),
-                Value::Function(i) => m.functions[*i].name.is_some(),
-                Value::Alias(_) => true,
-                _ => continue,
-            };
-            if !named {
-                self.unnamed.insert(v, n);
-                n += 1;
-            }
-        }
-        self.number_module();
-        let named = self.named_types();
+        let named = self.named.clone();
         if !named.is_empty() {
             self.line(TextLine::plain(""));
             for t in named {
@@ -254,13 +332,14 @@ impl<'m, 's> Writer<'m, 's> {
         }
         // Comdats of global objects: functions', then variables'.
         let mut comdats: Vec<u64> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for c in m
             .functions
             .iter()
             .map(|f| f.comdat)
             .chain(m.globals.iter().map(|g| g.comdat))
         {
-            if c > 0 && (c as usize) <= m.comdats.len() && !comdats.contains(&c) {
+            if c > 0 && (c as usize) <= m.comdats.len() && seen.insert(c) {
                 comdats.push(c);
             }
         }
@@ -289,10 +368,12 @@ impl<'m, 's> Writer<'m, 's> {
                 self.line(l);
             }
         }
-        for f in self.order() {
-            self.line(TextLine::plain(""));
-            self.function(f);
-        }
+    }
+
+    /// Attribute groups, named and numbered metadata; with `sink`, the
+    /// metadata lines are handed to it a thousand or so at a time.
+    fn tail(&mut self, mut sink: Option<&mut dyn FnMut(TextLine)>) {
+        let m = self.m;
         if !self.attr_slots.is_empty() {
             self.line(TextLine::plain(""));
             for (k, a) in self.attr_slots.clone().into_iter().enumerate() {
@@ -330,6 +411,11 @@ impl<'m, 's> Writer<'m, 's> {
                 let id = self.md_order[k];
                 let l = self.md_node(k, id);
                 self.line(l);
+                if let Some(sink) = sink.as_mut() {
+                    if self.out.len() >= 1024 {
+                        self.out.drain(..).for_each(&mut **sink);
+                    }
+                }
             }
         }
     }
@@ -2825,13 +2911,13 @@ impl Big {
 
 /// The `name: value` fields of a specialised node, as LLVM's printer skips
 /// and spells them.
-struct Fields<'w, 'm, 's> {
-    w: &'w Writer<'m, 's>,
+struct Fields<'w, 'm> {
+    w: &'w Writer<'m>,
     ops: &'w [u64],
     out: String,
 }
 
-impl Fields<'_, '_, '_> {
+impl Fields<'_, '_> {
     fn at(&self, k: usize) -> u64 {
         self.ops.get(k).copied().unwrap_or(0)
     }
@@ -2916,7 +3002,7 @@ impl Fields<'_, '_, '_> {
     }
 }
 
-impl Writer<'_, '_> {
+impl Writer<'_> {
     /// The bytes of MDString reference `op` (empty for null or anything else).
     fn md_string(&self, op: u64) -> &[u8] {
         match op
