@@ -16,6 +16,11 @@ pub mod write;
 
 use crate::bitstream::records::{text, Block, Cursor, Entry, Record, Stream};
 
+/// A call argument of type `metadata` is a metadata node, not a value: it
+/// is kept among the arguments as `MD_ARG +` its metadata ID (as the
+/// function numbers metadata).
+pub const MD_ARG: usize = 1 << 30;
+
 /// A type-table index.
 pub type TypeId = usize;
 /// A value number (module values, then a function's own).
@@ -92,6 +97,8 @@ pub enum Const {
         flags: u64,
         /// `inrange(lower, upper)` (CE_GEP_WITH_INRANGE).
         inrange: Option<(i64, i64)>,
+        /// The index marked `inrange` (CE_GEP_WITH_INRANGE_INDEX, before LLVM 19).
+        inrange_index: Option<u64>,
         ops: Vec<(TypeId, ValueId)>,
     },
     Select(ValueId, ValueId, ValueId),
@@ -1024,6 +1031,7 @@ impl Reader<'_> {
                     let mut flags = 0;
                     let mut source = None;
                     let mut inrange = None;
+                    let mut inrange_index = None;
                     if matches!(r.code, 24 | 31 | 32) || ops.len() % 2 == 1 {
                         source = ops.first().map(|&t| t as usize);
                         ops = ops.get(1..).unwrap_or_default();
@@ -1033,6 +1041,8 @@ impl Reader<'_> {
                         inbounds = f & 1 != 0;
                         if r.code != 24 {
                             flags = f;
+                        } else if f >> 1 != 0 || ops.len() % 2 == 1 {
+                            inrange_index = Some(f >> 1);
                         }
                         ops = ops.get(1..).unwrap_or_default();
                     }
@@ -1045,6 +1055,7 @@ impl Reader<'_> {
                         inbounds,
                         flags,
                         inrange,
+                        inrange_index,
                         ops: ops
                             .chunks(2)
                             .map(|p| (p[0] as usize, *p.get(1).unwrap_or(&0) as usize))
@@ -1735,11 +1746,13 @@ impl Reader<'_> {
                 };
                 let mut args = Vec::new();
                 for &p in &params {
-                    if matches!(self.m.ty(p), Type::Label) {
-                        args.push(get(i)? as usize);
-                        i += 1;
-                    } else {
-                        args.push(value(&mut i)?);
+                    match self.m.ty(p) {
+                        Type::Label => {
+                            args.push(get(i)? as usize);
+                            i += 1;
+                        }
+                        Type::Metadata => args.push(MD_ARG + (value(&mut i)? & (MD_ARG - 1))),
+                        _ => args.push(value(&mut i)?),
                     }
                 }
                 if vararg {
@@ -1784,8 +1797,11 @@ impl Reader<'_> {
                     _ => return Err("an invoke whose callee is not a function".into()),
                 };
                 let mut args = Vec::new();
-                for _ in &params {
-                    args.push(value(&mut i)?);
+                for &p in &params {
+                    match self.m.ty(p) {
+                        Type::Metadata => args.push(MD_ARG + (value(&mut i)? & (MD_ARG - 1))),
+                        _ => args.push(value(&mut i)?),
+                    }
                 }
                 if vararg {
                     while i < ops.len() {

@@ -475,6 +475,32 @@ impl<'m> Writer<'m> {
                             }
                         }
                     }
+                    // Metadata an intrinsic call takes as arguments.
+                    if let Op::Call { callee, args, .. } = &i.op {
+                        let intrinsic = match m.values.get(*callee) {
+                            Some(Value::Function(k)) => m.functions[*k]
+                                .name
+                                .as_deref()
+                                .is_some_and(|n| n.starts_with("llvm.")),
+                            _ => false,
+                        };
+                        if intrinsic {
+                            for &a in args.iter().filter(|&&a| a >= super::MD_ARG) {
+                                let mut id = (a - super::MD_ARG) as u64;
+                                if let Some((from, shift)) = b.md_shift {
+                                    if id >= from {
+                                        id += shift;
+                                    }
+                                }
+                                if matches!(
+                                    m.md.get(id as usize).map(|e| &e.md),
+                                    Some(Md::Node { .. } | Md::Special { .. })
+                                ) {
+                                    self.md_slot(id);
+                                }
+                            }
+                        }
+                    }
                     for (_, node) in inst_attachments(i) {
                         self.md_slot(node);
                     }
@@ -623,6 +649,21 @@ impl<'m> Writer<'m> {
                 for i in &b.insts {
                     f.ty(i.ty);
                     for v in operands(&i.op) {
+                        if v >= super::MD_ARG {
+                            // Metadata as an argument: the types in it.
+                            let mut id = (v - super::MD_ARG) as u64;
+                            if let Some((from, shift)) = b.md_shift {
+                                if id >= from {
+                                    id += shift;
+                                }
+                            }
+                            match m.md.get(id as usize).map(|e| &e.md) {
+                                Some(Md::Value(_, x)) => f.value(*x, Some((b, base))),
+                                Some(Md::Node { .. }) => f.md(id),
+                                _ => {}
+                            }
+                            continue;
+                        }
                         f.value(v, Some((b, base)));
                     }
                     if let Op::Gep { source, .. } = i.op {
@@ -675,7 +716,7 @@ impl<'m> Writer<'m> {
             Type::Token => "token".into(),
             Type::Int(n) => format!("i{n}"),
             // LLVM 19 reads typed pointers as opaque ones.
-            Type::Pointer(Some(_), a) if m.dialect == Some(19) => {
+            Type::Pointer(Some(_), a) if m.modern() => {
                 if *a == 0 {
                     "ptr".into()
                 } else {
@@ -964,6 +1005,7 @@ impl<'m> Writer<'m> {
                 inbounds,
                 flags,
                 inrange,
+                inrange_index,
                 ops,
             } => {
                 let src = source.or_else(|| ops.first().and_then(|&(t, _)| m.pointee(t)));
@@ -980,8 +1022,14 @@ impl<'m> Writer<'m> {
                     let _ = write!(s, "inrange({lo}, {hi}) ");
                 }
                 let _ = write!(s, "({}", src.map_or("?", |t| self.ty(t)));
-                for &(t, v) in ops {
-                    let _ = write!(s, ", {} {}", self.ty(t), self.value(v, fr));
+                for (k, &(t, v)) in ops.iter().enumerate() {
+                    // The marked index counts from the first index (after the base).
+                    let mark = if !m.modern() && inrange_index.is_some_and(|x| x + 1 == k as u64) {
+                        "inrange "
+                    } else {
+                        ""
+                    };
+                    let _ = write!(s, ", {mark}{} {}", self.ty(t), self.value(v, fr));
                 }
                 s.push(')');
                 s
@@ -1841,6 +1889,8 @@ impl<'m> Writer<'m> {
                     }
                     if matches!(m.ty(t), Type::Label) {
                         let _ = write!(p, " {}", blk(a));
+                    } else if matches!(m.ty(t), Type::Metadata) && a >= super::MD_ARG {
+                        let _ = write!(p, " {}", self.md_arg(a - super::MD_ARG, fr2));
                     } else {
                         let _ = write!(p, " {}", self.value(a, fr2));
                     }
@@ -2050,6 +2100,17 @@ impl<'m> Writer<'m> {
     }
 
     // ----- metadata ---------------------------------------------------------
+
+    /// A call's metadata argument: metadata `id` as the function numbers it.
+    fn md_arg(&self, id: usize, fr: Option<&Frame>) -> String {
+        let mut id = id as u64;
+        if let Some((from, shift)) = fr.and_then(|f| f.body.md_shift) {
+            if id >= from {
+                id += shift;
+            }
+        }
+        self.md_ref_in(id + 1, fr)
+    }
 
     /// A metadata operand (ID + 1; 0: null).
     fn md_ref(&self, op: u64) -> String {
