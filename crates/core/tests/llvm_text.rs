@@ -8,6 +8,25 @@ use hexlens_core::llvmir;
 use hexlens_testkit::{repo, tools};
 use std::process::Command;
 
+/// Compiles `src` to a bitcode module at `out` with `clang` and `args`.
+fn compile(clang: &std::path::Path, args: &[&str], src: &std::path::Path, out: &std::path::Path) {
+    let o = Command::new(clang)
+        .args(args)
+        .arg("-c")
+        .arg("-emit-llvm")
+        .arg(src)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}: {}",
+        clang.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 /// The bitcode of each DXIL part of a container: (part index, bytes).
 fn dxil_modules(bytes: &[u8]) -> Vec<(usize, Vec<u8>)> {
     let u32_at = |k: usize| -> Option<u32> {
@@ -237,22 +256,11 @@ fn clang_19_modules_print_as_llvm_dis_19_prints_them() {
             .flat_map(|o| [(o, false), (o, true)])
         {
             let bc = dir.join(format!("m{modules}.bc"));
-            let mut args = vec!["-c", "-emit-llvm", opt];
+            let mut args = vec![opt];
             if g {
                 args.push("-g");
             }
-            let out = Command::new(tools::llvm_19_tool("clang"))
-                .args(&args)
-                .arg(src)
-                .arg("-o")
-                .arg(&bc)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "clang-19: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            compile(&tools::llvm_19_tool("clang"), &args, &src, &bc);
             let want = Command::new(tools::llvm_19_tool("llvm-dis"))
                 .arg(&bc)
                 .arg("-o")
@@ -396,17 +404,11 @@ fn text_assembles_back_to_the_same_module() {
     ] {
         for opt in ["-O0", "-O2"] {
             let bc = dir.join("c.bc");
-            let out = Command::new(tools::llvm_19_tool("clang"))
-                .args(["-c", "-emit-llvm", "-g", opt])
-                .arg(repo::root().join(src))
-                .arg("-o")
-                .arg(&bc)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
+            compile(
+                &tools::llvm_19_tool("clang"),
+                &["-g", opt],
+                &repo::root().join(src),
+                &bc,
             );
             let bytes = std::fs::read(&bc).unwrap();
             let (ours, want) = both_texts(&bytes, &dir.join("c2.bc"), &dis19);
@@ -439,21 +441,15 @@ fn clang_14_modules_print_as_llvm_dis_14_prints_them() {
     ] {
         for (opt, g) in [("-O0", false), ("-O0", true), ("-O2", false), ("-O2", true)] {
             let bc = dir.join(format!("m{modules}.bc"));
-            let mut args = vec!["-c", "-emit-llvm", opt];
+            let mut args = vec![opt];
             if g {
                 args.push("-g");
             }
-            let out = Command::new(tools::llvm_14_tool("clang"))
-                .args(&args)
-                .arg(repo::root().join(src))
-                .arg("-o")
-                .arg(&bc)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "clang-14: {}",
-                String::from_utf8_lossy(&out.stderr)
+            compile(
+                &tools::llvm_14_tool("clang"),
+                &args,
+                &repo::root().join(src),
+                &bc,
             );
             let want = Command::new(&dis)
                 .arg(&bc)
