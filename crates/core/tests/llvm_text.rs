@@ -260,7 +260,7 @@ fn clang_19_modules_print_as_llvm_dis_19_prints_them() {
             if g {
                 args.push("-g");
             }
-            compile(&tools::llvm_19_tool("clang"), &args, &src, &bc);
+            compile(&tools::llvm_19_tool("clang"), &args, src, &bc);
             let want = Command::new(tools::llvm_19_tool("llvm-dis"))
                 .arg(&bc)
                 .arg("-o")
