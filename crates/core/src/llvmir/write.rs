@@ -202,6 +202,10 @@ struct Writer<'m> {
     type_names: Vec<String>,
     /// Named struct types, in the order the text defines them.
     named: Vec<TypeId>,
+    /// `memory(…)` of each encoding, for attributes upgraded to it.
+    memory_attrs: Vec<Attr>,
+    /// The nodes `!llvm.module.flags` lists.
+    module_flags: std::collections::HashSet<u64>,
     /// Attribute text by (list, index).
     attr_text_at: std::cell::RefCell<HashMap<(u64, u64), String>>,
 }
@@ -266,6 +270,13 @@ impl<'m> Writer<'m> {
             type_names: Vec::new(),
             attr_text_at: Default::default(),
             named: Vec::new(),
+            memory_attrs: (0..64).map(|v| Attr::Int(86, v)).collect(),
+            module_flags: m
+                .named_md
+                .iter()
+                .filter(|(n, _, _)| n == "llvm.module.flags")
+                .flat_map(|(_, ops, _)| ops.iter().copied())
+                .collect(),
         };
         w.type_names = (0..m.types.len()).map(|t| w.ty_text(t)).collect();
         w
@@ -310,6 +321,11 @@ impl<'m> Writer<'m> {
         self.line(TextLine::at(sf, m.header_bits[2]));
         if let Some(dl) = &m.datalayout {
             let mut s = String::from("target datalayout = \"");
+            let dl = if m.modern() {
+                upgrade_datalayout(dl, m.triple.as_deref())
+            } else {
+                dl.clone()
+            };
             escape(&mut s, dl.as_bytes());
             s.push('"');
             self.line(TextLine::at(s, m.header_bits[1]));
@@ -832,6 +848,29 @@ impl<'m> Writer<'m> {
         format!("{t} {}", self.value(v, fr))
     }
 
+    /// The value a constant expression is when LLVM 19 reads it with opaque
+    /// pointers: a bitcast to the type it has, and a getelementptr of zero
+    /// indices whose result has its base's type, are that operand.
+    fn folded(&self, ty: TypeId, c: &Const, fr: Option<&Frame>) -> Option<ValueId> {
+        if !self.m.modern() {
+            return None;
+        }
+        match c {
+            Const::Cast { op: 11, val, .. } => {
+                let from = self.value_ty(*val, fr)?;
+                (self.ty(from) == self.ty(ty)).then_some(*val)
+            }
+            Const::Gep { ops, .. } => {
+                let (&(bt, base), idx) = ops.split_first()?;
+                (!idx.is_empty()
+                    && idx.iter().all(|&(_, v)| self.is_zero(v, fr))
+                    && self.ty(bt) == self.ty(ty))
+                .then_some(base)
+            }
+            _ => None,
+        }
+    }
+
     fn is_zero(&self, v: ValueId, fr: Option<&Frame>) -> bool {
         match self.value_entry(v, fr) {
             Some(Value::Const { c, ty, .. }) => match c {
@@ -884,6 +923,9 @@ impl<'m> Writer<'m> {
     fn constant_inner(&self, ty: TypeId, c: &Const, fr: Option<&Frame>) -> String {
         let m = self.m;
         let t = m.ty(ty);
+        if let Some(base) = self.folded(ty, c, fr) {
+            return self.value(base, fr);
+        }
         match c {
             Const::Null => match t {
                 Type::Pointer(..) => "null".into(),
@@ -1101,6 +1143,28 @@ impl<'m> Writer<'m> {
                 }
             }
         }
+        // LLVM 19 reads the memory attributes before `memory(…)` as one.
+        if idx == FN_INDEX && m.modern() {
+            let mut effects = 63u64;
+            let mut old = false;
+            out.retain(|a| {
+                let mask = match a {
+                    Attr::Enum(20) => 0,
+                    Attr::Enum(21) => 21,
+                    Attr::Enum(52) => 42,
+                    Attr::Enum(45) => 3,
+                    Attr::Enum(49) => 12,
+                    Attr::Enum(50) => 15,
+                    _ => return true,
+                };
+                effects &= mask;
+                old = true;
+                false
+            });
+            if old {
+                out.push(&self.memory_attrs[effects as usize]);
+            }
+        }
         out
     }
 
@@ -1207,8 +1271,12 @@ impl<'m> Writer<'m> {
     /// the reader renames move to the end.
     fn order(&self) -> Vec<&'m Function> {
         let m = self.m;
-        let (mut keep, moved): (Vec<&Function>, Vec<&Function>) =
-            m.functions.iter().partition(|f| upgraded(m, f).is_none());
+        // LLVM 19 turns debug intrinsics' calls into records and drops them.
+        let (mut keep, moved): (Vec<&Function>, Vec<&Function>) = m
+            .functions
+            .iter()
+            .filter(|f| self.dbg_intrinsic(f).is_none())
+            .partition(|f| upgraded(m, f).is_none());
         keep.extend(moved);
         keep
     }
@@ -1551,7 +1619,10 @@ impl<'m> Writer<'m> {
                 let text = self.dbg_record(r, fr);
                 self.line(TextLine::at(text, r.bits));
             }
-            let text = self.inst(i, fr);
+            let text = match self.dbg_call(i, fr) {
+                Some(t) => t,
+                None => self.inst(i, fr),
+            };
             let mut line = TextLine::at(text, i.bits);
             if let Some(b) = i.bits_loc {
                 line.bits.push(b);
@@ -2156,7 +2227,18 @@ impl<'m> Writer<'m> {
         let e = &self.m.md[id as usize];
         let text = match &e.md {
             Md::Node { distinct, ops } => {
-                let refs: Vec<String> = ops.iter().map(|&o| self.md_ref(o)).collect();
+                let mut refs: Vec<String> = ops.iter().map(|&o| self.md_ref(o)).collect();
+                // LLVM 19 reads the `PIC Level` module flag's Error or Max
+                // behaviour as Min.
+                if self.m.modern()
+                    && ops.len() == 3
+                    && self.md_string(ops[1]) == b"PIC Level"
+                    && matches!(self.md_const_int(ops[0]), Some(1 | 7))
+                    && self.module_flags.contains(&id)
+                {
+                    let ty = refs[0].split(' ').next().unwrap_or("i32").to_string();
+                    refs[0] = ty + " 8";
+                }
                 format!(
                     "!{slot} = {}!{{{}}}",
                     if *distinct { "distinct " } else { "" },
@@ -2204,7 +2286,8 @@ impl Finder<'_> {
                     }
                     elems.clone()
                 }
-                Type::Pointer(Some(p), _) => vec![*p],
+                // LLVM 19 reads typed pointers as opaque ones: no pointee.
+                Type::Pointer(Some(p), _) if !self.m.modern() => vec![*p],
                 Type::Function { ret, params, .. } => {
                     let mut v = vec![*ret];
                     v.extend(params.iter().copied());
@@ -2775,6 +2858,45 @@ fn upgraded(m: &Module, f: &Function) -> Option<Upgrade> {
         fn_attrs: "argmemonly nofree nosync nounwind willreturn",
         params: ["immarg", "nocapture"],
     })
+}
+
+/// An x86 data layout as LLVM 19 reads it from older bitcode: with the
+/// address spaces of 32- and 64-bit pointers (`-p270:32:32-p271:32:32-
+/// p272:64:64`) after `e-m:…`, and `-i128:128` after the leading
+/// `m`/`p`/`i` specifications.
+fn upgrade_datalayout(dl: &str, triple: Option<&str>) -> String {
+    let arch = triple.unwrap_or("").split('-').next().unwrap_or("");
+    let x86 = arch == "x86_64"
+        || arch == "x86"
+        || (arch.len() == 4 && arch.starts_with('i') && arch.ends_with("86"));
+    if !x86 || triple.is_some_and(|t| t.contains("iamcu")) {
+        return dl.to_string();
+    }
+    let mut parts: Vec<String> = dl.split('-').map(str::to_string).collect();
+    let spaces = "p270:32:32-p271:32:32-p272:64:64";
+    if !dl.contains(spaces)
+        && parts.len() >= 3
+        && (parts[0] == "e" || parts[0] == "E")
+        && parts[1].len() == 3
+        && parts[1].starts_with("m:")
+    {
+        let at = if parts[2] == "p:32:32" { 3 } else { 2 };
+        parts.insert(at, spaces.to_string());
+        parts = parts.join("-").split('-').map(str::to_string).collect();
+    }
+    if !parts.iter().any(|p| p == "i128:128") && parts.first().is_some_and(|p| p == "e") {
+        let lead = 1 + parts[1..]
+            .iter()
+            .take_while(|p| p.starts_with(['m', 'p', 'i']))
+            .count();
+        if parts[lead..]
+            .iter()
+            .all(|p| !p.starts_with(['m', 'p', 'i']))
+        {
+            parts.insert(lead, "i128:128".to_string());
+        }
+    }
+    parts.join("-")
 }
 
 /// A type's part of an overloaded intrinsic's name.
@@ -3481,6 +3603,49 @@ impl Writer<'_> {
             _ => return format!("!<record {code}>"),
         };
         format!("!{name}({})", f.out)
+    }
+
+    /// The kind of debug intrinsic function `f` is (`value`, `declare`,
+    /// `assign`, `label`) when LLVM 19 reads its calls as debug records.
+    fn dbg_intrinsic(&self, f: &Function) -> Option<&'static str> {
+        if !self.m.modern() {
+            return None;
+        }
+        match f.name.as_deref()? {
+            "llvm.dbg.value" => Some("value"),
+            "llvm.dbg.declare" => Some("declare"),
+            "llvm.dbg.assign" => Some("assign"),
+            "llvm.dbg.label" => Some("label"),
+            _ => None,
+        }
+    }
+
+    /// A call of a debug intrinsic as the debug record LLVM 19 makes of it
+    /// (`#dbg_value(…)` where the call was), or `None` for anything else.
+    fn dbg_call(&self, i: &Inst, fr: &Frame) -> Option<String> {
+        let Op::Call { callee, args, .. } = &i.op else {
+            return None;
+        };
+        let Some(Value::Function(k)) = self.m.values.get(*callee) else {
+            return None;
+        };
+        let kind = self.dbg_intrinsic(&self.m.functions[*k])?;
+        let arg = |j: usize| match args.get(j) {
+            Some(&a) if a >= super::MD_ARG => self.md_arg(a - super::MD_ARG, Some(fr)),
+            Some(&a) => self.typed(a, Some(fr)),
+            None => "null".into(),
+        };
+        let loc = i.loc.map_or_else(|| "null".into(), |l| self.md_ref(l + 1));
+        let n = if kind == "label" {
+            1
+        } else if kind == "assign" {
+            6
+        } else {
+            3
+        };
+        let mut parts: Vec<String> = (0..n).map(arg).collect();
+        parts.push(loc);
+        Some(format!("    #dbg_{kind}({})", parts.join(", ")))
     }
 
     /// `#dbg_value(…)`, `#dbg_declare(…)`, `#dbg_assign(…)`, `#dbg_label(…)`.
