@@ -182,6 +182,58 @@ fn damaged_modules_print_what_they_can() {
     assert!(made > 1000, "{made}");
 }
 
+/// Damaged clang-19 modules with debug information (truncated, bytes
+/// overwritten) print what they can, never panic, and say where they
+/// stopped; every line's bits lie inside the file.
+#[test]
+fn damaged_modules_with_debug_information_print_what_they_can() {
+    use hexlens_core::dis;
+    let dir = tools::scratch_dir("llvm-text-damage-19");
+    let bc = dir.join("g.bc");
+    compile(
+        &tools::llvm_19_tool("clang"),
+        &["-g", "-O2"],
+        &repo::root().join("crates/testkit/src/generators/bitcode/bitcode_sample.c"),
+        &bc,
+    );
+    let bytes = std::fs::read(&bc).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut variants: Vec<Vec<u8>> = (0..bytes.len())
+        .step_by(7)
+        .map(|n| bytes[..n].to_vec())
+        .collect();
+    for k in (0..bytes.len()).step_by(5) {
+        for v in [0x00, 0xFF, 0x5A] {
+            let mut b = bytes.clone();
+            b[k] = v;
+            variants.push(b);
+        }
+    }
+    let mut stopped = 0;
+    for b in &variants {
+        let mut lines = 0;
+        let mut said = false;
+        dis::llvm_text_to(b, 0, "damaged", None, &mut |l| {
+            lines += 1;
+            said |= l.text.starts_with("; hexlens: the module stops");
+            for (s, e) in l.spans() {
+                assert!(s < e && e <= b.len() as u64, "{:?}", l.text);
+            }
+        });
+        assert!(lines > 0);
+        stopped += usize::from(said);
+    }
+    eprintln!(
+        "{} damaged modules printed, {stopped} saying where they stopped",
+        variants.len()
+    );
+    assert!(
+        variants.len() > 500 && stopped > 100,
+        "{} {stopped}",
+        variants.len()
+    );
+}
+
 /// `hexlens dis` of a container's DXIL part: every line's bits lie inside the
 /// part, and every instruction record of every function body (as the tree
 /// decodes them) is on some line, as is each body's DECLAREBLOCKS record.

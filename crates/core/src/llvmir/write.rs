@@ -204,6 +204,12 @@ struct Writer<'m> {
     named: Vec<TypeId>,
     /// `memory(…)` of each encoding, for attributes upgraded to it.
     memory_attrs: Vec<Attr>,
+    /// What is left of a type text's budget of parts.
+    ty_budget: std::cell::Cell<u32>,
+    /// What is left of a constant text's budget of parts.
+    const_budget: std::cell::Cell<u32>,
+    /// The constants whose text is being made.
+    open_consts: std::cell::RefCell<std::collections::HashSet<ValueId>>,
     /// The nodes `!llvm.module.flags` lists.
     module_flags: std::collections::HashSet<u64>,
     /// Attribute text by (list, index).
@@ -271,6 +277,9 @@ impl<'m> Writer<'m> {
             attr_text_at: Default::default(),
             named: Vec::new(),
             memory_attrs: (0..64).map(|v| Attr::Int(86, v)).collect(),
+            ty_budget: std::cell::Cell::new(0),
+            const_budget: std::cell::Cell::new(0),
+            open_consts: Default::default(),
             module_flags: m
                 .named_md
                 .iter()
@@ -714,7 +723,27 @@ impl<'m> Writer<'m> {
         }
     }
 
+    /// The text of type `t`; a damaged table's type that holds itself is cut
+    /// short (`<type>`) where it nests too deep.
     fn ty_text(&self, t: TypeId) -> String {
+        let d = self.depth.get();
+        // A budget of parts for each type's text: a damaged table's types
+        // can nest each other without end, or grow without bound.
+        if d == 0 {
+            self.ty_budget.set(20_000);
+        }
+        let left = self.ty_budget.get();
+        if d > 64 || left == 0 {
+            return "<type>".into();
+        }
+        self.ty_budget.set(left - 1);
+        self.depth.set(d + 1);
+        let text = self.ty_text_inner(t);
+        self.depth.set(d);
+        text
+    }
+
+    fn ty_text_inner(&self, t: TypeId) -> String {
         let m = self.m;
         match m.ty(t) {
             Type::Void => "void".into(),
@@ -834,7 +863,15 @@ impl<'m> Writer<'m> {
                 },
                 None => format!("@{}", self.unnamed.get(&v).copied().unwrap_or(0)),
             },
-            Some(Value::Const { ty, c, .. }) => self.constant(*ty, c, fr),
+            Some(Value::Const { ty, c, .. }) => {
+                // A damaged module's constant may hold itself.
+                if !self.open_consts.borrow_mut().insert(v) {
+                    return "<constant holds itself>".into();
+                }
+                let text = self.constant(*ty, c, fr);
+                self.open_consts.borrow_mut().remove(&v);
+                text
+            }
             Some(Value::Arg { .. }) | Some(Value::Inst { .. }) => fr
                 .and_then(|f| f.slots.get(&v).cloned())
                 .unwrap_or_else(|| "%<?>".into()),
@@ -911,9 +948,16 @@ impl<'m> Writer<'m> {
     /// itself): past 64 levels the text says so instead of going deeper.
     fn constant(&self, ty: TypeId, c: &Const, fr: Option<&Frame>) -> String {
         let d = self.depth.get();
-        if d > 64 {
+        // And a budget of parts for each constant's text: shared parts of a
+        // damaged module's constants can make it grow without bound.
+        if d == 0 {
+            self.const_budget.set(5_000_000);
+        }
+        let left = self.const_budget.get();
+        if d > 64 || left == 0 {
             return "<constant nested too deep>".into();
         }
+        self.const_budget.set(left - 1);
         self.depth.set(d + 1);
         let s = self.constant_inner(ty, c, fr);
         self.depth.set(d);
@@ -939,7 +983,7 @@ impl<'m> Writer<'m> {
             Const::Poison => "poison".into(),
             Const::Int(v) => match t {
                 Type::Int(1) => if *v != 0 { "true" } else { "false" }.into(),
-                Type::Int(w) if *w < 64 => {
+                Type::Int(w) if *w > 0 && *w < 64 => {
                     // Sign-extend from the type's width.
                     let sh = 64 - w;
                     ((*v << sh) >> sh).to_string()
@@ -947,7 +991,7 @@ impl<'m> Writer<'m> {
                 _ => v.to_string(),
             },
             Const::WideInt(words) => match t {
-                Type::Int(w) if *w <= 128 => {
+                Type::Int(w) if *w > 0 && *w <= 128 => {
                     // 64-bit words, least significant first, each sign-rotated.
                     let mut v: u128 = 0;
                     for (k, &x) in words.iter().take(2).enumerate() {
@@ -1021,7 +1065,7 @@ impl<'m> Writer<'m> {
                             Type::Half | Type::BFloat | Type::Float | Type::Double => {
                                 float_text(x, m.ty(elem))
                             }
-                            Type::Int(w) if *w < 64 => {
+                            Type::Int(w) if *w > 0 && *w < 64 => {
                                 let sh = 64 - w;
                                 (((x as i64) << sh) >> sh).to_string()
                             }
@@ -1525,13 +1569,13 @@ impl<'m> Writer<'m> {
                 }
             }
         }
-        let mut blocks = vec![String::new(); b.blocks.max(1)];
+        let mut blocks = vec![String::new(); block_count(b)];
         let mut at = 0;
-        for bb in 0..b.blocks.max(1) {
+        for (bb, label) in blocks.iter_mut().enumerate() {
             match bnames.get(&bb) {
-                Some(name) => blocks[bb] = llvm_name('%', name),
+                Some(name) => *label = llvm_name('%', name),
                 None => {
-                    blocks[bb] = format!("%{n}");
+                    *label = format!("%{n}");
                     n += 1;
                 }
             }
@@ -1561,7 +1605,7 @@ impl<'m> Writer<'m> {
     fn body(&mut self, fr: &Frame) {
         let b = fr.body;
         // Predecessors: the terminators naming each block, latest first.
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); b.blocks.max(1)];
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); block_count(b)];
         for i in &b.insts {
             for t in targets(&i.op) {
                 if let Some(p) = preds.get_mut(t) {
@@ -2212,7 +2256,26 @@ impl<'m> Writer<'m> {
                 di::expression(ops.get(1..).unwrap_or(&[]))
             }
             Some(Md::Special { code, ops }) if *code == di::ARG_LIST => {
-                let args: Vec<String> = ops.iter().map(|&o| self.md_ref_in(o, fr)).collect();
+                // An argument list holds values, not other lists.
+                let args: Vec<String> = ops
+                    .iter()
+                    .map(
+                        |&o| match o.checked_sub(1).and_then(|k| m.md.get(k as usize)) {
+                            Some(e)
+                                if matches!(
+                                    e.md,
+                                    Md::Special {
+                                        code: di::ARG_LIST,
+                                        ..
+                                    }
+                                ) =>
+                            {
+                                format!("!<{}>", o - 1)
+                            }
+                            _ => self.md_ref_in(o, fr),
+                        },
+                    )
+                    .collect();
                 format!("!DIArgList({})", args.join(", "))
             }
             Some(_) => match self.md_slots.get(id as usize).filter(|&&k| k != u32::MAX) {
@@ -3699,4 +3762,11 @@ fn wide_int_text(width: u64, words: &[u64], signed: bool) -> String {
         return (((v << shift) as i128) >> shift).to_string();
     }
     v.to_string()
+}
+
+/// How many blocks a body's text has: as DECLAREBLOCKS says, but no more
+/// than its instructions (each block ends with one), so a damaged count
+/// costs nothing.
+fn block_count(b: &Body) -> usize {
+    b.blocks.clamp(1, b.insts.len().max(1))
 }
