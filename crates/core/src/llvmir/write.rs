@@ -210,6 +210,8 @@ struct Writer<'m> {
     const_budget: std::cell::Cell<u32>,
     /// The constants whose text is being made.
     open_consts: std::cell::RefCell<std::collections::HashSet<ValueId>>,
+    /// Whether the text is LLVM 19's ([`Module::modern`], asked once).
+    modern: bool,
     /// The nodes `!llvm.module.flags` lists.
     module_flags: std::collections::HashSet<u64>,
     /// Attribute text by (list, index).
@@ -280,6 +282,7 @@ impl<'m> Writer<'m> {
             ty_budget: std::cell::Cell::new(0),
             const_budget: std::cell::Cell::new(0),
             open_consts: Default::default(),
+            modern: m.modern(),
             module_flags: m
                 .named_md
                 .iter()
@@ -330,7 +333,7 @@ impl<'m> Writer<'m> {
         self.line(TextLine::at(sf, m.header_bits[2]));
         if let Some(dl) = &m.datalayout {
             let mut s = String::from("target datalayout = \"");
-            let dl = if m.modern() {
+            let dl = if self.modern {
                 upgrade_datalayout(dl, m.triple.as_deref())
             } else {
                 dl.clone()
@@ -652,6 +655,7 @@ impl<'m> Writer<'m> {
             consts: Default::default(),
             mds: Default::default(),
             out: Vec::new(),
+            modern: self.modern,
         };
         for g in &m.globals {
             if let Some(p) = m.pointer_to(g.ty, g.space) {
@@ -761,7 +765,7 @@ impl<'m> Writer<'m> {
             Type::Token => "token".into(),
             Type::Int(n) => format!("i{n}"),
             // LLVM 19 reads typed pointers as opaque ones.
-            Type::Pointer(Some(_), a) if m.modern() => {
+            Type::Pointer(Some(_), a) if self.modern => {
                 if *a == 0 {
                     "ptr".into()
                 } else {
@@ -863,8 +867,10 @@ impl<'m> Writer<'m> {
                 },
                 None => format!("@{}", self.unnamed.get(&v).copied().unwrap_or(0)),
             },
+            // Constants nest a few levels; deeper, a damaged module's
+            // constant may hold itself.
+            Some(Value::Const { ty, c, .. }) if self.depth.get() < 8 => self.constant(*ty, c, fr),
             Some(Value::Const { ty, c, .. }) => {
-                // A damaged module's constant may hold itself.
                 if !self.open_consts.borrow_mut().insert(v) {
                     return "<constant holds itself>".into();
                 }
@@ -889,7 +895,7 @@ impl<'m> Writer<'m> {
     /// pointers: a bitcast to the type it has, and a getelementptr of zero
     /// indices whose result has its base's type, are that operand.
     fn folded(&self, ty: TypeId, c: &Const, fr: Option<&Frame>) -> Option<ValueId> {
-        if !self.m.modern() {
+        if !self.modern {
             return None;
         }
         match c {
@@ -1110,7 +1116,7 @@ impl<'m> Writer<'m> {
                 let _ = write!(s, "({}", src.map_or("?", |t| self.ty(t)));
                 for (k, &(t, v)) in ops.iter().enumerate() {
                     // The marked index counts from the first index (after the base).
-                    let mark = if !m.modern() && inrange_index.is_some_and(|x| x + 1 == k as u64) {
+                    let mark = if !self.modern && inrange_index.is_some_and(|x| x + 1 == k as u64) {
                         "inrange "
                     } else {
                         ""
@@ -1188,7 +1194,7 @@ impl<'m> Writer<'m> {
             }
         }
         // LLVM 19 reads the memory attributes before `memory(…)` as one.
-        if idx == FN_INDEX && m.modern() {
+        if idx == FN_INDEX && self.modern {
             let mut effects = 63u64;
             let mut old = false;
             out.retain(|a| {
@@ -1213,7 +1219,7 @@ impl<'m> Writer<'m> {
     }
 
     fn attrs_text(&self, attrs: &[&Attr]) -> String {
-        let modern = self.m.modern();
+        let modern = self.modern;
         let order = |k: u64| order(k, modern);
         let mut keyed: Vec<(u32, String)> = attrs
             .iter()
@@ -2293,7 +2299,7 @@ impl<'m> Writer<'m> {
                 let mut refs: Vec<String> = ops.iter().map(|&o| self.md_ref(o)).collect();
                 // LLVM 19 reads the `PIC Level` module flag's Error or Max
                 // behaviour as Min.
-                if self.m.modern()
+                if self.modern
                     && ops.len() == 3
                     && self.md_string(ops[1]) == b"PIC Level"
                     && matches!(self.md_const_int(ops[0]), Some(1 | 7))
@@ -2332,6 +2338,8 @@ struct Finder<'m> {
     consts: std::collections::HashSet<(usize, ValueId)>,
     mds: std::collections::HashSet<u64>,
     out: Vec<TypeId>,
+    /// Whether pointers are opaque (LLVM 19's text): no pointee to visit.
+    modern: bool,
 }
 
 impl Finder<'_> {
@@ -2350,7 +2358,7 @@ impl Finder<'_> {
                     elems.clone()
                 }
                 // LLVM 19 reads typed pointers as opaque ones: no pointee.
-                Type::Pointer(Some(p), _) if !self.m.modern() => vec![*p],
+                Type::Pointer(Some(p), _) if !self.modern => vec![*p],
                 Type::Function { ret, params, .. } => {
                     let mut v = vec![*ret];
                     v.extend(params.iter().copied());
@@ -3671,7 +3679,7 @@ impl Writer<'_> {
     /// The kind of debug intrinsic function `f` is (`value`, `declare`,
     /// `assign`, `label`) when LLVM 19 reads its calls as debug records.
     fn dbg_intrinsic(&self, f: &Function) -> Option<&'static str> {
-        if !self.m.modern() {
+        if !self.modern {
             return None;
         }
         match f.name.as_deref()? {
