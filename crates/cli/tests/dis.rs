@@ -221,6 +221,23 @@ fn dis_of_clang_19_modules() {
         bc.to_str().unwrap(),
     ]);
     assert_eq!(none.status.code(), Some(1));
+    // The same module inside another file: found, headed by its path.
+    let dir = hexlens_testkit::tools::scratch_dir("dis-embedded");
+    let inside = dir.join("inside.bin");
+    let mut bytes = vec![0x11u8; 1000];
+    bytes.extend(std::fs::read(&bc).unwrap());
+    bytes.extend([0x22u8; 300]);
+    std::fs::write(&inside, &bytes).unwrap();
+    let out = hexlens(&["dis", inside.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.starts_with("; hexlens: Bitcode@0x3E8 bitcode\n; ModuleID = 'Bitcode@0x3E8'\n"),
+        "{text}"
+    );
+    let lines: Vec<String> = text.lines().skip(3).map(str::to_string).collect();
+    assert_eq!(lines, whole.to_vec());
 
     let dir = hexlens_testkit::tools::scratch_dir("dis-debug");
     let g = dir.join("g.bc");

@@ -303,7 +303,8 @@ pub fn listing_function_to(
 }
 
 /// The kind of LLVM program node `id` is: a DirectX Container's DXIL or
-/// ILDB part, or a file that is a bitcode module.
+/// ILDB part, a file that is a bitcode module, or a module found inside
+/// another file.
 #[cfg(feature = "bitcode")]
 fn llvm_program(tree: &Tree, id: NodeId) -> Option<String> {
     let child = |n: NodeId, name: &str| {
@@ -315,6 +316,10 @@ fn llvm_program(tree: &Tree, id: NodeId) -> Option<String> {
     if id == tree.root() {
         let bitcode = child(id, "Blocks").is_some() || child(id, "Wrapper").is_some();
         return bitcode.then(|| "bitcode".to_string());
+    }
+    // A module found inside another file (`Bitcode@0x3E8`).
+    if tree.name(id).to_string().starts_with("Bitcode@") && bitcode_node(tree, id) == Some(id) {
+        return Some("bitcode".to_string());
     }
     let parent = tree.parent(id)?;
     if tree.name(parent).to_string() != "Parts" {
