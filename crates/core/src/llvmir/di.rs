@@ -88,9 +88,15 @@ pub fn ref_fields(code: u64, ops: &[u64]) -> Vec<usize> {
         SUBPROGRAM => {
             // Before LLVM 8: scope, name, linkage, file, line, type, local,
             // definition, scope line, containing type, virtuality, index,
-            // flags, optimized, unit or function, template params,
-            // declaration, variables, this adjustment, thrown types.
-            vec![1, 2, 3, 4, 6, 10, 15, 16, 17, 18, 20]
+            // flags, optimized, unit or function (with 19 operands or
+            // more), template params, declaration, variables, this
+            // adjustment, thrown types.
+            let b = 2 + usize::from(n >= 19);
+            let mut v = vec![1, 2, 3, 4, 6, 10, 13 + b, 14 + b, 15 + b, 17 + b];
+            if b == 3 {
+                v.push(15);
+            }
+            v
         }
         LEXICAL_BLOCK | LEXICAL_BLOCK_FILE => vec![1, 2],
         NAMESPACE if n == 3 => vec![1, 2],
@@ -99,7 +105,10 @@ pub fn ref_fields(code: u64, ops: &[u64]) -> Vec<usize> {
         TEMPLATE_VALUE if n >= 6 => vec![2, 3, 5],
         TEMPLATE_VALUE => vec![2, 3, 4],
         GLOBAL_VAR => vec![1, 2, 3, 4, 6, 9, 10, 12],
-        LOCAL_VAR => vec![1, 2, 3, 5, 9],
+        LOCAL_VAR => {
+            let t = local_var_tag_shift(ops);
+            vec![1 + t, 2 + t, 3 + t, 5 + t, 9]
+        }
         OBJC_PROPERTY => vec![1, 2, 4, 5, 7],
         IMPORTED_ENTITY => vec![2, 3, 5, 6, 7],
         MODULE => (1..n).filter(|&k| k <= 6).collect(),
@@ -150,7 +159,15 @@ pub fn node_operands(code: u64, ops: &[u64]) -> Vec<u64> {
         // nodes, containing type, template params, thrown types,
         // annotations, target function name.
         SUBPROGRAM if sp_flags_layout(ops) => pick(&[4, 1, 2, 3, 6, 12, 14, 15, 8, 13, 17, 18, 19]),
-        SUBPROGRAM => pick(&[4, 1, 2, 3, 6, 15, 17, 18, 10, 16, 20]),
+        SUBPROGRAM => {
+            let b = 2 + usize::from(ops.len() >= 19);
+            let unit = if ops.first().is_some_and(|f| f & 2 != 0) {
+                12 + b
+            } else {
+                usize::MAX
+            };
+            pick(&[4, 1, 2, 3, 6, unit, 14 + b, 15 + b, 10, 13 + b, 17 + b])
+        }
         LEXICAL_BLOCK | LEXICAL_BLOCK_FILE => pick(&[2, 1]),
         NAMESPACE if ops.len() == 3 => vec![0, at(1), at(2)],
         NAMESPACE => vec![at(2), at(1), at(3)],
@@ -160,7 +177,10 @@ pub fn node_operands(code: u64, ops: &[u64]) -> Vec<u64> {
         // Scope, name, file, type, name again, linkage name, declaration,
         // template params, annotations.
         GLOBAL_VAR => pick(&[1, 2, 4, 6, 2, 3, 9, 10, 12]),
-        LOCAL_VAR => pick(&[1, 2, 3, 5, 9]),
+        LOCAL_VAR => {
+            let t = local_var_tag_shift(ops);
+            pick(&[1 + t, 2 + t, 3 + t, 5 + t, 9])
+        }
         OBJC_PROPERTY => pick(&[1, 2, 4, 5, 7]),
         // Scope, entity, name, file, elements.
         IMPORTED_ENTITY => pick(&[2, 3, 5, 6, 7]),
@@ -173,6 +193,12 @@ pub fn node_operands(code: u64, ops: &[u64]) -> Vec<u64> {
         ARG_LIST => ops.to_vec(),
         _ => vec![],
     }
+}
+
+/// 1 where a LOCAL_VAR record gives the variable's tag before its fields
+/// (LLVM 3.x: no alignment flag and more than 8 operands), else 0.
+pub fn local_var_tag_shift(ops: &[u64]) -> usize {
+    usize::from(ops.first().is_some_and(|f| f & 2 == 0) && ops.len() > 8)
 }
 
 /// Whether a record's node is distinct.
@@ -732,6 +758,29 @@ mod tests {
         assert_eq!(di_flags(1 << 21), "2097152");
         assert_eq!(sp_flags(8 | 16), "DISPFlagDefinition | DISPFlagOptimized");
         assert_eq!(sp_flags(1 | 8), "DISPFlagVirtual | DISPFlagDefinition");
+    }
+
+    #[test]
+    fn llvm_3_records_are_read_by_their_layout() {
+        // LOCAL_VAR of LLVM 3.x: [distinct, tag, scope, name, file, line, type, arg, flags].
+        let old = [0, 0x101, 5, 6, 7, 8, 9, 1, 0];
+        assert_eq!(local_var_tag_shift(&old), 1);
+        assert_eq!(node_operands(LOCAL_VAR, &old), vec![5, 6, 7, 9, 0]);
+        // LLVM 19: [distinct | has alignment, scope, name, file, line, type, arg, flags, align, annotations].
+        let new = [2, 5, 6, 7, 8, 9, 1, 0, 0, 0];
+        assert_eq!(local_var_tag_shift(&new), 0);
+        assert_eq!(node_operands(LOCAL_VAR, &new), vec![5, 6, 7, 9, 0]);
+        // SUBPROGRAM of LLVM 3.7 (19 operands, a function at 15, no unit):
+        // file, scope, name, linkage name, type, unit, declaration,
+        // variables, containing type, template params, thrown types.
+        let sp: Vec<u64> = (0..19).map(|k| if k == 0 { 1 } else { 100 + k }).collect();
+        assert_eq!(
+            node_operands(SUBPROGRAM, &sp),
+            vec![104, 101, 102, 103, 106, 0, 117, 118, 110, 116, 0]
+        );
+        // The function is a reference too (to the function's value metadata).
+        assert!(ref_fields(SUBPROGRAM, &sp).contains(&15));
+        assert!(distinct(SUBPROGRAM, &sp));
     }
 
     #[test]

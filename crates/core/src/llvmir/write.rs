@@ -3505,19 +3505,22 @@ impl Writer<'_> {
                 ) = if new {
                     (f.at(9), 10, f.at(11), 12, 13, 14, 15, 16, 17, 18, 19)
                 } else {
+                    // Before LLVM 8: a function (LLVM 3.7–3.8) or a unit
+                    // (3.9 on) where the record has 19 operands or more;
+                    // the unit of a record without one comes from its
+                    // compile unit's list.
                     let has_unit = f.at(0) & 2 != 0;
-                    let off = usize::from(ops.len() >= 19);
-                    let _ = has_unit;
+                    let b = 2 + usize::from(ops.len() >= 19);
                     (
                         di::old_sp_flags(ops),
                         12,
                         f.at(13) & !(1 << 21),
-                        15,
-                        15 + off,
-                        16 + off,
-                        17 + off,
-                        18 + off,
-                        19 + off,
+                        if has_unit { 12 + b } else { usize::MAX },
+                        13 + b,
+                        14 + b,
+                        15 + b,
+                        if ops.len() >= 20 { 16 + b } else { usize::MAX },
+                        if ops.len() >= 21 { 17 + b } else { usize::MAX },
                         usize::MAX,
                         usize::MAX,
                     )
@@ -3600,17 +3603,19 @@ impl Writer<'_> {
                 "DIGlobalVariable"
             }
             di::LOCAL_VAR => {
-                f.string("name", 2, true);
-                f.int("arg", f.at(6), true);
-                f.md("scope", 1, false);
-                f.md("file", 3, true);
-                f.int("line", f.at(4), true);
-                f.md("type", 5, true);
-                f.flags("flags", f.at(7));
+                // LLVM 3.x records give the variable's tag first.
+                let t = di::local_var_tag_shift(ops);
+                f.string("name", 2 + t, true);
+                f.int("arg", f.at(6 + t), true);
+                f.md("scope", 1 + t, false);
+                f.md("file", 3 + t, true);
+                f.int("line", f.at(4 + t), true);
+                f.md("type", 5 + t, true);
+                f.flags("flags", f.at(7 + t));
                 if f.at(0) & 2 != 0 {
                     f.int("align", f.at(8), true);
+                    f.md("annotations", 9, true);
                 }
-                f.md("annotations", 9, true);
                 "DILocalVariable"
             }
             di::LABEL => {
