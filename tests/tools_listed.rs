@@ -4,8 +4,9 @@
 //! program that a fresh machine is never given.
 //!
 //! The sources are read for the ways they start programs: Rust's
-//! `Command::new("NAME")` and the LLVM 19 tool lookups (`llvm_19_tool("NAME")`,
-//! `llvm19_tool("NAME")`, which run `NAME-19`), JavaScript's `spawnSync`,
+//! `Command::new("NAME")` and the LLVM tool lookups (`llvm_19_tool("NAME")`,
+//! `llvm19_tool("NAME")`, which run `NAME-19`; `llvm_14_tool("NAME")`, which
+//! runs `NAME-14`), JavaScript's `spawnSync`,
 //! `execFileSync`, `spawn` and `execSync` with a literal name, and any literal
 //! `/usr/bin/NAME` path.
 
@@ -57,9 +58,10 @@ fn literal_at(text: &str, at: usize) -> Option<&str> {
 /// The programs `text` starts by name.
 fn programs_started(text: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    let calls: [(&str, &str); 8] = [
+    let calls: [(&str, &str); 9] = [
         ("Command::new(", ""),
         ("llvm_19_tool(", "-19"),
+        ("llvm_14_tool(", "-14"),
         ("llvm19_tool(", "-19"),
         ("spawnSync(", ""),
         ("execFileSync(", ""),

@@ -42,8 +42,8 @@ pub fn llvm_dis_14() -> PathBuf {
     llvm_14_tool("llvm-dis")
 }
 
-/// LLVM 14's `name` (`llvm-as`, `llvm-dis`): `name-14` on PATH, else
-/// `/usr/bin/name-14` or `/usr/lib/llvm-14/bin/name` (Debian's llvm-14).
+/// LLVM 14's NAME (`llvm-as`, `llvm-dis`): NAME-14 on PATH, else
+/// /usr/bin/NAME-14 or /usr/lib/llvm-14/bin/NAME (Debian's llvm-14).
 /// Panics if missing.
 pub fn llvm_14_tool(name: &str) -> PathBuf {
     let versioned = format!("{name}-14");

@@ -568,6 +568,62 @@ pub fn expression(elems: &[u64]) -> String {
     format!("!DIExpression({})", parts.join(", "))
 }
 
+/// The text of an EXPRESSION record (`[distinct | version << 1, elements…]`),
+/// its elements upgraded as LLVM's reader upgrades records before version
+/// 3: version 0's last `DW_OP_bit_piece` becomes `DW_OP_LLVM_fragment`;
+/// before version 2 a leading `DW_OP_deref` moves to the end (before a
+/// fragment); before version 3 `DW_OP_plus N` and `DW_OP_minus N`, which
+/// took their operand inline, become `DW_OP_plus_uconst N` and
+/// `DW_OP_constu N, DW_OP_minus`.
+pub fn expression_record(ops: &[u64]) -> String {
+    let version = ops.first().map_or(3, |f| f >> 1);
+    let mut e: Vec<u64> = ops.get(1..).unwrap_or(&[]).to_vec();
+    if version >= 3 {
+        return expression(&e);
+    }
+    let n = e.len();
+    if version == 0 && n >= 3 && e[n - 3] == 0x9d {
+        e[n - 3] = 0x1000;
+    }
+    if version <= 1 && e.first() == Some(&0x06) {
+        let end = if n >= 3 && e[n - 3] == 0x1000 {
+            n - 3
+        } else {
+            n
+        };
+        e[..end].rotate_left(1);
+    }
+    // Operations and their operands as version 2 counted them.
+    let mut out = Vec::with_capacity(n + 2);
+    let mut k = 0;
+    while k < e.len() {
+        let size = match e[k] {
+            0x10 | 0x1c | 0x22 => 2,
+            0x1000 => 3,
+            _ => 1,
+        }
+        .min(e.len() - k);
+        let args = &e[k + 1..k + size];
+        match e[k] {
+            0x22 => {
+                out.push(0x23);
+                out.extend_from_slice(args);
+            }
+            0x1c => {
+                out.push(0x10);
+                out.extend_from_slice(args);
+                out.push(0x1c);
+            }
+            op => {
+                out.push(op);
+                out.extend_from_slice(args);
+            }
+        }
+        k += size;
+    }
+    expression(&out)
+}
+
 /// Whether LLVM deems an expression valid (else it prints its elements bare).
 fn valid_expression(elems: &[u64]) -> bool {
     let mut k = 0;
@@ -758,6 +814,30 @@ mod tests {
         assert_eq!(di_flags(1 << 21), "2097152");
         assert_eq!(sp_flags(8 | 16), "DISPFlagDefinition | DISPFlagOptimized");
         assert_eq!(sp_flags(1 | 8), "DISPFlagVirtual | DISPFlagDefinition");
+    }
+
+    #[test]
+    fn old_expressions_are_upgraded() {
+        // Version 0 (LLVM 3.7): a bit piece, an inline DW_OP_plus.
+        assert_eq!(
+            expression_record(&[0, 0x9d, 32, 32]),
+            "!DIExpression(DW_OP_LLVM_fragment, 32, 32)"
+        );
+        assert_eq!(
+            expression_record(&[0, 0x22, 8]),
+            "!DIExpression(DW_OP_plus_uconst, 8)"
+        );
+        assert_eq!(
+            expression_record(&[0, 0x1c, 4]),
+            "!DIExpression(DW_OP_constu, 4, DW_OP_minus)"
+        );
+        // Version 3 stays as written.
+        assert_eq!(expression_record(&[6, 0x22]), "!DIExpression(DW_OP_plus)");
+        // A leading deref moves to the end, before the fragment.
+        assert_eq!(
+            expression_record(&[0, 0x06, 0x22, 8, 0x9d, 0, 32]),
+            "!DIExpression(DW_OP_plus_uconst, 8, DW_OP_deref, DW_OP_LLVM_fragment, 0, 32)"
+        );
     }
 
     #[test]

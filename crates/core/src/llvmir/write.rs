@@ -2259,7 +2259,7 @@ impl<'m> Writer<'m> {
                 format!("{} {}", self.ty(*ty), self.value(*v, fr))
             }
             Some(Md::Special { code, ops }) if *code == di::EXPRESSION => {
-                di::expression(ops.get(1..).unwrap_or(&[]))
+                di::expression_record(ops)
             }
             Some(Md::Special { code, ops }) if *code == di::ARG_LIST => {
                 // An argument list holds values, not other lists.
@@ -3625,7 +3625,7 @@ impl Writer<'_> {
                 f.int("line", f.at(4), true);
                 "DILabel"
             }
-            di::EXPRESSION => return di::expression(ops.get(1..).unwrap_or(&[])),
+            di::EXPRESSION => return di::expression_record(ops),
             di::GLOBAL_VAR_EXPR => {
                 f.md("var", 1, false);
                 f.md("expr", 2, false);
