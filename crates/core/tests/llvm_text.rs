@@ -27,6 +27,50 @@ fn compile(clang: &std::path::Path, args: &[&str], src: &std::path::Path, out: &
     );
 }
 
+/// `dis`'s text of the module at `bc` (`llvm-dis-14`, `llvm-dis-19`).
+fn dis_text(dis: &std::path::Path, bc: &std::path::Path) -> String {
+    let o = Command::new(dis)
+        .arg(bc)
+        .arg("-o")
+        .arg("-")
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}: {}",
+        dis.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// hexlens's text of `m` (named `name`), a line a string.
+fn text_lines(m: &llvmir::Module, name: &str) -> Vec<String> {
+    llvmir::write::module(m, name)
+        .iter()
+        .flat_map(|l| l.text.split('\n').map(str::to_string).collect::<Vec<_>>())
+        .collect()
+}
+
+/// Asserts that hexlens's text of `m` (from the module at `bc`) is `want`
+/// line for line, the first `skip` lines and trailing whitespace aside;
+/// `what` names the module in a failure. Returns `want`'s line count.
+fn assert_text(
+    m: &llvmir::Module,
+    bc: &std::path::Path,
+    want: &str,
+    skip: usize,
+    what: &str,
+) -> usize {
+    let got = text_lines(m, &bc.display().to_string());
+    let want: Vec<&str> = want.lines().collect();
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (k, (g, w)) in got.iter().zip(&want).enumerate().skip(skip) {
+        assert_eq!(g.trim_end(), w.trim_end(), "{what} line {}", k + 1);
+    }
+    want.len()
+}
+
 /// The bitcode of each DXIL part of a container: (part index, bytes).
 fn dxil_modules(bytes: &[u8]) -> Vec<(usize, Vec<u8>)> {
     let u32_at = |k: usize| -> Option<u32> {
@@ -313,32 +357,12 @@ fn clang_19_modules_print_as_llvm_dis_19_prints_them() {
                 args.push("-g");
             }
             compile(&tools::llvm_19_tool("clang"), &args, src, &bc);
-            let want = Command::new(tools::llvm_19_tool("llvm-dis"))
-                .arg(&bc)
-                .arg("-o")
-                .arg("-")
-                .output()
-                .unwrap();
-            assert!(want.status.success());
-            let want = String::from_utf8(want.stdout).unwrap();
+            let want = dis_text(&tools::llvm_19_tool("llvm-dis"), &bc);
             let bytes = std::fs::read(&bc).unwrap();
             let m = llvmir::read(&bytes);
             assert!(m.modern());
-            let got: Vec<String> = llvmir::write::module(&m, &bc.display().to_string())
-                .iter()
-                .flat_map(|l| l.text.split('\n').map(str::to_string).collect::<Vec<_>>())
-                .collect();
+            assert_text(&m, &bc, &want, 2, &format!("{} {opt} {g}", src.display()));
             let want: Vec<&str> = want.lines().collect();
-            assert_eq!(got.len(), want.len(), "{} {opt} {g}", src.display());
-            for (k, (g, w)) in got.iter().zip(&want).enumerate().skip(2) {
-                assert_eq!(
-                    g.trim_end(),
-                    w.trim_end(),
-                    "{} {opt} {g} line {}",
-                    src.display(),
-                    k + 1
-                );
-            }
             modules += 1;
             lines += want.len();
             if g {
@@ -390,20 +414,10 @@ fn reassembled(
 /// The text of `bc` as hexlens makes it, and as `dis` prints it.
 fn both_texts(bc: &[u8], file: &std::path::Path, dis: &std::path::Path) -> (String, String) {
     std::fs::write(file, bc).unwrap();
-    let o = Command::new(dis)
-        .arg(file)
-        .arg("-o")
-        .arg("-")
-        .output()
-        .unwrap();
-    assert!(o.status.success());
     let m = llvmir::read(bc);
-    let mut ours = String::new();
-    for l in llvmir::write::module(&m, &file.display().to_string()) {
-        ours.push_str(&l.text);
-        ours.push('\n');
-    }
-    (ours, String::from_utf8_lossy(&o.stdout).into_owned())
+    let mut ours = text_lines(&m, &file.display().to_string()).join("\n");
+    ours.push('\n');
+    (ours, dis_text(dis, file))
 }
 
 /// Round trip: `llvm-as` of hexlens's text gives a module whose `llvm-dis`
@@ -505,65 +519,25 @@ fn clang_14_modules_print_as_llvm_dis_14_prints_them() {
                 &repo::root().join(src),
                 &bc,
             );
-            let want = Command::new(&dis)
-                .arg(&bc)
-                .arg("-o")
-                .arg("-")
-                .output()
-                .unwrap();
-            assert!(want.status.success());
-            let want = String::from_utf8(want.stdout).unwrap();
+            let want = dis_text(&dis, &bc);
             let bytes = std::fs::read(&bc).unwrap();
             let mut m = llvmir::read(&bytes);
             // An LLVM 14 producer: by default its text is LLVM 19's.
             assert!(m.modern());
             m.dialect = Some(14);
-            let got: Vec<String> = llvmir::write::module(&m, &bc.display().to_string())
-                .iter()
-                .flat_map(|l| l.text.split('\n').map(str::to_string).collect::<Vec<_>>())
-                .collect();
-            let want: Vec<&str> = want.lines().collect();
-            assert_eq!(got.len(), want.len(), "{src} {opt} {g}");
-            for (k, (g2, w)) in got.iter().zip(&want).enumerate().skip(1) {
-                assert_eq!(
-                    g2.trim_end(),
-                    w.trim_end(),
-                    "{src} {opt} {g} line {}",
-                    k + 1
-                );
-            }
+            let n = assert_text(&m, &bc, &want, 1, &format!("{src} {opt} {g}"));
             // In LLVM 19's dialect (what llvm-dis-19 makes of it: opaque
             // pointers, memory(...), debug records, the x86 data layout
             // and PIC Level upgrades), for the C modules without intrinsic
             // declarations (LLVM 19 gives those its own attributes).
             if opt == "-O0" && src.ends_with(".c") {
                 m.dialect = None;
-                let want19 = Command::new(tools::llvm_19_tool("llvm-dis"))
-                    .arg(&bc)
-                    .arg("-o")
-                    .arg("-")
-                    .output()
-                    .unwrap();
-                assert!(want19.status.success());
-                let want19 = String::from_utf8(want19.stdout).unwrap();
-                let got19: Vec<String> = llvmir::write::module(&m, &bc.display().to_string())
-                    .iter()
-                    .flat_map(|l| l.text.split('\n').map(str::to_string).collect::<Vec<_>>())
-                    .collect();
-                let want19: Vec<&str> = want19.lines().collect();
-                assert_eq!(got19.len(), want19.len(), "{src} {opt} {g} (19)");
-                for (k, (g2, w)) in got19.iter().zip(&want19).enumerate().skip(1) {
-                    assert_eq!(
-                        g2.trim_end(),
-                        w.trim_end(),
-                        "{src} {opt} {g} (19) line {}",
-                        k + 1
-                    );
-                }
+                let want19 = dis_text(&tools::llvm_19_tool("llvm-dis"), &bc);
+                assert_text(&m, &bc, &want19, 1, &format!("{src} {opt} {g} (19)"));
                 upgraded += 1;
             }
             modules += 1;
-            lines += want.len();
+            lines += n;
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -1719,18 +1719,29 @@ impl Reader<'_> {
                     false,
                 ));
             }
-            34 => {
-                // [paramattrs, cc, fmf?, fnty?, fnid, args…]
+            // CALL: [paramattrs, cc, fmf?, fnty?, fnid, args…]
+            // INVOKE: [paramattrs, cc, normal, unwind, fnty?, fnid, args…]
+            34 | 13 => {
+                let call = r.code == 34;
                 let attrs = get(0)?;
                 let cc = get(1)?;
-                i = 2;
                 let mut fmf = 0;
-                if cc & (1 << 17) != 0 {
-                    fmf = get(i)?;
-                    i += 1;
+                let mut invoke = None;
+                let explicit_type;
+                if call {
+                    i = 2;
+                    if cc & (1 << 17) != 0 {
+                        fmf = get(i)?;
+                        i += 1;
+                    }
+                    explicit_type = cc & (1 << 15) != 0;
+                } else {
+                    invoke = Some((get(2)? as usize, get(3)? as usize));
+                    i = 4;
+                    explicit_type = cc & (1 << 13) != 0;
                 }
                 let mut fnty = None;
-                if cc & (1 << 15) != 0 {
+                if explicit_type {
                     fnty = Some(get(i)? as usize);
                     i += 1;
                 }
@@ -1742,12 +1753,14 @@ impl Reader<'_> {
                         params,
                         vararg,
                     } => (*ret, params.clone(), *vararg),
-                    _ => return Err("a call whose callee is not a function".into()),
+                    _ if call => return Err("a call whose callee is not a function".into()),
+                    _ => return Err("an invoke whose callee is not a function".into()),
                 };
                 let mut args = Vec::new();
                 for &p in &params {
                     match self.m.ty(p) {
-                        Type::Label => {
+                        // A call's label arguments are block numbers.
+                        Type::Label if call => {
                             args.push(get(i)? as usize);
                             i += 1;
                         }
@@ -1764,63 +1777,16 @@ impl Reader<'_> {
                     ret,
                     Op::Call {
                         attrs,
-                        cc,
+                        // An invoke's calling convention where a call keeps
+                        // it (above the tail bit).
+                        cc: if call { cc } else { (cc & 0x3FF) << 1 },
                         fmf,
                         fnty,
                         callee,
                         args,
-                        invoke: None,
+                        invoke,
                     },
-                    false,
-                ));
-            }
-            13 => {
-                // INVOKE: [paramattrs, cc, normal, unwind, fnty?, callee, args…]
-                let attrs = get(0)?;
-                let cc = get(1)?;
-                let normal = get(2)? as usize;
-                let unwind = get(3)? as usize;
-                i = 4;
-                let mut fnty = None;
-                if cc & (1 << 13) != 0 {
-                    fnty = Some(get(i)? as usize);
-                    i += 1;
-                }
-                let (callee, ct) = pair(&mut i)?;
-                let fnty = fnty.or_else(|| self.m.pointee(ct)).unwrap_or(void);
-                let (ret, params, vararg) = match self.m.ty(fnty) {
-                    Type::Function {
-                        ret,
-                        params,
-                        vararg,
-                    } => (*ret, params.clone(), *vararg),
-                    _ => return Err("an invoke whose callee is not a function".into()),
-                };
-                let mut args = Vec::new();
-                for &p in &params {
-                    match self.m.ty(p) {
-                        Type::Metadata => args.push(MD_ARG + (value(&mut i)? & (MD_ARG - 1))),
-                        _ => args.push(value(&mut i)?),
-                    }
-                }
-                if vararg {
-                    while i < ops.len() {
-                        args.push(pair(&mut i)?.0);
-                    }
-                }
-                return Ok((
-                    ret,
-                    Op::Call {
-                        attrs,
-                        // The calling convention where a call keeps it (no tail bits).
-                        cc: (cc & 0x3FF) << 1,
-                        fmf: 0,
-                        fnty,
-                        callee,
-                        args,
-                        invoke: Some((normal, unwind)),
-                    },
-                    true,
+                    !call,
                 ));
             }
             47 => {

@@ -730,19 +730,32 @@ impl<'m> Writer<'m> {
     /// The text of type `t`; a damaged table's type that holds itself is cut
     /// short (`<type>`) where it nests too deep.
     fn ty_text(&self, t: TypeId) -> String {
+        self.bounded(&self.ty_budget, 20_000, "<type>", || self.ty_text_inner(t))
+    }
+
+    /// Text that nests (a type's, a constant's), made by `make` one level
+    /// deeper: past 64 levels, or past `parts` pieces of one outermost text
+    /// (counted in `budget`), `cut` instead. A damaged module's types and
+    /// constants can hold themselves, or share parts so that the text grows
+    /// without bound.
+    fn bounded(
+        &self,
+        budget: &std::cell::Cell<u32>,
+        parts: u32,
+        cut: &str,
+        make: impl FnOnce() -> String,
+    ) -> String {
         let d = self.depth.get();
-        // A budget of parts for each type's text: a damaged table's types
-        // can nest each other without end, or grow without bound.
         if d == 0 {
-            self.ty_budget.set(20_000);
+            budget.set(parts);
         }
-        let left = self.ty_budget.get();
+        let left = budget.get();
         if d > 64 || left == 0 {
-            return "<type>".into();
+            return cut.into();
         }
-        self.ty_budget.set(left - 1);
+        budget.set(left - 1);
         self.depth.set(d + 1);
-        let text = self.ty_text_inner(t);
+        let text = make();
         self.depth.set(d);
         text
     }
@@ -953,21 +966,12 @@ impl<'m> Writer<'m> {
     /// A constant's text. Constants nest (a hostile module can make one hold
     /// itself): past 64 levels the text says so instead of going deeper.
     fn constant(&self, ty: TypeId, c: &Const, fr: Option<&Frame>) -> String {
-        let d = self.depth.get();
-        // And a budget of parts for each constant's text: shared parts of a
-        // damaged module's constants can make it grow without bound.
-        if d == 0 {
-            self.const_budget.set(5_000_000);
-        }
-        let left = self.const_budget.get();
-        if d > 64 || left == 0 {
-            return "<constant nested too deep>".into();
-        }
-        self.const_budget.set(left - 1);
-        self.depth.set(d + 1);
-        let s = self.constant_inner(ty, c, fr);
-        self.depth.set(d);
-        s
+        self.bounded(
+            &self.const_budget,
+            5_000_000,
+            "<constant nested too deep>",
+            || self.constant_inner(ty, c, fr),
+        )
     }
 
     fn constant_inner(&self, ty: TypeId, c: &Const, fr: Option<&Frame>) -> String {
