@@ -9,7 +9,9 @@
 # Figures: median wall time and median peak RSS of each program (output to
 # /dev/null), and whether hexlens's text equals llvm-dis-19's line for line
 # (the `; ModuleID` line, which names the input as each was given it, aside);
-# and one function of the -O1 -g module printed alone (`--function`).
+# one function of the -O1 -g module printed alone (`--function`); and the
+# cost of the text in pieces (the module numbered once, then one function
+# at a time).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -79,3 +81,13 @@ done
 printf '| sqlite-O1g.bc --function sqlite3_prepare_v2 | %d | %s s, %d MiB | - | - | %d lines |\n' \
     "$(stat -c %s "$p")" "$(printf '%s\n' "${ft[@]}" | median)" $(($(printf '%s\n' "${fm[@]}" | median) / 1024)) \
     "$("$HEXLENS" dis --function sqlite3_prepare_v2 "$p" | wc -l)"
+
+# The text in pieces, as the viewer's listing asks for it: the module is read
+# and numbered once (named types, attribute groups and metadata are numbered
+# in the order every body uses them), then each function's text costs that
+# function.
+cargo build -q --release -p hexlens-core --example listing_cost
+for f in sqlite-O2.bc sqlite-O1g.bc; do
+    printf '\n%s\n' "$f"
+    "${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/listing_cost" "$DIR/$f" | sed 's/^/    /'
+done

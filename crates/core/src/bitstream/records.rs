@@ -122,6 +122,16 @@ impl<'a> Stream<'a> {
         if n > 64 || pos.checked_add(n)? > end {
             return None;
         }
+        // Most fields: one unaligned little-endian load of the eight bytes
+        // the field starts in.
+        let at = (pos / 8) as usize;
+        let off = pos % 8;
+        if n + off <= 64 {
+            if let Some(w) = self.data.get(at..at + 8) {
+                let w = u64::from_le_bytes(w.try_into().ok()?) >> off;
+                return Some(if n == 64 { w } else { w & ((1 << n) - 1) });
+            }
+        }
         let mut v = 0u64;
         let mut got = 0;
         let mut p = pos;
