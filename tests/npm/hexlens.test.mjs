@@ -302,3 +302,44 @@ test("integers beyond 2^53 are BigInts in nodes", () => {
   }
   assert.ok(checked > 0, "no 64-bit value over 2^53 in the samples");
 });
+
+/** `hexlens dis FILE --json ARGS…`: its records. */
+function disJson(file, ...args) {
+  const r = spawnSync(BIN, ["dis", file, "--json", ...args], { encoding: "utf8", maxBuffer: 1 << 30 });
+  assert.equal(r.status, 0, `hexlens dis ${file}: ${r.stderr}`);
+  return r.stdout
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
+}
+
+test("listing() is the CLI's dis --json: SM4/5 and DXIL programs, bitcode modules", () => {
+  const files = [
+    join(SHARED, "samples/dxcontainer/curated/basic_code_dxil.dxil.dxbc"),
+    join(SHARED, "samples/dxcontainer/curated/d3d12_shaders_L2434_ps_dmax_code.dxbc"),
+    join(ROOT, "tests/fixtures/bitcode/gen_code.bc"),
+  ];
+  for (const file of files) {
+    const t = hexlens.decode(bytes(file));
+    const want = disJson(file);
+    assert.ok(want.length > 10, file);
+    // A bare module names itself as the CLI names it: by the file's path.
+    assert.deepEqual(t.listing(undefined, { name: file }), want, file);
+  }
+  // One program by a node inside it; one function; a dialect.
+  const dxil = files[0];
+  const t = hexlens.decode(bytes(dxil));
+  const program = disJson(dxil)[0].program;
+  assert.deepEqual(t.listing(program), disJson(dxil, "--select", program));
+  const define = t.listing(program).find((l) => l.text.startsWith("define "));
+  const fn = define.text.split("@")[1].split("(")[0];
+  assert.deepEqual(
+    t.listing(program, { function: fn, dialect: 19 }),
+    disJson(dxil, "--select", program, "--function", fn, "--dialect", "19"),
+  );
+  assert.throws(() => t.listing("Header"), /in no program/);
+  assert.throws(() => t.listing("Nope"), /no node at 'Nope'/);
+  assert.throws(() => t.listing(program, { function: "none_such" }), /none_such/);
+  assert.throws(() => t.listing(program, { dialect: 15 }), /dialect 15/);
+  assert.throws(() => t.listing(program, { colour: true }), /unknown field `colour`/);
+});

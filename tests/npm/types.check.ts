@@ -1,6 +1,6 @@
 // Type-checked (never run) by scripts/test-npm.sh with `tsc --noEmit --strict`
 // against the package's declarations: the API's types say what it returns.
-import { decode, detect, formats, open, type HexNode, type HexDump, type HexTree } from "../../target/npm/node/hexlens.js";
+import { decode, detect, formats, open, type HexNode, type HexDump, type HexTree, type HexLine } from "../../target/npm/node/hexlens.js";
 
 const data = new Uint8Array(8);
 const format: string | undefined = detect(data);
@@ -18,6 +18,9 @@ const errors: string[] = dump.errors.map((e) => `${e.path} ${e.start}-${e.end}: 
 const children = dump.tree.children?.map((c) => c.name);
 const names: string[] = formats().map((f) => f.name + f.extensions.join());
 const text: string = tree.dumpJSON("Header") + tree.dumpText();
+const lines: HexLine[] = tree.listing("Parts/[3]", { dialect: 19, function: "main", name: "x.bc" });
+const spans: [number, number][] = lines[0]?.spans ?? [];
+const all: string[] = tree.listing().map((l) => `${l.program}:${l.line} ${l.text}`);
 const later: Promise<HexTree> = open(new Blob([data]));
 tree.free();
 
@@ -26,6 +29,8 @@ tree.free();
 tree.node("Header");
 // @ts-expect-error: no such option
 decode(data, { scna: true });
+// @ts-expect-error: no such dialect
+tree.listing("", { dialect: 15 });
 // @ts-expect-error: not an input
 decode(42);
 // @ts-expect-error: format is read only

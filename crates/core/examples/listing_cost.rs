@@ -11,7 +11,7 @@ fn main() {
     let m = hexlens_core::llvmir::read(&bc);
     let read = t.elapsed();
     let t = Instant::now();
-    let mut l = hexlens_core::llvmir::write::Listing::new(&m);
+    let mut l = hexlens_core::llvmir::write::Listing::new(m);
     let number = t.elapsed();
     let t = Instant::now();
     let head = l.head(&p).len();

@@ -12,7 +12,7 @@ fn main() {
         eprintln!("error: {e:?}");
     }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    hexlens_core::llvmir::write::module_to(&m, &p, &mut |l| {
+    hexlens_core::llvmir::write::module_to(m, &p, &mut |l| {
         let _ = out.write_all(l.text.as_bytes());
         let _ = out.write_all(b"\n");
     });

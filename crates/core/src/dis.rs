@@ -277,20 +277,10 @@ pub fn listing_function_to(
         }
         #[cfg(feature = "bitcode")]
         Syntax::Llvm => {
-            let range = match bitcode_node(tree, p.node) {
-                Some(bc) => {
-                    let span = tree.span(bc);
-                    Some((span.start / 8, span.end.div_ceil(8)))
-                }
-                None => part_bitcode(tree, p.node, src),
-            };
-            let Some((start, end)) = range else {
-                sink(Line::plain("; hexlens: no bitcode in this program"));
+            let Some((start, bytes)) = module_bytes(tree, p.node, src) else {
+                sink(Line::plain(NO_BITCODE));
                 return function.is_none();
             };
-            let mut bytes = vec![0u8; (end - start) as usize];
-            let n = src.read_at(start, &mut bytes);
-            bytes.truncate(n);
             llvm_function_to(&bytes, start, name, dialect, function, sink)
         }
         #[cfg(not(feature = "bitcode"))]
@@ -366,6 +356,31 @@ fn part_bitcode(
     let from = start + 16 + word(24);
     let to = from.checked_add(word(28))?.min(end);
     (from < to).then_some((from, to))
+}
+
+/// What the text of an LLVM program without its bitcode says.
+#[cfg(feature = "bitcode")]
+const NO_BITCODE: &str = "; hexlens: no bitcode in this program";
+
+/// The first byte and the bytes of the bitcode module of LLVM program node
+/// `id`, read from `src`.
+#[cfg(feature = "bitcode")]
+fn module_bytes(
+    tree: &Tree,
+    id: NodeId,
+    src: &dyn crate::source::ByteSource,
+) -> Option<(u64, Vec<u8>)> {
+    let (start, end) = match bitcode_node(tree, id) {
+        Some(bc) => {
+            let span = tree.span(bc);
+            (span.start / 8, span.end.div_ceil(8))
+        }
+        None => part_bitcode(tree, id, src)?,
+    };
+    let mut bytes = vec![0u8; (end - start) as usize];
+    let n = src.read_at(start, &mut bytes);
+    bytes.truncate(n);
+    Some((start, bytes))
 }
 
 /// The node of the bitcode module inside program node `id` (the node
@@ -455,10 +470,11 @@ pub fn llvm_function_to(
             sink(line);
         }
     };
+    let errors = m.errors.clone();
     match function {
-        None => crate::llvmir::write::module_to(&m, name, &mut emit),
+        None => crate::llvmir::write::module_to(m, name, &mut emit),
         Some(want) => {
-            let mut listing = crate::llvmir::write::Listing::new(&m);
+            let mut listing = crate::llvmir::write::Listing::new(m);
             if let Some(k) =
                 (0..listing.functions()).find(|&k| listing.function_name(k) == Some(want))
             {
@@ -470,13 +486,146 @@ pub fn llvm_function_to(
             }
         }
     }
-    for (at, e) in &m.errors {
+    for (at, e) in &errors {
         sink(Line::plain(format!(
             "; hexlens: the module stops being readable at bit {}: {e}",
             base + at
         )));
     }
     found
+}
+
+/// A program's text in pieces, each made when asked for: what a viewer
+/// holds to show a big module a screen at a time. An LLVM module is read
+/// and numbered once (named types, attribute groups and metadata are
+/// numbered in the order every body uses them, so the first line needs
+/// that); after that a piece costs what it prints: the head (header, types,
+/// globals), one function, or the tail (attribute groups and metadata).
+/// An SM4/5 program is one piece. The pieces in order are [`listing_to`]'s
+/// lines, and each reads the same whatever order they are asked for in.
+pub struct ProgramText {
+    inner: Inner,
+}
+
+enum Inner {
+    /// Text made whole (SM4/5, or a module that is not there).
+    Whole(Vec<Line>),
+    #[cfg(feature = "bitcode")]
+    Llvm {
+        listing: Box<crate::llvmir::write::Listing>,
+        /// The module's first bit in the file.
+        base: u64,
+        name: String,
+        /// Comments on where the module stops being readable.
+        errors: Vec<Line>,
+    },
+}
+
+impl ProgramText {
+    /// Reads program `p` of `tree` from `src` (the file the tree was
+    /// decoded from) and numbers its text; `name` and `dialect` as
+    /// [`listing_to`] takes them.
+    pub fn open(
+        tree: &Tree,
+        p: &Program,
+        src: &dyn crate::source::ByteSource,
+        name: &str,
+        dialect: Option<u32>,
+    ) -> ProgramText {
+        let inner = match p.syntax {
+            #[cfg(feature = "bitcode")]
+            Syntax::Llvm => match module_bytes(tree, p.node, src) {
+                Some((start, bytes)) => {
+                    let mut m = crate::llvmir::read(&bytes);
+                    drop(bytes);
+                    m.dialect = dialect;
+                    let base = start * 8;
+                    let errors = m
+                        .errors
+                        .iter()
+                        .map(|(at, e)| {
+                            Line::plain(format!(
+                                "; hexlens: the module stops being readable at bit {}: {e}",
+                                base + at
+                            ))
+                        })
+                        .collect();
+                    Inner::Llvm {
+                        listing: Box::new(crate::llvmir::write::Listing::new(m)),
+                        base,
+                        name: name.to_string(),
+                        errors,
+                    }
+                }
+                None => Inner::Whole(vec![Line::plain("; hexlens: no bitcode in this program")]),
+            },
+            _ => {
+                let mut lines = Vec::new();
+                listing_to(tree, p, src, name, dialect, &mut |l| lines.push(l));
+                Inner::Whole(lines)
+            }
+        };
+        ProgramText { inner }
+    }
+
+    /// How many pieces the text is in: the head, each function and the tail
+    /// of an LLVM module; one for anything else.
+    pub fn pieces(&self) -> usize {
+        match &self.inner {
+            Inner::Whole(_) => 1,
+            #[cfg(feature = "bitcode")]
+            Inner::Llvm { listing, .. } => listing.functions() + 2,
+        }
+    }
+
+    /// The function piece `k` prints (`None` for the head and the tail, and
+    /// for unnamed functions).
+    pub fn piece_name(&self, k: usize) -> Option<&str> {
+        match &self.inner {
+            Inner::Whole(_) => k.checked_sub(usize::MAX).map(|_| ""),
+            #[cfg(feature = "bitcode")]
+            Inner::Llvm { listing, .. } => k.checked_sub(1).and_then(|f| listing.function_name(f)),
+        }
+    }
+
+    /// The lines of piece `k` (none past the last), made now.
+    pub fn piece(&mut self, k: usize) -> Vec<Line> {
+        match &mut self.inner {
+            Inner::Whole(lines) if k == 0 => lines.clone(),
+            Inner::Whole(_) => Vec::new(),
+            #[cfg(feature = "bitcode")]
+            Inner::Llvm {
+                listing,
+                base,
+                name,
+                errors,
+            } => {
+                let n = listing.functions();
+                let text = if k == 0 {
+                    listing.head(name)
+                } else if k <= n {
+                    listing.function(k - 1)
+                } else if k == n + 1 {
+                    listing.tail()
+                } else {
+                    return Vec::new();
+                };
+                let mut out = Vec::with_capacity(text.len());
+                for l in text {
+                    let bits = l.bits.iter().map(|&(s, e)| (*base + s, *base + e));
+                    for t in l.text.split('\n') {
+                        let mut line = Line::plain(t);
+                        line.add_all_bits(bits.clone());
+                        out.push(line);
+                    }
+                }
+                if k == n + 1 {
+                    out.extend(errors.iter().cloned());
+                }
+                out
+            }
+        }
+    }
 }
 
 /// Line `n` (1-based) of program `program` as one line of JSON Lines

@@ -46,7 +46,7 @@ fn dis_text(dis: &std::path::Path, bc: &std::path::Path) -> String {
 
 /// hexlens's text of `m` (named `name`), a line a string.
 fn text_lines(m: &llvmir::Module, name: &str) -> Vec<String> {
-    llvmir::write::module(m, name)
+    llvmir::write::module(m.clone(), name)
         .iter()
         .flat_map(|l| l.text.split('\n').map(str::to_string).collect::<Vec<_>>())
         .collect()
@@ -125,7 +125,7 @@ fn dxil_modules_print_as_llvm_dis_14_prints_them() {
             assert!(o.status.success(), "{}: llvm-dis-14 failed", path.display());
             let want = String::from_utf8_lossy(&o.stdout).into_owned();
             let m = llvmir::read(&bc);
-            let got = llvmir::write::module(&m, &f.display().to_string());
+            let got = llvmir::write::module(m, &f.display().to_string());
             let got: Vec<String> = got
                 .iter()
                 .flat_map(|l| l.text.split('\n').map(str::to_string).collect::<Vec<_>>())
@@ -544,4 +544,94 @@ fn clang_14_modules_print_as_llvm_dis_14_prints_them() {
     assert_eq!(upgraded, 4);
     eprintln!("{modules} clang-14 modules, {lines} lines, all equal");
     assert_eq!(modules, 12);
+}
+
+/// The text in pieces ([`hexlens_core::dis::ProgramText`], what the viewer
+/// asks for a screen at a time) is the whole text, whatever order the pieces
+/// are made in: the tail (metadata) before any function, the functions
+/// backwards. On clang-19 C and C++ modules with debug information, a DXIL
+/// container of the corpus and an SM4/5 one.
+#[test]
+fn the_text_in_pieces_is_the_whole_text_in_any_order() {
+    use hexlens_core::dis::{self, Line};
+    let dir = tools::scratch_dir("llvm-text-pieces");
+    let mut files = Vec::new();
+    for (k, src) in [
+        "crates/testkit/src/generators/bitcode/bitcode_sample.c",
+        "crates/testkit/src/generators/bitcode/program_text.cpp",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let bc = dir.join(format!("p{k}.bc"));
+        compile(
+            &tools::llvm_19_tool("clang"),
+            &["-O1", "-g"],
+            &repo::root().join(src),
+            &bc,
+        );
+        files.push(bc);
+    }
+    let samples = repo::shared_dir().join("samples/dxcontainer/curated");
+    files.push(samples.join("basic_code_dxil.dxil.dxbc"));
+    files.push(samples.join("d3d12_shaders_L2434_ps_dmax_code.dxbc"));
+    let text = |lines: &[Line]| -> Vec<(String, Vec<(u64, u64)>)> {
+        lines
+            .iter()
+            .map(|l| (l.text.clone(), l.bits.clone()))
+            .collect()
+    };
+    let mut functions = 0;
+    for f in &files {
+        let data = std::fs::read(f).unwrap();
+        let tree = hexlens_core::decode_bytes(&data).tree;
+        let programs = dis::programs(&tree);
+        assert!(!programs.is_empty(), "{}", f.display());
+        for p in &programs {
+            let src = data.as_slice();
+            let mut whole = Vec::new();
+            dis::listing_to(&tree, p, &src, "m", None, &mut |l| whole.push(l));
+            let mut pieces = dis::ProgramText::open(&tree, p, &src, "m", None);
+            let n = pieces.pieces();
+            let in_order: Vec<Line> = (0..n).flat_map(|k| pieces.piece(k)).collect();
+            assert_eq!(text(&in_order), text(&whole), "{} {}", f.display(), p.path);
+            // Afresh, the tail first and the functions backwards.
+            let mut pieces = dis::ProgramText::open(&tree, p, &src, "m", None);
+            let mut made: Vec<Vec<Line>> = vec![Vec::new(); n];
+            for k in (0..n).rev() {
+                made[k] = pieces.piece(k);
+            }
+            let backwards: Vec<Line> = made.concat();
+            assert_eq!(
+                text(&backwards),
+                text(&whole),
+                "{} {} backwards",
+                f.display(),
+                p.path
+            );
+            assert!(pieces.piece(n).is_empty());
+            if p.syntax == dis::Syntax::Llvm {
+                assert!(n > 2, "{}", f.display());
+                functions += n - 2;
+                // A function piece starts with the blank line before it and
+                // holds its define or declare line.
+                for k in 1..n - 1 {
+                    let lines = pieces.piece(k);
+                    assert_eq!(lines[0].text, "", "{} piece {k}", f.display());
+                    let name = pieces.piece_name(k).unwrap_or_default();
+                    assert!(
+                        lines.iter().any(|l| (l.text.starts_with("define ")
+                            || l.text.starts_with("declare "))
+                            && l.text.contains(&format!("@{name}("))
+                            || l.text.contains(&format!("@\"{name}\"("))),
+                        "{} piece {k} ({name})",
+                        f.display()
+                    );
+                }
+            } else {
+                assert_eq!(n, 1);
+            }
+        }
+    }
+    assert!(functions >= 20, "{functions} functions");
 }

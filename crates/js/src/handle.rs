@@ -133,6 +133,36 @@ impl Default for OpenOptions {
     }
 }
 
+/// How to make a program's text ([`Handle::listing`]), as `hexlens dis`'s
+/// options say it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListingOptions {
+    /// LLVM text as `llvm-dis-14` (14) or `llvm-dis-19` (19) prints it;
+    /// `None`: by the module's producer (`--dialect`).
+    pub dialect: Option<u32>,
+    /// Only this function's text (`--function`).
+    pub function: Option<String>,
+    /// What a bare bitcode module calls itself (`; ModuleID`, and
+    /// `source_filename` when the module names no source): `hexlens dis`
+    /// gives the file's path; by default the program's path ("").
+    pub name: Option<String>,
+}
+
+/// One line of a program's text: the record `hexlens dis --json` writes.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ListingLine {
+    /// The program's path in the tree (`Parts/[3]`; "" for a bare module).
+    pub program: String,
+    /// The line's number in its program's text, from 1.
+    pub line: u32,
+    /// The text, without a line break.
+    pub text: String,
+    /// The bytes the line was made from: half-open `[start, end]` pairs.
+    pub spans: Vec<[f64; 2]>,
+    /// The same in bits.
+    pub bits: Vec<[f64; 2]>,
+}
+
 /// A decoded file and its on-demand tree.
 pub struct Handle<S: ByteSource> {
     src: S,
@@ -240,6 +270,64 @@ impl<S: ByteSource> Handle<S> {
         }
         Ok(String::from_utf8(out)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    }
+
+    /// The text of the programs the file holds, line by line with the bytes
+    /// each line was made from: what `hexlens dis FILE --json [--select
+    /// PATH]` writes, a record a line. With `path`, the program that holds
+    /// the node there (an error if there is no such node or it is in no
+    /// program); without, every program in file order (none: no lines).
+    pub fn listing(
+        &mut self,
+        path: Option<&str>,
+        opts: &ListingOptions,
+    ) -> Result<Vec<ListingLine>, String> {
+        use hexlens_core::dis;
+        dis::open_programs(&self.src, &mut self.tree);
+        let programs = match path {
+            Some(p) => {
+                let id = stream::select(&self.src, &mut self.tree, p)
+                    .ok_or_else(|| format!("there is no node at '{p}'"))?;
+                vec![dis::program_at(&self.tree, id).ok_or_else(|| {
+                    format!("the node at '{p}' is in no program hexlens can print")
+                })?]
+            }
+            None => dis::programs(&self.tree),
+        };
+        let mut out = Vec::new();
+        let mut found = opts.function.is_none();
+        for p in &programs {
+            let name = match &opts.name {
+                Some(n) if p.node == self.tree.root() => n.clone(),
+                _ => p.path.clone(),
+            };
+            let mut n = 0u32;
+            found |= dis::listing_function_to(
+                &self.tree,
+                p,
+                &self.src,
+                &name,
+                opts.dialect,
+                opts.function.as_deref(),
+                &mut |l| {
+                    n += 1;
+                    let pairs =
+                        |r: &[(u64, u64)]| r.iter().map(|&(s, e)| [s as f64, e as f64]).collect();
+                    out.push(ListingLine {
+                        program: p.path.clone(),
+                        line: n,
+                        spans: pairs(&l.spans()),
+                        bits: pairs(&l.bits),
+                        text: l.text,
+                    });
+                },
+            );
+        }
+        if !found {
+            let f = opts.function.as_deref().unwrap_or_default();
+            return Err(format!("no function '{f}' in the program"));
+        }
+        Ok(out)
     }
 
     /// The record of node `id` (which exists).
@@ -388,6 +476,102 @@ mod tests {
         assert!(sub.contains("\"path\":\"Header\""), "{sub}");
         let e = h.dump(Some("Nope"), DumpForm::Json).unwrap_err();
         assert!(e.contains("Nope"), "{e}");
+    }
+
+    #[test]
+    fn the_listing_is_the_program_text_dis_makes_from_an_eager_tree() {
+        use hexlens_core::dis;
+        for path in [
+            DXIL,
+            "dxcontainer/curated/d3d12_shaders_L2434_ps_dmax_code.dxbc",
+            BITCODE,
+        ] {
+            let data = fixture(path);
+            let mut h = Handle::open(data.clone(), OpenOptions::default());
+            let got = h.listing(None, &ListingOptions::default()).unwrap();
+            let eager = hexlens_core::decode_bytes(&data);
+            let programs = dis::programs(&eager.tree);
+            assert!(!programs.is_empty(), "{path}");
+            let mut want = Vec::new();
+            for p in &programs {
+                for (k, l) in dis::listing(&eager.tree, p, &data.as_slice())
+                    .into_iter()
+                    .enumerate()
+                {
+                    want.push((p.path.clone(), k + 1, l.text.clone(), l.spans()));
+                }
+            }
+            let got: Vec<_> = got
+                .iter()
+                .map(|l| {
+                    let spans = l.spans.iter().map(|&[s, e]| (s as u64, e as u64)).collect();
+                    (l.program.clone(), l.line as usize, l.text.clone(), spans)
+                })
+                .collect::<Vec<(String, usize, String, Vec<(u64, u64)>)>>();
+            assert_eq!(got, want, "{path}");
+            // A node inside a program picks that program alone.
+            let p = &programs[0];
+            let inner = format!(
+                "{}/{}",
+                p.path,
+                eager.tree.name(eager.tree.children(p.node)[0])
+            );
+            let inner = inner.trim_start_matches('/');
+            let one = h.listing(Some(inner), &ListingOptions::default()).unwrap();
+            assert!(one.iter().all(|l| l.program == p.path), "{path} {inner}");
+            assert_eq!(one.len(), want.iter().filter(|w| w.0 == p.path).count());
+        }
+        let mut h = Handle::open(fixture(DXIL), OpenOptions::default());
+        let e = h
+            .listing(Some("Nope"), &ListingOptions::default())
+            .unwrap_err();
+        assert!(e.contains("no node at 'Nope'"), "{e}");
+        let e = h
+            .listing(Some("Header"), &ListingOptions::default())
+            .unwrap_err();
+        assert!(e.contains("in no program"), "{e}");
+        // One function, in either dialect; the name of a bare module.
+        let mut h = Handle::open(fixture(BITCODE), OpenOptions::default());
+        let named = ListingOptions {
+            name: Some("gen_code.bc".into()),
+            ..ListingOptions::default()
+        };
+        let all = h.listing(None, &named).unwrap();
+        assert_eq!(all[0].text, "; ModuleID = 'gen_code.bc'");
+        let define = all
+            .iter()
+            .find(|l| l.text.starts_with("define "))
+            .expect("a definition");
+        let f = define
+            .text
+            .split('@')
+            .nth(1)
+            .unwrap()
+            .split('(')
+            .next()
+            .unwrap();
+        let opts = ListingOptions {
+            function: Some(f.to_string()),
+            ..ListingOptions::default()
+        };
+        let one = h.listing(None, &opts).unwrap();
+        assert_eq!(one[0].text, define.text);
+        assert_eq!(one.last().unwrap().text, "}");
+        let missing = ListingOptions {
+            function: Some("no_such_function".into()),
+            ..ListingOptions::default()
+        };
+        assert!(h
+            .listing(None, &missing)
+            .unwrap_err()
+            .contains("no_such_function"));
+        for d in [14, 19] {
+            let o = ListingOptions {
+                dialect: Some(d),
+                ..ListingOptions::default()
+            };
+            assert!(!h.listing(None, &o).unwrap().is_empty());
+        }
     }
 
     #[test]

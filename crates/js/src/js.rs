@@ -15,7 +15,7 @@
 //! cannot make sense of is not a failure: its tree carries the errors, as
 //! `hexlens dump` prints them.
 
-use crate::handle::{self, Handle, NodeRecord, OpenOptions};
+use crate::handle::{self, Handle, ListingOptions, NodeRecord, OpenOptions};
 use hexlens_core::pages::PageCache;
 use hexlens_core::stream::DumpForm;
 use hexlens_core::ByteSource;
@@ -109,6 +109,31 @@ export interface HexDump {
   path?: string;
   tree: HexDumpNode;
   errors: { path: string; start: number; end: number; message: string }[];
+}
+
+/** Options of `listing`: `hexlens dis`'s. */
+export interface ListingOptions {
+  /** LLVM text as `llvm-dis-14` (14: typed pointers) or `llvm-dis-19` (19)
+   * prints it; by default by the module's producer (`--dialect`). */
+  dialect?: 14 | 19;
+  /** Only this function's text (`--function`); throws if there is none. */
+  function?: string;
+  /** What a bare bitcode module calls itself in `; ModuleID` (and
+   * `source_filename`, when the module names no source); default "". */
+  name?: string;
+}
+
+/** One line of a program's text: the record `hexlens dis --json` writes. */
+export interface HexLine {
+  /** The program's path in the tree ("" for a bare bitcode module). */
+  program: string;
+  /** The line's number in its program's text, from 1. */
+  line: number;
+  text: string;
+  /** The bytes the line was made from, half-open `[start, end]` pairs. */
+  spans: [number, number][];
+  /** The same in bits. */
+  bits: [number, number][];
 }
 
 /** A decoder `formats()` lists. */
@@ -278,6 +303,39 @@ fn options(v: &JsValue) -> Result<OpenOptions, JsError> {
     })
 }
 
+#[derive(serde::Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+struct ListingOpts {
+    dialect: Option<u32>,
+    function: Option<String>,
+    name: Option<String>,
+}
+
+fn listing_options(v: &JsValue) -> Result<ListingOptions, JsError> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(ListingOptions::default());
+    }
+    const HOW: &str = "{dialect: 14 | 19, function: string, name: string}";
+    if !v.is_object() {
+        return Err(JsError::new(&format!(
+            "bad options: expected an object, not {}",
+            type_of(v)
+        )));
+    }
+    let o: ListingOpts = serde_wasm_bindgen::from_value(v.clone())
+        .map_err(|e| JsError::new(&format!("bad options: {e} (known: {HOW})")))?;
+    if let Some(d) = o.dialect.filter(|d| ![14, 19].contains(d)) {
+        return Err(JsError::new(&format!(
+            "bad options: dialect {d} (known: 14, 19)"
+        )));
+    }
+    Ok(ListingOptions {
+        dialect: o.dialect,
+        function: o.function,
+        name: o.name,
+    })
+}
+
 /// Plain JS objects; 64-bit integers beyond 2^53 as `BigInt`s.
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
     let s = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
@@ -431,6 +489,23 @@ impl HexTree {
     #[wasm_bindgen(js_name = dumpJSON)]
     pub fn dump_json(&self, path: Option<String>) -> Result<String, JsError> {
         self.h.dump(path.as_deref(), DumpForm::Json).map_err(err)
+    }
+
+    /// The text of the programs the file holds (SM4/5 programs, LLVM
+    /// bitcode modules: DXIL parts, `.bc` files), a record a line: what
+    /// `hexlens dis FILE --json [--select PATH]` writes. With `path`, the
+    /// program that holds the node there; without, every program in file
+    /// order. Throws if there is no node at `path`, it is in no program, or
+    /// `options.function` names no function.
+    #[wasm_bindgen(unchecked_return_type = "HexLine[]")]
+    pub fn listing(
+        &mut self,
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] path: Option<String>,
+        #[wasm_bindgen(unchecked_optional_param_type = "ListingOptions")] options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let opts = listing_options(&options)?;
+        let lines = self.h.listing(path.as_deref(), &opts).map_err(err)?;
+        to_js(&lines)
     }
 
     /// The text of `hexlens dump FILE [--select PATH]`: one line a node.

@@ -7,6 +7,7 @@
 use super::{di, Attr, Body, Const, Function, Inst, Md, Module, Op, Type, TypeId, Value, ValueId};
 type HashMap<K, V> = std::collections::HashMap<K, V, rustc_hash::FxBuildHasher>;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
 /// One line of text and the bits of the records it came from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -36,7 +37,7 @@ impl TextLine {
 
 /// The module's text. `name` is what the `; ModuleID` and (when the module
 /// has no source file name) `source_filename` lines give.
-pub fn module(m: &Module, name: &str) -> Vec<TextLine> {
+pub fn module(m: impl Into<Rc<Module>>, name: &str) -> Vec<TextLine> {
     let mut out = Vec::new();
     module_to(m, name, &mut |l| out.push(l));
     out
@@ -44,7 +45,7 @@ pub fn module(m: &Module, name: &str) -> Vec<TextLine> {
 
 /// [`module`], handing each line to `sink` as it is made: the text is never
 /// held whole (at most one function's lines at a time).
-pub fn module_to(m: &Module, name: &str, sink: &mut dyn FnMut(TextLine)) {
+pub fn module_to(m: impl Into<Rc<Module>>, name: &str, sink: &mut dyn FnMut(TextLine)) {
     let mut l = Listing::new(m);
     for line in l.head(name) {
         sink(line);
@@ -63,17 +64,24 @@ pub fn module_to(m: &Module, name: &str, sink: &mut dyn FnMut(TextLine)) {
 /// the listing numbers what the text numbers (attribute groups, metadata,
 /// named types) once; after that a function's text costs that function.
 /// The pieces put together in order are [`module`]'s text.
-pub struct Listing<'m> {
-    w: Writer<'m>,
-    order: Vec<&'m Function>,
+pub struct Listing {
+    w: Writer,
+    /// The functions' indices in text order.
+    order: Vec<usize>,
 }
 
-impl<'m> Listing<'m> {
-    pub fn new(m: &'m Module) -> Self {
-        let mut w = Writer::new(m);
+impl Listing {
+    /// Numbers module `m`'s text (an `Rc<Module>`, or a `Module` moved in).
+    pub fn new(m: impl Into<Rc<Module>>) -> Self {
+        let mut w = Writer::new(m.into());
         w.number();
         let order = w.order();
         Listing { w, order }
+    }
+
+    /// The module the text is made from.
+    pub fn module(&self) -> &Module {
+        &self.w.m
     }
 
     /// The lines before the first function.
@@ -89,15 +97,18 @@ impl<'m> Listing<'m> {
 
     /// The name of function `k` (in text order), if it has one.
     pub fn function_name(&self, k: usize) -> Option<&str> {
-        self.order.get(k).and_then(|f| f.name.as_deref())
+        self.order
+            .get(k)
+            .and_then(|&f| self.w.m.functions[f].name.as_deref())
     }
 
     /// The lines of function `k` (in text order), from the blank line
     /// before it.
     pub fn function(&mut self, k: usize) -> Vec<TextLine> {
-        if let Some(f) = self.order.get(k).copied() {
+        if let Some(&f) = self.order.get(k) {
+            let m = Rc::clone(&self.w.m);
             self.w.line(TextLine::plain(""));
-            self.w.function(f);
+            self.w.function(&m.functions[f]);
         }
         std::mem::take(&mut self.w.out)
     }
@@ -172,8 +183,8 @@ fn float_text(bits: u64, t: &Type) -> String {
     format!("0x{:016X}", v.to_bits())
 }
 
-struct Writer<'m> {
-    m: &'m Module,
+struct Writer {
+    m: Rc<Module>,
     /// Lines made and not yet handed on.
     out: Vec<TextLine>,
     /// Metadata numbering: metadata ID → slot (`u32::MAX`: none).
@@ -228,10 +239,12 @@ struct Frame<'b> {
 
 const FN_INDEX: u64 = 0xFFFF_FFFF;
 
-impl<'m> Writer<'m> {
-    fn new(m: &'m Module) -> Self {
+impl Writer {
+    fn new(m: Rc<Module>) -> Self {
+        let rc = Rc::clone(&m);
+        let m: &Module = &rc;
         let mut w = Writer {
-            m,
+            m: Rc::clone(&rc),
             out: Vec::new(),
             md_slots: vec![u32::MAX; m.md.len()],
             md_order: Vec::new(),
@@ -301,7 +314,8 @@ impl<'m> Writer<'m> {
     /// Numbers what the text numbers: unnamed globals and functions,
     /// attribute groups, metadata, named types.
     fn number(&mut self) {
-        let m = self.m;
+        let rc = Rc::clone(&self.m);
+        let m: &Module = &rc;
         // Unnamed globals and functions are numbered in module order.
         let mut n = 0;
         for (v, val) in m.values.iter().enumerate() {
@@ -322,7 +336,8 @@ impl<'m> Writer<'m> {
 
     /// The header, named types, comdats and globals.
     fn head(&mut self, name: &str) {
-        let m = self.m;
+        let rc = Rc::clone(&self.m);
+        let m: &Module = &rc;
         self.line(TextLine::plain(format!("; ModuleID = '{name}'")));
         let mut sf = String::from("source_filename = \"");
         escape(
@@ -401,7 +416,8 @@ impl<'m> Writer<'m> {
     /// Attribute groups, named and numbered metadata; with `sink`, the
     /// metadata lines are handed to it a thousand or so at a time.
     fn tail(&mut self, mut sink: Option<&mut dyn FnMut(TextLine)>) {
-        let m = self.m;
+        let rc = Rc::clone(&self.m);
+        let m: &Module = &rc;
         if !self.attr_slots.is_empty() {
             self.line(TextLine::plain(""));
             for (k, a) in self.attr_slots.clone().into_iter().enumerate() {
@@ -454,7 +470,8 @@ impl<'m> Writer<'m> {
     /// them: named metadata, then each function's attributes, then (as each
     /// function is printed) its attachments and its calls' attributes.
     fn number_module(&mut self) {
-        let m = self.m;
+        let rc = Rc::clone(&self.m);
+        let m: &Module = &rc;
         for k in 0..m.globals.len() {
             let v = self.global_ids.get(k).copied().unwrap_or(usize::MAX);
             for (_, node) in self.global_md.get(&v).cloned().unwrap_or_default() {
@@ -466,13 +483,13 @@ impl<'m> Writer<'m> {
                 self.md_slot(o);
             }
         }
-        for f in self.order() {
+        for f in self.order().into_iter().map(|k| &m.functions[k]) {
             let a = self.function_attrs(f);
             if !a.is_empty() {
                 self.attr_slot(&a);
             }
         }
-        for f in self.order() {
+        for f in self.order().into_iter().map(|k| &m.functions[k]) {
             for (_, node) in self.function_attachments(f) {
                 self.md_slot(node);
             }
@@ -614,7 +631,8 @@ impl<'m> Writer<'m> {
     /// (a node before its operands, operands in order; a stack, not
     /// recursion, so a deep chain cannot overflow the stack).
     fn md_slot(&mut self, id: u64) {
-        let m = self.m;
+        let rc = Rc::clone(&self.m);
+        let m: &Module = &rc;
         let mut stack = vec![id];
         while let Some(id) = stack.pop() {
             let Some(e) = m.md.get(id as usize) else {
@@ -648,7 +666,7 @@ impl<'m> Writer<'m> {
 
     /// Named struct types in the order LLVM's type finder meets them.
     fn named_types(&self) -> Vec<TypeId> {
-        let m = self.m;
+        let m = &*self.m;
         let mut f = Finder {
             m,
             seen: vec![false; m.types.len()],
@@ -667,7 +685,7 @@ impl<'m> Writer<'m> {
                 f.value(i, None);
             }
         }
-        for func in self.order() {
+        for func in self.order().into_iter().map(|k| &m.functions[k]) {
             if let Some(p) = m.pointer_to(func.ty, func.space) {
                 f.ty(p);
             } else {
@@ -761,7 +779,7 @@ impl<'m> Writer<'m> {
     }
 
     fn ty_text_inner(&self, t: TypeId) -> String {
-        let m = self.m;
+        let m = &*self.m;
         match m.ty(t) {
             Type::Void => "void".into(),
             Type::Half => "half".into(),
@@ -856,7 +874,7 @@ impl<'m> Writer<'m> {
     }
 
     fn value_ty(&self, v: ValueId, fr: Option<&Frame>) -> Option<TypeId> {
-        let m = self.m;
+        let m = &*self.m;
         Some(match self.value_entry(v, fr)? {
             Value::Global(i) => m.pointer_to(m.globals[*i].ty, m.globals[*i].space)?,
             Value::Function(i) => m.pointer_to(m.functions[*i].ty, m.functions[*i].space)?,
@@ -867,7 +885,7 @@ impl<'m> Writer<'m> {
 
     /// A value as an operand: its name, number or constant text.
     fn value(&self, v: ValueId, fr: Option<&Frame>) -> String {
-        let m = self.m;
+        let m = &*self.m;
         match self.value_entry(v, fr) {
             Some(Value::Global(i)) => match &m.globals[*i].name {
                 Some(n) => llvm_name('@', n),
@@ -975,7 +993,7 @@ impl<'m> Writer<'m> {
     }
 
     fn constant_inner(&self, ty: TypeId, c: &Const, fr: Option<&Frame>) -> String {
-        let m = self.m;
+        let m = &*self.m;
         let t = m.ty(ty);
         if let Some(base) = self.folded(ty, c, fr) {
             return self.value(base, fr);
@@ -1182,7 +1200,7 @@ impl<'m> Writer<'m> {
 
     /// The attributes of list `list` (1-based; 0: none) at parameter index `idx`.
     fn attrs_at(&self, list: u64, idx: u64) -> Vec<&Attr> {
-        let m = self.m;
+        let m = &*self.m;
         let Some(groups) = list
             .checked_sub(1)
             .and_then(|k| m.attr_lists.get(k as usize))
@@ -1312,7 +1330,7 @@ impl<'m> Writer<'m> {
     /// A function's own attributes as text (an upgraded intrinsic's are
     /// the intrinsic's).
     fn function_attrs(&self, f: &Function) -> String {
-        match upgraded(self.m, f) {
+        match upgraded(&self.m, f) {
             Some(u) => u.fn_attrs.to_string(),
             None => {
                 let a = self.own_attrs_at(f, FN_INDEX);
@@ -1323,14 +1341,12 @@ impl<'m> Writer<'m> {
 
     /// The functions in the order LLVM holds them after reading: intrinsics
     /// the reader renames move to the end.
-    fn order(&self) -> Vec<&'m Function> {
-        let m = self.m;
+    fn order(&self) -> Vec<usize> {
+        let m = &*self.m;
         // LLVM 19 turns debug intrinsics' calls into records and drops them.
-        let (mut keep, moved): (Vec<&Function>, Vec<&Function>) = m
-            .functions
-            .iter()
-            .filter(|f| self.dbg_intrinsic(f).is_none())
-            .partition(|f| upgraded(m, f).is_none());
+        let (mut keep, moved): (Vec<usize>, Vec<usize>) = (0..m.functions.len())
+            .filter(|&k| self.dbg_intrinsic(&m.functions[k]).is_none())
+            .partition(|&k| upgraded(m, &m.functions[k]).is_none());
         keep.extend(moved);
         keep
     }
@@ -1379,7 +1395,7 @@ impl<'m> Writer<'m> {
     // ----- globals and functions ------------------------------------------
 
     fn global(&self, k: usize) -> TextLine {
-        let m = self.m;
+        let m = &*self.m;
         let g = &m.globals[k];
         let v = self.global_ids.get(k).copied().unwrap_or(0);
         let mut s = format!("{} = ", self.value(v, None));
@@ -1430,7 +1446,8 @@ impl<'m> Writer<'m> {
     }
 
     fn function(&mut self, f: &Function) {
-        let m = self.m;
+        let rc = Rc::clone(&self.m);
+        let m: &Module = &rc;
         let fa = self.function_attrs(f);
         let up = upgraded(m, f);
         let plain: Vec<&Attr> = self
@@ -1699,7 +1716,7 @@ impl<'m> Writer<'m> {
     }
 
     fn inst(&self, i: &Inst, fr: &Frame) -> String {
-        let m = self.m;
+        let m = &*self.m;
         let mut s = String::with_capacity(128);
         s.push_str("  ");
         if let Some(v) = i.value {
@@ -2146,7 +2163,7 @@ impl<'m> Writer<'m> {
     /// The ABI alignment of `t` by the module's data layout (LLVM's
     /// defaults where it says nothing).
     fn abi_align(&self, t: TypeId) -> u64 {
-        let m = self.m;
+        let m = &*self.m;
         let spec = |prefix: &str, bits: u64| -> Option<u64> {
             let dl = m.datalayout.as_deref()?;
             dl.split('-').find_map(|part| {
@@ -2248,7 +2265,7 @@ impl<'m> Writer<'m> {
             return "null".into();
         }
         let id = op - 1;
-        let m = self.m;
+        let m = &*self.m;
         match m.md.get(id as usize).map(|e| &e.md) {
             Some(Md::Str(s)) => {
                 let mut t = String::from("!\"");
@@ -3169,13 +3186,13 @@ impl Big {
 
 /// The `name: value` fields of a specialised node, as LLVM's printer skips
 /// and spells them.
-struct Fields<'w, 'm> {
-    w: &'w Writer<'m>,
+struct Fields<'w> {
+    w: &'w Writer,
     ops: &'w [u64],
     out: String,
 }
 
-impl Fields<'_, '_> {
+impl Fields<'_> {
     fn at(&self, k: usize) -> u64 {
         self.ops.get(k).copied().unwrap_or(0)
     }
@@ -3260,7 +3277,7 @@ impl Fields<'_, '_> {
     }
 }
 
-impl Writer<'_> {
+impl Writer {
     /// The bytes of MDString reference `op` (empty for null or anything else).
     fn md_string(&self, op: u64) -> &[u8] {
         match op
