@@ -399,7 +399,7 @@ pub struct Module {
     /// Bits of each type's record (a named struct's: its name and body).
     pub type_bits: Vec<Vec<(u64, u64)>>,
     /// Each type's first index in the table.
-    pub type_index: std::collections::HashMap<Type, TypeId>,
+    pub type_index: std::collections::HashMap<Type, TypeId, rustc_hash::FxBuildHasher>,
     /// Bits of each attribute group's record, by group ID.
     pub group_bits: Vec<(u64, (u64, u64))>,
     pub globals: Vec<Global>,
@@ -513,7 +513,7 @@ pub fn read(data: &[u8]) -> Module {
         strtab: Vec::new(),
         pending_names: Vec::new(),
         module_md: None,
-        locs: std::collections::HashMap::new(),
+        locs: Default::default(),
     };
     loop {
         match s.next(&mut top) {
@@ -557,7 +557,7 @@ struct Reader<'m> {
     module_md: Option<usize>,
     /// Uniqued DILocations by (line, column, scope + 1, inlined-at + 1,
     /// implicit code): a DEBUG_LOC naming one already read is that node.
-    locs: std::collections::HashMap<[u64; 5], u64>,
+    locs: std::collections::HashMap<[u64; 5], u64, rustc_hash::FxBuildHasher>,
 }
 
 /// An alignment stored as log2 + 1 (0: none); 0 for one past 2^63.

@@ -6,6 +6,7 @@
 
 use super::{di, Attr, Body, Const, Function, Inst, Md, Module, Op, Type, TypeId, Value, ValueId};
 type HashMap<K, V> = std::collections::HashMap<K, V, rustc_hash::FxBuildHasher>;
+type HashSet<K> = std::collections::HashSet<K, rustc_hash::FxBuildHasher>;
 use std::fmt::Write as _;
 use std::rc::Rc;
 
@@ -220,11 +221,11 @@ struct Writer {
     /// What is left of a constant text's budget of parts.
     const_budget: std::cell::Cell<u32>,
     /// The constants whose text is being made.
-    open_consts: std::cell::RefCell<std::collections::HashSet<ValueId>>,
+    open_consts: std::cell::RefCell<HashSet<ValueId>>,
     /// Whether the text is LLVM 19's ([`Module::modern`], asked once).
     modern: bool,
     /// The nodes `!llvm.module.flags` lists.
-    module_flags: std::collections::HashSet<u64>,
+    module_flags: HashSet<u64>,
     /// Attribute text by (list, index).
     attr_text_at: std::cell::RefCell<HashMap<(u64, u64), String>>,
 }
@@ -375,7 +376,7 @@ impl Writer {
         }
         // Comdats of global objects: functions', then variables'.
         let mut comdats: Vec<u64> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = HashSet::default();
         for c in m
             .functions
             .iter()
@@ -2356,8 +2357,8 @@ struct Finder<'m> {
     seen: Vec<bool>,
     /// Constants met: module ones by number, a function's own with the
     /// function's body address (their numbers repeat from body to body).
-    consts: std::collections::HashSet<(usize, ValueId)>,
-    mds: std::collections::HashSet<u64>,
+    consts: HashSet<(usize, ValueId)>,
+    mds: HashSet<u64>,
     out: Vec<TypeId>,
     /// Whether pointers are opaque (LLVM 19's text): no pointee to visit.
     modern: bool,
