@@ -588,6 +588,46 @@ impl ProgramText {
         }
     }
 
+    /// The piece whose lines bit `bit` of the file was most likely made
+    /// into, without making any text: the tail for a metadata record or an
+    /// attribute group, the function whose record or body holds it (a
+    /// location a body gives its instructions included), else the head.
+    pub fn piece_at(&self, bit: u64) -> usize {
+        match &self.inner {
+            Inner::Whole(_) => 0,
+            #[cfg(feature = "bitcode")]
+            Inner::Llvm { listing, base, .. } => {
+                let Some(b) = bit.checked_sub(*base) else {
+                    return 0;
+                };
+                let m = listing.module();
+                let n = listing.functions();
+                let inside = |r: (u64, u64)| r.0 <= b && b < r.1;
+                let mut in_md_block = false;
+                let function = (0..n).find(|&k| {
+                    let Some(f) = listing.function_index(k).and_then(|i| m.functions.get(i)) else {
+                        return false;
+                    };
+                    let body = f.body.as_ref().filter(|body| inside(body.block));
+                    in_md_block =
+                        body.is_some_and(|body| body.md_blocks.iter().any(|&r| inside(r)));
+                    inside(f.bits) || body.is_some()
+                });
+                // A body's own metadata blocks print in the tail; the
+                // locations its instructions name print with them.
+                let metadata =
+                    (function.is_none() || in_md_block) && m.md.iter().any(|e| inside(e.bits));
+                if metadata
+                    || m.named_md.iter().any(|x| inside(x.2))
+                    || m.group_bits.iter().any(|g| inside(g.1))
+                {
+                    return n + 1;
+                }
+                function.map_or(0, |k| k + 1)
+            }
+        }
+    }
+
     /// The lines of piece `k` (none past the last), made now.
     pub fn piece(&mut self, k: usize) -> Vec<Line> {
         match &mut self.inner {
@@ -626,6 +666,47 @@ impl ProgramText {
             }
         }
     }
+}
+
+/// The programs of the file `src` (decoded with its big parts left for
+/// later, and scanned for containers with `scan`), and the text of the one
+/// that holds byte `at` (or the first), read and numbered: what a viewer's
+/// listing pane opens. An error if the file holds no program.
+pub fn open_text(
+    src: &dyn crate::source::ByteSource,
+    scan: bool,
+    at: Option<u64>,
+    name: &str,
+    dialect: Option<u32>,
+) -> Result<(Vec<Program>, usize, ProgramText), String> {
+    let opts = crate::Options {
+        scan,
+        lazy_threshold: Some(1 << 16),
+        page_size: Some(4096),
+        ..Default::default()
+    };
+    let mut d = crate::decode_with(src, &opts);
+    open_programs(src, &mut d.tree);
+    let all = programs(&d.tree);
+    if all.is_empty() {
+        return Err("this file holds no program hexlens can print (SM4/5 programs and LLVM bitcode modules)".into());
+    }
+    let k = at
+        .and_then(|b| {
+            all.iter().position(|p| {
+                let s = d.tree.span(p.node);
+                s.start / 8 <= b && b < s.end.div_ceil(8)
+            })
+        })
+        .unwrap_or(0);
+    let p = &all[k];
+    let name = if p.node == d.tree.root() {
+        name
+    } else {
+        &p.path
+    };
+    let text = ProgramText::open(&d.tree, p, src, name, dialect);
+    Ok((all, k, text))
 }
 
 /// Line `n` (1-based) of program `program` as one line of JSON Lines

@@ -581,6 +581,18 @@ fn the_text_in_pieces_is_the_whole_text_in_any_order() {
             .map(|l| (l.text.clone(), l.bits.clone()))
             .collect()
     };
+    // The file's programs, and the text of the one holding a byte.
+    let dxil = std::fs::read(&files[2]).unwrap();
+    let (all, k, _) = dis::open_text(&dxil.as_slice(), false, None, "m", None).unwrap();
+    assert_eq!(k, 0);
+    let last = all.last().unwrap();
+    let tree = hexlens_core::decode_bytes(&dxil).tree;
+    let inside = tree.span(last.node).start / 8 + 20;
+    let (_, k, opened) = dis::open_text(&dxil.as_slice(), false, Some(inside), "m", None).unwrap();
+    assert_eq!(k, all.len() - 1);
+    assert!(opened.pieces() >= 1);
+    let e = dis::open_text(&b"not a program".as_slice(), false, None, "m", None).err();
+    assert!(e.unwrap().contains("no program"));
     let mut functions = 0;
     for f in &files {
         let data = std::fs::read(f).unwrap();
@@ -610,7 +622,35 @@ fn the_text_in_pieces_is_the_whole_text_in_any_order() {
                 p.path
             );
             assert!(pieces.piece(n).is_empty());
+            // A bit of an instruction's own record (its line's last range: the
+            // first ones may be shared records, its type's or a constant's),
+            // or of a metadata line's, leads to a piece with a line made from
+            // it (what a byte selected in the hex pane scrolls to).
+            let mut checked = 0;
+            for (k, piece) in made.iter().enumerate() {
+                for l in piece {
+                    let own = if l.text.starts_with("  ") && k > 0 && k + 1 < n {
+                        l.bits.last()
+                    } else if l.text.starts_with('!') {
+                        l.bits.first()
+                    } else {
+                        None
+                    };
+                    for &(b, _) in own {
+                        let at = pieces.piece_at(b);
+                        let covered = |x: &Line| x.bits.iter().any(|&(s, e)| s <= b && b < e);
+                        assert!(
+                            made[at].iter().any(covered),
+                            "{} piece {k}: bit {b} of {:?} sent to piece {at}",
+                            f.display(),
+                            l.text
+                        );
+                        checked += 1;
+                    }
+                }
+            }
             if p.syntax == dis::Syntax::Llvm {
+                assert!(checked > 20, "{} {checked}", f.display());
                 assert!(n > 2, "{}", f.display());
                 functions += n - 2;
                 // A function piece starts with the blank line before it and

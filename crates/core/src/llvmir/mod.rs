@@ -209,6 +209,9 @@ pub struct Body {
     /// The FUNCTION_BLOCK's header (its ENTER_SUBBLOCK and length word) and
     /// its DECLAREBLOCKS record.
     pub bits: Vec<(u64, u64)>,
+    /// The bits of the whole FUNCTION_BLOCK, and of its METADATA blocks.
+    pub block: (u64, u64),
+    pub md_blocks: Vec<(u64, u64)>,
     pub error: Option<(u64, String)>,
 }
 
@@ -1173,6 +1176,7 @@ impl Reader<'_> {
     fn function(&mut self, s: &mut Stream, b: &Block, f: usize) -> Body {
         let mut body = Body {
             bits: vec![(b.start, b.body)],
+            block: (b.start, b.end),
             ..Body::default()
         };
         let base = self.m.values.len();
@@ -1203,6 +1207,7 @@ impl Reader<'_> {
                         body.values = vals;
                     }
                     METADATA => {
+                        body.md_blocks.push((sub.start, sub.end));
                         let module_md = *self.module_md.get_or_insert(self.m.md.len());
                         let base = self.m.md.len();
                         self.metadata(s, &sub);

@@ -103,6 +103,11 @@ impl Listing {
             .and_then(|&f| self.w.m.functions[f].name.as_deref())
     }
 
+    /// The index in the module's functions of function `k` (in text order).
+    pub fn function_index(&self, k: usize) -> Option<usize> {
+        self.order.get(k).copied()
+    }
+
     /// The lines of function `k` (in text order), from the blank line
     /// before it.
     pub fn function(&mut self, k: usize) -> Vec<TextLine> {
