@@ -636,7 +636,7 @@ fn the_text_in_pieces_is_the_whole_text_in_any_order() {
                     } else {
                         None
                     };
-                    for &(b, _) in own {
+                    if let Some(&(b, _)) = own {
                         let at = pieces.piece_at(b);
                         let covered = |x: &Line| x.bits.iter().any(|&(s, e)| s <= b && b < e);
                         assert!(
