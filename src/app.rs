@@ -176,6 +176,7 @@ pub fn App() -> Html {
     crate::components::bookmarks::use_bookmarks(&state);
     crate::components::compare::use_compare(&state);
     crate::hooks::use_permalink::use_permalink(&state);
+    crate::listing::use_listing(&state);
     crate::hooks::use_hotkey::use_history_keys();
     {
         let d = dispatch.clone();

@@ -50,6 +50,11 @@ pub enum Event {
     ByteDiff(JsValue),
     /// The tools module stopped (a panic or an error): why.
     ToolsStopped(String),
+    /// The pointer is over a line of the listing pane, made from these
+    /// bytes (`None`: it left the pane).
+    ListingHover(Option<std::rc::Rc<Vec<(u64, u64)>>>),
+    /// A line of the listing pane was clicked: go to this byte.
+    ListingGoto(u64),
 }
 
 struct Client {
@@ -89,6 +94,11 @@ thread_local! {
     static SCANNED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// The open file, as the workers were sent it.
+pub fn blob() -> Option<web_sys::Blob> {
+    BLOB.with(|b| b.borrow().clone())
+}
+
 /// True if the open file was opened to be scanned for containers.
 pub fn scanned() -> bool {
     SCANNED.with(|s| s.get())
@@ -123,7 +133,7 @@ pub fn set_sink(cb: Callback<Event>) {
     SINK.with(|s| *s.borrow_mut() = Some(cb));
 }
 
-fn emit(e: Event) {
+pub(crate) fn emit(e: Event) {
     let cb = SINK.with(|s| s.borrow().clone());
     if let Some(cb) = cb {
         cb.emit(e);

@@ -5,7 +5,7 @@ use crate::bytes::FileBytes;
 use crate::components::{compare, copy_bar};
 use crate::decoder;
 use crate::doc::Doc;
-use crate::state::{Action, LoadAction, SearchAction, State};
+use crate::state::{Action, CursorAction, LoadAction, SearchAction, State};
 use js_sys::{Reflect, Uint8Array};
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -205,6 +205,8 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
             decoder::Event::ToolsStopped(why) => {
                 return copy_bar::say(&format!("The tools module stopped: {why}"))
             }
+            decoder::Event::ListingHover(spans) => Action::Cursor(CursorAction::HoverSpans(spans)),
+            decoder::Event::ListingGoto(b) => Action::Cursor(CursorAction::Goto(b)),
         };
         dispatch.dispatch(a);
     }));

@@ -23,5 +23,7 @@ pub mod decoder;
 pub mod hooks;
 #[cfg(target_arch = "wasm32")]
 pub mod io;
+#[cfg(target_arch = "wasm32")]
+pub mod listing;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod wasm_tests;

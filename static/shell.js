@@ -136,3 +136,17 @@ async function fillSamples() {
     select.append(o);
   }
 }
+
+// The listing pane (static/listing.js and its worker module), fetched when it is
+// first opened: the app's toolbar button calls this to open or close it.
+let listing;
+window.hexlensListing = () => {
+  listing ??= import('./listing.js');
+  listing.then(
+    (m) => m.toggle(),
+    (e) => {
+      listing = undefined;
+      alert(`Could not open the listing: ${e && e.message ? e.message : e}`);
+    },
+  );
+};

@@ -478,11 +478,12 @@ impl Pool {
     }
 }
 
-/// The hover marks of byte `o`: `hl` (hovered node's bytes, `hs`/`he` at its
-/// first/last byte) and `rf` (bytes the hovered node refers to), space separated.
-fn hover_marks(o: u64, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) -> String {
+/// The hover marks of byte `o`: `hl` (hovered node's bytes, or a listing
+/// line's; `hs`/`he` at a range's first/last byte) and `rf` (bytes the
+/// hovered node refers to), space separated.
+fn hover_marks(o: u64, hl: &[(u64, u64)], rf: Option<(u64, u64)>) -> String {
     let mut m = String::new();
-    if let Some((s, e)) = hl.filter(|&(s, e)| s <= o && o < e) {
+    if let Some(&(s, e)) = hl.iter().find(|&&(s, e)| s <= o && o < e) {
         m.push_str("hl");
         if s == o {
             m.push_str(" hs");
@@ -505,12 +506,17 @@ fn hover_marks(o: u64, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) -> String
 /// end (the stylesheet draws them). Each row remembers which hover it shows (`data-hv`),
 /// so only rows whose marks change are touched; Yew never sets `data-h`, so a
 /// row re-rendered for another reason keeps its marks.
-fn mark_hover(node: &NodeRef, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) {
+fn mark_hover(node: &NodeRef, hl: &[(u64, u64)], rf: Option<(u64, u64)>) {
     let Some(root) = node.cast::<web_sys::Element>() else {
         return;
     };
-    let range = |r: Option<(u64, u64)>| r.map_or_else(String::new, |(s, e)| format!("{s}-{e}"));
-    let marks = format!("{}/{}", range(hl), range(rf));
+    // What the marks are, as a number (a row whose token is the same keeps its marks).
+    let marks = hl
+        .iter()
+        .chain(rf.as_ref())
+        .fold(rf.is_some() as u64, |h, &(s, e)| {
+            h.wrapping_mul(0x100_0000_01b3) ^ s.wrapping_mul(31) ^ e
+        });
     let rows = root.get_elements_by_class_name("hrow");
     for i in 0..rows.length() {
         let Some(row) = rows.item(i) else { continue };
@@ -532,13 +538,17 @@ fn mark_hover(node: &NodeRef, hl: Option<(u64, u64)>, rf: Option<(u64, u64)>) {
         // A row inside the hovered node, its first and last byte elsewhere, is
         // marked as a whole: one attribute instead of one a cell (hovering a big
         // group marks every row in view).
-        let whole = !touches(rf) && hl.is_some_and(|(s, e)| s < base && e > end);
+        let in_hl = hl.iter().filter(|&&(s, e)| s < end && e > base);
+        let whole = !touches(rf) && {
+            let mut touching = in_hl.clone();
+            touching.next().is_some_and(|&(s, e)| s < base && e > end) && touching.next().is_none()
+        };
         if whole {
             let _ = row.set_attribute("data-hall", "");
         } else {
             let _ = row.remove_attribute("data-hall");
         }
-        let now = (touches(hl) || touches(rf)) && !whole;
+        let now = (in_hl.clone().next().is_some() || touches(rf)) && !whole;
         if !now && !row.has_attribute("data-hr") {
             continue;
         }
@@ -700,8 +710,22 @@ pub fn HexView(p: &Props) -> Html {
         })
     };
 
-    let hl = st.cursor.hover_info.as_ref().map(|i| i.shown_range());
-    let rf = st.cursor.hover_info.as_ref().and_then(|i| i.reference);
+    let hl: Vec<(u64, u64)> = match &st.cursor.hover_spans {
+        Some(spans) => spans.to_vec(),
+        None => st
+            .cursor
+            .hover_info
+            .as_ref()
+            .map(|i| i.shown_range())
+            .into_iter()
+            .collect(),
+    };
+    let rf = st
+        .cursor
+        .hover_info
+        .as_ref()
+        .filter(|_| st.cursor.hover_spans.is_none())
+        .and_then(|i| i.reference);
     // The root covers the whole file: underlining every byte would say nothing.
     let sel = st
         .cursor
@@ -752,7 +776,7 @@ pub fn HexView(p: &Props) -> Html {
             if let Some(c) = rows_ref.cast::<web_sys::Element>() {
                 pool.borrow_mut().paint(&c, &doc, &views, anchor(w.first));
             }
-            mark_hover(&node, hl, rf);
+            mark_hover(&node, &hl, rf);
         });
     }
 

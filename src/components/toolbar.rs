@@ -160,6 +160,10 @@ pub fn toolbar(p: &Props) -> Html {
                 <button type="submit" class="btn btn-small" disabled={p.doc.is_none()}>{"Go"}</button>
             </form>
             { for file_info }
+            if p.doc.is_some() {
+                <button type="button" class="btn btn-small" id="listing-button"
+                    onclick={Callback::from(|_| crate::listing::toggle())}>{"Listing"}</button>
+            }
             <div class="spacer" />
             <div class="privacy" id="privacy-note" title="hexlens decodes your file with WebAssembly inside this tab. The page loads only its own files and makes no other network requests.">
                 { super::icons::lock() }

@@ -43,6 +43,9 @@ pub struct CursorState {
     pub hover: Option<(NodeId, Origin)>,
     /// What the hovered node covers (from its row or the field boxes).
     pub hover_info: Option<Rc<NodeInfo>>,
+    /// The bytes a hovered line of the listing pane was made from (the hex
+    /// pane marks them instead of the hovered node's).
+    pub hover_spans: Option<Rc<Vec<(u64, u64)>>>,
     /// The selected node (also the tree's focused row).
     pub selected: Option<NodeId>,
     /// The selected node's details, once the worker sent them.
@@ -70,6 +73,10 @@ pub enum CursorAction {
     HoverNode(Option<NodeId>),
     /// Pointer over a byte (`None`: left the hex pane).
     HoverByte(Option<u64>),
+    /// Pointer over a line of the listing pane, made from these bytes
+    /// (`None`: left it): they are marked, and the node owning the first
+    /// is the hovered one.
+    HoverSpans(Option<Rc<Vec<(u64, u64)>>>),
     /// Select a node: expand the tree to it and scroll the other pane(s) to it.
     Select(NodeId, Origin),
     /// Click on a byte: cursor there, select its innermost node.
@@ -221,6 +228,22 @@ mod tests {
         let parts = r.w.tree().find("Parts").unwrap();
         r.act(CursorAction::HoverNode(Some(parts)));
         assert_eq!(r.s.cursor.hover_info.as_ref().unwrap().path, "Parts");
+    }
+
+    #[test]
+    fn a_listing_line_hovered_marks_its_bytes_and_the_owner_of_the_first() {
+        let mut r = Rig::new(sample("hs_mismatch_2_code_dxil.dxil.dxbc"), None);
+        let spans = Rc::new(vec![(0, 4), (8, 12)]);
+        assert!(r.act(CursorAction::HoverSpans(Some(spans.clone()))));
+        assert_eq!(r.s.cursor.hover_spans.as_deref(), Some(&*spans));
+        // The hovered node is the one owning the line's first byte.
+        assert_eq!(r.s.cursor.hover_info.as_ref().unwrap().name, "Magic");
+        assert!(
+            !r.act(CursorAction::HoverSpans(Some(spans))),
+            "the same line"
+        );
+        assert!(r.act(CursorAction::HoverSpans(None)));
+        assert!(r.s.cursor.hover_spans.is_none() && r.s.cursor.hover_info.is_none());
     }
 
     #[test]

@@ -356,6 +356,18 @@ impl State {
                 s.cursor.hover_info = id.and_then(|i| s.known(i));
                 Some(s)
             }
+            CursorAction::HoverSpans(spans) => {
+                if spans == self.cursor.hover_spans {
+                    return None;
+                }
+                let first = spans.as_ref().and_then(|s| s.first()).map(|r| r.0);
+                let seg = first.and_then(|b| self.tree.boxes.boxes.segment_at(b));
+                let mut s = self.clone();
+                s.cursor.hover = seg.map(|g| (g.owner, Origin::Other));
+                s.cursor.hover_info = seg.and_then(|g| s.known(g.owner));
+                s.cursor.hover_spans = spans;
+                Some(s)
+            }
             CursorAction::HoverByte(b) => {
                 let seg = b.and_then(|b| self.tree.boxes.boxes.segment_at(b));
                 let h = seg.map(|g| (g.owner, Origin::Hex));

@@ -588,6 +588,32 @@ impl ProgramText {
         }
     }
 
+    /// About how many lines piece `k` holds, without making it (what a
+    /// viewer sizes its scroll by until the piece is made).
+    pub fn estimate(&self, k: usize) -> usize {
+        match &self.inner {
+            Inner::Whole(lines) => lines.len(),
+            #[cfg(feature = "bitcode")]
+            Inner::Llvm { listing, .. } => {
+                let m = listing.module();
+                let n = listing.functions();
+                if k == 0 {
+                    return 6 + m.globals.len() + m.types.len() / 4 + m.comdats.len();
+                }
+                if k > n {
+                    return 3 + m.md.len() + m.named_md.len() + m.groups.len() / 2;
+                }
+                let f = listing
+                    .function_index(k - 1)
+                    .and_then(|i| m.functions.get(i));
+                match f.and_then(|f| f.body.as_ref()) {
+                    Some(b) => 4 + b.insts.len() + b.dbg.len() + 2 * b.blocks,
+                    None => 2,
+                }
+            }
+        }
+    }
+
     /// The piece whose lines bit `bit` of the file was most likely made
     /// into, without making any text: the tail for a metadata record or an
     /// attribute group, the function whose record or body holds it (a
@@ -668,14 +694,23 @@ impl ProgramText {
     }
 }
 
+/// Which program [`open_text`] opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// The one that holds this byte (or the first).
+    At(u64),
+    /// The `k`th in file order (or the first).
+    Index(usize),
+}
+
 /// The programs of the file `src` (decoded with its big parts left for
 /// later, and scanned for containers with `scan`), and the text of the one
-/// that holds byte `at` (or the first), read and numbered: what a viewer's
-/// listing pane opens. An error if the file holds no program.
+/// `pick` picks, read and numbered: what a viewer's listing pane opens. An
+/// error if the file holds no program.
 pub fn open_text(
     src: &dyn crate::source::ByteSource,
     scan: bool,
-    at: Option<u64>,
+    pick: Pick,
     name: &str,
     dialect: Option<u32>,
 ) -> Result<(Vec<Program>, usize, ProgramText), String> {
@@ -691,14 +726,14 @@ pub fn open_text(
     if all.is_empty() {
         return Err("this file holds no program hexlens can print (SM4/5 programs and LLVM bitcode modules)".into());
     }
-    let k = at
-        .and_then(|b| {
-            all.iter().position(|p| {
-                let s = d.tree.span(p.node);
-                s.start / 8 <= b && b < s.end.div_ceil(8)
-            })
-        })
-        .unwrap_or(0);
+    let k = match pick {
+        Pick::At(b) => all.iter().position(|p| {
+            let s = d.tree.span(p.node);
+            s.start / 8 <= b && b < s.end.div_ceil(8)
+        }),
+        Pick::Index(k) => (k < all.len()).then_some(k),
+    }
+    .unwrap_or(0);
     let p = &all[k];
     let name = if p.node == d.tree.root() {
         name

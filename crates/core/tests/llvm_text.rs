@@ -583,15 +583,32 @@ fn the_text_in_pieces_is_the_whole_text_in_any_order() {
     };
     // The file's programs, and the text of the one holding a byte.
     let dxil = std::fs::read(&files[2]).unwrap();
-    let (all, k, _) = dis::open_text(&dxil.as_slice(), false, None, "m", None).unwrap();
+    let (all, k, _) = dis::open_text(&dxil.as_slice(), false, dis::Pick::At(0), "m", None).unwrap();
     assert_eq!(k, 0);
     let last = all.last().unwrap();
     let tree = hexlens_core::decode_bytes(&dxil).tree;
     let inside = tree.span(last.node).start / 8 + 20;
-    let (_, k, opened) = dis::open_text(&dxil.as_slice(), false, Some(inside), "m", None).unwrap();
+    let (_, k, opened) =
+        dis::open_text(&dxil.as_slice(), false, dis::Pick::At(inside), "m", None).unwrap();
     assert_eq!(k, all.len() - 1);
     assert!(opened.pieces() >= 1);
-    let e = dis::open_text(&b"not a program".as_slice(), false, None, "m", None).err();
+    let (_, k, _) = dis::open_text(
+        &dxil.as_slice(),
+        false,
+        dis::Pick::Index(all.len() - 1),
+        "m",
+        None,
+    )
+    .unwrap();
+    assert_eq!(k, all.len() - 1);
+    let e = dis::open_text(
+        &b"not a program".as_slice(),
+        false,
+        dis::Pick::At(0),
+        "m",
+        None,
+    )
+    .err();
     assert!(e.unwrap().contains("no program"));
     let mut functions = 0;
     for f in &files {

@@ -233,6 +233,8 @@ mod worker {
             "ask" => ask(&m, job),
             #[cfg(feature = "tools")]
             "copy" | "export" | "diff" | "bytediff" => tools::handle(&kind, &m, job),
+            #[cfg(feature = "listing")]
+            "listing" | "piece" | "locate" => listing::handle(&kind, &m, job),
             _ => {}
         }
     }
@@ -628,6 +630,146 @@ mod worker {
             reply(kind, job, r);
         }
     }
+
+    /// The listing module (`hexlens-worker-listing`: every decoder and the
+    /// program text, `hexlens_core::dis`), fetched when the listing pane is
+    /// first opened. It keeps one program's text ([`dis::ProgramText`]: the
+    /// module read and numbered once), and makes a piece of it (the head,
+    /// a function, the tail) when the pane asks for it.
+    ///
+    /// `{type: "listing", job, blob, scan, at, program, name, dialect}`:
+    /// opens the program of the file `blob` holding byte `at` (or the
+    /// `program`th; or its first), answered
+    /// `{type: "listed", job, programs: [{path, kind}], current, pieces,
+    /// names, estimates}` (`names`: each piece's function name, or "";
+    /// `estimates`: about how many lines each holds) or `{type:
+    /// "listed", job, error}`. `{type: "piece", job, k}`: piece `k`'s lines,
+    /// answered `{type: "piece", job, k, lines, text, bits}` (`text`: the
+    /// lines joined by line breaks; `bits`: a `Float64Array`, for each line
+    /// the number of bit ranges it was made from, then each range's start
+    /// and end). `{type: "locate", job, bit}`: the piece bit `bit`'s line is
+    /// most likely in, answered `{type: "located", job, bit, k}`.
+    #[cfg(feature = "listing")]
+    mod listing {
+        use super::*;
+        use hexlens_core::dis::{self, ProgramText};
+
+        thread_local! {
+            static TEXT: RefCell<Option<(u32, ProgramText)>> = const { RefCell::new(None) };
+        }
+
+        pub fn handle(kind: &str, m: &JsValue, job: u32) {
+            match kind {
+                "listing" => open(m, job),
+                "piece" => piece(m, job),
+                _ => locate(m, job),
+            }
+        }
+
+        fn open(m: &JsValue, job: u32) {
+            let reply = |fields: &[(&str, JsValue)]| {
+                let mut f = vec![("job", JsValue::from(job))];
+                f.extend_from_slice(fields);
+                post(&msg("listed", &f));
+            };
+            TEXT.with(|t| t.borrow_mut().take());
+            let Ok(blob) = get(m, "blob").dyn_into::<web_sys::Blob>() else {
+                return reply(&[("error", "no file was given to the listing".into())]);
+            };
+            let src = match BlobSource::new(blob, job) {
+                Ok(s) => s,
+                Err(e) => return reply(&[("error", e.into())]),
+            };
+            let name = get(m, "name").as_string().unwrap_or_default();
+            let dialect = uint(m, "dialect").map(|d| d as u32);
+            let pick = match uint(m, "program") {
+                Some(k) => dis::Pick::Index(k as usize),
+                None => dis::Pick::At(uint(m, "at").unwrap_or(0)),
+            };
+            match dis::open_text(&src, get(m, "scan").is_truthy(), pick, &name, dialect) {
+                Ok((all, current, text)) => {
+                    let programs = js_sys::Array::new();
+                    for p in &all {
+                        let o = Object::new();
+                        let _ = Reflect::set(&o, &"path".into(), &p.path.as_str().into());
+                        let _ = Reflect::set(&o, &"kind".into(), &p.kind.as_str().into());
+                        programs.push(&o);
+                    }
+                    let names = js_sys::Array::new();
+                    let estimates = js_sys::Array::new();
+                    for k in 0..text.pieces() {
+                        names.push(&text.piece_name(k).unwrap_or("").into());
+                        estimates.push(&(text.estimate(k) as f64).into());
+                    }
+                    reply(&[
+                        ("programs", programs.into()),
+                        ("current", (current as f64).into()),
+                        ("pieces", (text.pieces() as f64).into()),
+                        ("names", names.into()),
+                        ("estimates", estimates.into()),
+                    ]);
+                    TEXT.with(|t| *t.borrow_mut() = Some((job, text)));
+                }
+                Err(e) => reply(&[("error", e.into())]),
+            }
+        }
+
+        /// Runs `f` on the open text of job `job`, or says there is none.
+        fn with_text(job: u32, f: impl FnOnce(&mut ProgramText)) {
+            TEXT.with(|t| match t.borrow_mut().as_mut() {
+                Some((j, text)) if *j == job => f(text),
+                _ => fail(job, "that program's text is no longer open".into()),
+            });
+        }
+
+        fn piece(m: &JsValue, job: u32) {
+            let k = uint(m, "k").unwrap_or(0) as usize;
+            with_text(job, |text| {
+                let lines = text.piece(k);
+                let mut joined = String::new();
+                let mut spans: Vec<f64> = Vec::with_capacity(lines.len() * 3);
+                for (i, l) in lines.iter().enumerate() {
+                    if i > 0 {
+                        joined.push('\n');
+                    }
+                    joined.push_str(&l.text);
+                    spans.push(l.bits.len() as f64);
+                    for &(a, b) in &l.bits {
+                        spans.push(a as f64);
+                        spans.push(b as f64);
+                    }
+                }
+                let out = msg(
+                    "piece",
+                    &[
+                        ("job", job.into()),
+                        ("k", (k as f64).into()),
+                        ("lines", (lines.len() as f64).into()),
+                        ("text", joined.into()),
+                    ],
+                );
+                let arr = js_sys::Float64Array::from(&spans[..]);
+                let _ = Reflect::set(&out, &"bits".into(), &arr);
+                let transfer = js_sys::Array::of1(&arr.buffer());
+                let _ = scope().post_message_with_transfer(&out, &transfer);
+            });
+        }
+
+        fn locate(m: &JsValue, job: u32) {
+            let bit = uint(m, "bit").unwrap_or(0);
+            with_text(job, |text| {
+                let k = text.piece_at(bit);
+                post(&msg(
+                    "located",
+                    &[
+                        ("job", job.into()),
+                        ("bit", (bit as f64).into()),
+                        ("k", (k as f64).into()),
+                    ],
+                ));
+            });
+        }
+    }
 }
 
 /// The worker is driven by its messages (`static/worker.js` hands each to
@@ -645,6 +787,9 @@ pub fn main() {
 #[cfg(test)]
 mod tests {
     use hexlens_core::formats::{catalog, modules};
+
+    /// The listing pane's module (`static/listing.js` starts it).
+    const LISTING: &str = "listing";
 
     fn manifest_features(name: &str) -> Vec<String> {
         let toml = include_str!("../Cargo.toml");
@@ -666,7 +811,9 @@ mod tests {
         let toml = include_str!("../Cargo.toml");
         let html = include_str!("../../../www/index.html");
         let modules = modules();
-        let features: Vec<String> = modules.iter().map(|m| m.name.to_string()).collect();
+        let mut features: Vec<String> = modules.iter().map(|m| m.name.to_string()).collect();
+        // The listing pane's module, which is no format's.
+        features.push(LISTING.to_string());
         assert_eq!(manifest_features("default"), features);
         for m in &modules {
             // The core's feature of a format is the format's name; the
@@ -697,7 +844,13 @@ mod tests {
                 m.name
             );
         }
-        let names: Vec<String> = modules.iter().map(|m| format!("\"{}\"", m.name)).collect();
+        // The listing module holds every decoder (and the program text).
+        assert_eq!(manifest_features(LISTING), ["hexlens-core/embedded"]);
+        assert!(toml.contains(&format!("name = \"hexlens-worker-{LISTING}\"")));
+        assert!(html.contains(&format!(
+            "data-bin=\"hexlens-worker-{LISTING}\" data-type=\"worker\" data-cargo-no-default-features data-cargo-features=\"{LISTING}\""
+        )));
+        let names: Vec<String> = features.iter().map(|m| format!("\"{m}\"")).collect();
         let known = format!("const known = [{}];", names.join(", "));
         assert!(
             include_str!("../../../static/worker.js").contains(&known),
