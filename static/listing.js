@@ -171,6 +171,8 @@ function reset() {
 }
 
 function receive(m) {
+  // The worker's wasm memory, for the benchmark (bench/listing.mjs).
+  if (m.wasmBytes) root.dataset.wasmBytes = String(m.wasmBytes);
   if (m.job !== job) return;
   if (m.type === 'panic') return say(`The listing stopped: ${m.message}`);
   if (m.type === 'failed') return say(m.message);

@@ -472,7 +472,7 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
     };
     // A bare bitcode module: its text straight from its records, no tree.
     let root_only = args.select.as_deref().is_none_or(str::is_empty);
-    if !args.scan && root_only && bare_bitcode(&src) {
+    if !args.scan && root_only && dis::bare_bitcode(&src) {
         let mut bytes = vec![0u8; src.len() as usize];
         let n = src.read_at(0, &mut bytes);
         bytes.truncate(n);
@@ -561,12 +561,6 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
     }
     whole &= d.is_clean() && found;
     finish_dis(out, failed, whole)
-}
-
-/// Whether `src` starts as an LLVM bitcode module or its wrapper does.
-fn bare_bitcode(src: &Input) -> bool {
-    let mut head = [0u8; 4];
-    src.read_at(0, &mut head) == 4 && (head == *b"BC\xC0\xDE" || head == [0xDE, 0xC0, 0x17, 0x0B])
 }
 
 /// The end of `hexlens dis`: flushes what is left; a closed pipe is no error.

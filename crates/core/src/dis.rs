@@ -358,6 +358,14 @@ fn part_bitcode(
     (from < to).then_some((from, to))
 }
 
+/// Whether `src` starts as an LLVM bitcode module or its wrapper does.
+#[cfg(feature = "bitcode")]
+pub fn bare_bitcode(src: &dyn crate::source::ByteSource) -> bool {
+    use crate::bitstream::{BITCODE_MAGIC, WRAPPER_MAGIC};
+    let mut head = [0u8; 4];
+    src.read_at(0, &mut head) == 4 && (head == BITCODE_MAGIC || head == WRAPPER_MAGIC)
+}
+
 /// What the text of an LLVM program without its bitcode says.
 #[cfg(feature = "bitcode")]
 const NO_BITCODE: &str = "; hexlens: no bitcode in this program";
@@ -495,12 +503,16 @@ pub fn llvm_function_to(
     found
 }
 
+/// How many numbered metadata nodes a piece of [`ProgramText`] holds.
+pub const NODES_A_PIECE: usize = 4096;
+
 /// A program's text in pieces, each made when asked for: what a viewer
 /// holds to show a big module a screen at a time. An LLVM module is read
 /// and numbered once (named types, attribute groups and metadata are
 /// numbered in the order every body uses them, so the first line needs
 /// that); after that a piece costs what it prints: the head (header, types,
-/// globals), one function, or the tail (attribute groups and metadata).
+/// globals), one function, the attribute groups and named metadata, or
+/// [`NODES_A_PIECE`] numbered metadata nodes.
 /// An SM4/5 program is one piece. The pieces in order are [`listing_to`]'s
 /// lines, and each reads the same whatever order they are asked for in.
 pub struct ProgramText {
@@ -518,6 +530,8 @@ enum Inner {
         name: String,
         /// Comments on where the module stops being readable.
         errors: Vec<Line>,
+        /// Numbered metadata nodes a piece.
+        chunk: usize,
     },
 }
 
@@ -535,29 +549,8 @@ impl ProgramText {
         let inner = match p.syntax {
             #[cfg(feature = "bitcode")]
             Syntax::Llvm => match module_bytes(tree, p.node, src) {
-                Some((start, bytes)) => {
-                    let mut m = crate::llvmir::read(&bytes);
-                    drop(bytes);
-                    m.dialect = dialect;
-                    let base = start * 8;
-                    let errors = m
-                        .errors
-                        .iter()
-                        .map(|(at, e)| {
-                            Line::plain(format!(
-                                "; hexlens: the module stops being readable at bit {}: {e}",
-                                base + at
-                            ))
-                        })
-                        .collect();
-                    Inner::Llvm {
-                        listing: Box::new(crate::llvmir::write::Listing::new(m)),
-                        base,
-                        name: name.to_string(),
-                        errors,
-                    }
-                }
-                None => Inner::Whole(vec![Line::plain("; hexlens: no bitcode in this program")]),
+                Some((start, bytes)) => return Self::bitcode(&bytes, start, name, dialect),
+                None => Inner::Whole(vec![Line::plain(NO_BITCODE)]),
             },
             _ => {
                 let mut lines = Vec::new();
@@ -568,13 +561,64 @@ impl ProgramText {
         ProgramText { inner }
     }
 
-    /// How many pieces the text is in: the head, each function and the tail
-    /// of an LLVM module; one for anything else.
+    /// The text of the bitcode module `bytes` (a bare module or its wrapper),
+    /// which lie at byte `start` of the file, read and numbered.
+    #[cfg(feature = "bitcode")]
+    pub fn bitcode(bytes: &[u8], start: u64, name: &str, dialect: Option<u32>) -> ProgramText {
+        let mut m = crate::llvmir::read(bytes);
+        m.dialect = dialect;
+        let base = start * 8;
+        let errors = m
+            .errors
+            .iter()
+            .map(|(at, e)| {
+                Line::plain(format!(
+                    "; hexlens: the module stops being readable at bit {}: {e}",
+                    base + at
+                ))
+            })
+            .collect();
+        ProgramText {
+            inner: Inner::Llvm {
+                listing: Box::new(crate::llvmir::write::Listing::new(m)),
+                base,
+                name: name.to_string(),
+                errors,
+                chunk: NODES_A_PIECE,
+            },
+        }
+    }
+
+    /// Puts `n` numbered metadata nodes (at least one) in a piece instead of
+    /// [`NODES_A_PIECE`].
+    pub fn set_nodes_a_piece(&mut self, n: usize) {
+        #[cfg(feature = "bitcode")]
+        if let Inner::Llvm { chunk, .. } = &mut self.inner {
+            *chunk = n.max(1);
+        }
+        let _ = n;
+    }
+
+    /// How many pieces the text is in: the head, each function, the tail's
+    /// attribute groups and named metadata, and its numbered metadata
+    /// [`NODES_A_PIECE`] nodes a piece, of an LLVM module; one for anything
+    /// else.
     pub fn pieces(&self) -> usize {
         match &self.inner {
             Inner::Whole(_) => 1,
             #[cfg(feature = "bitcode")]
-            Inner::Llvm { listing, .. } => listing.functions() + 2,
+            Inner::Llvm { listing, chunk, .. } => {
+                listing.functions() + 2 + listing.metadata_nodes().div_ceil(*chunk)
+            }
+        }
+    }
+
+    /// How many functions the text holds (pieces 1 to this, after the head).
+    pub fn functions(&self) -> usize {
+        match &self.inner {
+            Inner::Whole(_) => 0,
+            #[cfg(feature = "bitcode")]
+            Inner::Llvm { listing, .. } => listing.functions(),
         }
     }
 
@@ -592,16 +636,24 @@ impl ProgramText {
     /// viewer sizes its scroll by until the piece is made).
     pub fn estimate(&self, k: usize) -> usize {
         match &self.inner {
-            Inner::Whole(lines) => lines.len(),
+            Inner::Whole(lines) => {
+                let _ = k; // one piece
+                lines.len()
+            }
             #[cfg(feature = "bitcode")]
-            Inner::Llvm { listing, .. } => {
+            Inner::Llvm { listing, chunk, .. } => {
                 let m = listing.module();
                 let n = listing.functions();
                 if k == 0 {
                     return 6 + m.globals.len() + m.types.len() / 4 + m.comdats.len();
                 }
-                if k > n {
-                    return 3 + m.md.len() + m.named_md.len() + m.groups.len() / 2;
+                if k == n + 1 {
+                    return 2 + m.named_md.len() + m.groups.len() / 2;
+                }
+                if k > n + 1 {
+                    let from = (k - n - 2) * chunk;
+                    let nodes = listing.metadata_nodes().saturating_sub(from);
+                    return nodes.min(*chunk) + usize::from(from == 0);
                 }
                 let f = listing
                     .function_index(k - 1)
@@ -620,9 +672,17 @@ impl ProgramText {
     /// location a body gives its instructions included), else the head.
     pub fn piece_at(&self, bit: u64) -> usize {
         match &self.inner {
-            Inner::Whole(_) => 0,
+            Inner::Whole(_) => {
+                let _ = bit; // one piece
+                0
+            }
             #[cfg(feature = "bitcode")]
-            Inner::Llvm { listing, base, .. } => {
+            Inner::Llvm {
+                listing,
+                base,
+                chunk,
+                ..
+            } => {
                 let Some(b) = bit.checked_sub(*base) else {
                     return 0;
                 };
@@ -641,10 +701,16 @@ impl ProgramText {
                 });
                 // A body's own metadata blocks print in the tail; the
                 // locations its instructions name print with them.
-                let metadata =
-                    (function.is_none() || in_md_block) && m.md.iter().any(|e| inside(e.bits));
-                if metadata
-                    || m.named_md.iter().any(|x| inside(x.2))
+                let node = (function.is_none() || in_md_block)
+                    .then(|| m.md.iter().position(|e| inside(e.bits)))
+                    .flatten();
+                if let Some(id) = node {
+                    return match listing.metadata_slot(id) {
+                        Some(slot) => n + 2 + slot / *chunk,
+                        None => n + 1,
+                    };
+                }
+                if m.named_md.iter().any(|x| inside(x.2))
                     || m.group_bits.iter().any(|g| inside(g.1))
                 {
                     return n + 1;
@@ -665,14 +731,20 @@ impl ProgramText {
                 base,
                 name,
                 errors,
+                chunk,
             } => {
+                let chunk = *chunk;
                 let n = listing.functions();
+                let last = n + 1 + listing.metadata_nodes().div_ceil(chunk);
                 let text = if k == 0 {
                     listing.head(name)
                 } else if k <= n {
                     listing.function(k - 1)
                 } else if k == n + 1 {
-                    listing.tail()
+                    listing.tail_head()
+                } else if k <= last {
+                    let from = (k - n - 2) * chunk;
+                    listing.tail_nodes(from, from + chunk)
                 } else {
                     return Vec::new();
                 };
@@ -685,7 +757,7 @@ impl ProgramText {
                         out.push(line);
                     }
                 }
-                if k == n + 1 {
+                if k == last {
                     out.extend(errors.iter().cloned());
                 }
                 out
@@ -714,6 +786,20 @@ pub fn open_text(
     name: &str,
     dialect: Option<u32>,
 ) -> Result<(Vec<Program>, usize, ProgramText), String> {
+    // A bare module: its text straight from its records, no tree.
+    #[cfg(feature = "bitcode")]
+    if !scan && bare_bitcode(src) {
+        let mut bytes = vec![0u8; src.len() as usize];
+        let n = src.read_at(0, &mut bytes);
+        bytes.truncate(n);
+        let p = Program {
+            node: 0,
+            path: String::new(),
+            kind: "bitcode".into(),
+            syntax: Syntax::Llvm,
+        };
+        return Ok((vec![p], 0, ProgramText::bitcode(&bytes, 0, name, dialect)));
+    }
     let opts = crate::Options {
         scan,
         lazy_threshold: Some(1 << 16),

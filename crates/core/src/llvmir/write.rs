@@ -125,6 +125,36 @@ impl Listing {
         std::mem::take(&mut self.w.out)
     }
 
+    /// How many numbered metadata nodes the tail lists.
+    pub fn metadata_nodes(&self) -> usize {
+        self.w.md_order.len()
+    }
+
+    /// The slot (`!N`) of metadata ID `id`, if the text numbers it.
+    pub fn metadata_slot(&self, id: usize) -> Option<usize> {
+        self.w
+            .md_slots
+            .get(id)
+            .filter(|&&k| k != u32::MAX)
+            .map(|&k| k as usize)
+    }
+
+    /// The tail's lines before the numbered metadata (attribute groups and
+    /// named metadata), then those of numbered nodes `[from, to)`: the tail
+    /// in parts, [`Listing::tail`]'s lines in order.
+    pub fn tail_head(&mut self) -> Vec<TextLine> {
+        let n = std::mem::take(&mut self.w.md_order);
+        self.w.tail(None);
+        self.w.md_order = n;
+        std::mem::take(&mut self.w.out)
+    }
+
+    /// Numbered metadata nodes `[from, to)` (see [`Listing::tail_head`]).
+    pub fn tail_nodes(&mut self, from: usize, to: usize) -> Vec<TextLine> {
+        self.w.nodes(from, to, None);
+        std::mem::take(&mut self.w.out)
+    }
+
     /// [`Listing::tail`], handed to `sink` a few lines at a time.
     pub fn tail_to(&mut self, sink: &mut dyn FnMut(TextLine)) {
         self.w.tail(Some(&mut *sink));
@@ -421,7 +451,7 @@ impl Writer {
 
     /// Attribute groups, named and numbered metadata; with `sink`, the
     /// metadata lines are handed to it a thousand or so at a time.
-    fn tail(&mut self, mut sink: Option<&mut dyn FnMut(TextLine)>) {
+    fn tail(&mut self, sink: Option<&mut dyn FnMut(TextLine)>) {
         let rc = Rc::clone(&self.m);
         let m: &Module = &rc;
         if !self.attr_slots.is_empty() {
@@ -455,16 +485,25 @@ impl Writer {
                 self.line(TextLine::at(s, *bits));
             }
         }
-        if !self.md_order.is_empty() {
+        let n = self.md_order.len();
+        self.nodes(0, n, sink);
+    }
+
+    /// The lines of numbered metadata nodes `[from, to)` (a blank line
+    /// before the first); with `sink`, handed to it a thousand or so at a
+    /// time.
+    fn nodes(&mut self, from: usize, to: usize, mut sink: Option<&mut dyn FnMut(TextLine)>) {
+        let to = to.min(self.md_order.len());
+        if from == 0 && to > 0 {
             self.line(TextLine::plain(""));
-            for k in 0..self.md_order.len() {
-                let id = self.md_order[k];
-                let l = self.md_node(k, id);
-                self.line(l);
-                if let Some(sink) = sink.as_mut() {
-                    if self.out.len() >= 1024 {
-                        self.out.drain(..).for_each(&mut **sink);
-                    }
+        }
+        for k in from..to {
+            let id = self.md_order[k];
+            let l = self.md_node(k, id);
+            self.line(l);
+            if let Some(sink) = sink.as_mut() {
+                if self.out.len() >= 1024 {
+                    self.out.drain(..).for_each(&mut **sink);
                 }
             }
         }
