@@ -35,6 +35,7 @@ import zlib from 'node:zlib';
 import crypto from 'node:crypto';
 import { SIZES, writeDxil, writeParts } from './gen-inputs.mjs';
 import { serve } from '../tests/browser/harness.mjs';
+import { buildSite } from './build-site.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const args = process.argv.slice(2);
@@ -51,15 +52,7 @@ const skipBig = flag('--no-big');
 // Only the comparison of two 1 GiB files (with --sizes 1GiB --no-big).
 const compareOnly = flag('--compare-only');
 
-if (!flag('--no-build')) {
-  const env = {
-    ...process.env,
-    PATH: `${ROOT}/tests/browser/node_modules/.bin:${os.homedir()}/.cargo/bin:${process.env.PATH}`,
-    TRUNK_SKIP_VERSION_CHECK: 'true',
-  };
-  execFileSync(path.join(ROOT, 'scripts/setup-web.sh'), ['--browser'], { stdio: 'inherit', env });
-  execFileSync('trunk', ['build', '--release', '--public-url', './', '--dist', DIST], { stdio: 'inherit', env, cwd: ROOT });
-}
+if (!flag('--no-build')) buildSite(DIST);
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hexlens-bench-'));
 const files = {};

@@ -16,11 +16,11 @@
 // Builds the release site as bench/browser.mjs does unless --no-build
 // (HEXLENS_DIST: an existing build).
 import { chromium } from '../tests/browser/node_modules/playwright-core/index.mjs';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serve } from '../tests/browser/harness.mjs';
+import { buildSite } from './build-site.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const args = process.argv.slice(2);
@@ -32,15 +32,7 @@ const FILES = ['dxil-container.dxbc', 'sqlite-O1g.bc', 'sqlite-O2.bc'].map((f) =
 for (const f of FILES) {
   if (!fs.existsSync(f)) throw new Error(`${f} is missing: run PREPARE_ONLY=1 bench/dense.sh`);
 }
-if (!args.includes('--no-build')) {
-  const env = {
-    ...process.env,
-    PATH: `${ROOT}/tests/browser/node_modules/.bin:${os.homedir()}/.cargo/bin:${process.env.PATH}`,
-    TRUNK_SKIP_VERSION_CHECK: 'true',
-  };
-  execFileSync(path.join(ROOT, 'scripts/setup-web.sh'), ['--browser'], { stdio: 'inherit', env });
-  execFileSync('trunk', ['build', '--release', '--public-url', './', '--dist', DIST], { stdio: 'inherit', env, cwd: ROOT });
-}
+if (!args.includes('--no-build')) buildSite(DIST);
 
 const site = await serve({ dist: path.resolve(DIST) });
 const browser = await chromium.launch({
