@@ -16,6 +16,11 @@
 // when the selection moves, and the pane marks and shows the line made from it,
 // and `window.hexlensListingReload()` when another file opens.
 //
+// A marked line is named in the address's query, `listing=P:K.I` (program P of the
+// file, line I of piece K, from 0), which the app's own place (the fragment) leaves
+// alone: opening that address opens the pane on that line (static/shell.js opens
+// the pane once the app shows a file).
+//
 // File content is only ever set as text.
 
 const LINE = 18; // px, the stylesheet's line height
@@ -34,8 +39,10 @@ let programs = [];
 let asked = new Set(); // pieces asked for and not back yet
 let waiters = new Map(); // piece -> callbacks run once it is made
 let marked = null; // [piece, line] of the marked line
-let history = []; // places gone from by a go-to-definition
+let trail = []; // places gone from by a go-to-definition
 let pool = [];
+// A line the address names, shown once its program is open: [program, piece, line].
+let linked = parsePlace(new URLSearchParams(location.search).get('listing'));
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -60,6 +67,7 @@ export function toggle() {
 }
 
 function close() {
+  place(null);
   root.hidden = true;
   document.body.classList.remove('listing-open');
   delete window.hexlensListingSelected;
@@ -164,7 +172,7 @@ function reset() {
   asked = new Set();
   waiters = new Map();
   marked = null;
-  history = [];
+  trail = [];
   backEl.disabled = true;
   spacer.style.height = '0px';
   render();
@@ -193,6 +201,17 @@ function receive(m) {
     say('');
     scroller.scrollTop = 0;
     render();
+    const link = linked;
+    linked = null;
+    if (link && link[0] !== m.current && link[0] < programs.length) {
+      linked = link;
+      return load(link[0]);
+    }
+    if (link && link[0] === m.current) {
+      return ask(link[1], () => {
+        if (pieces[link[1]] && link[2] < pieces[link[1]].lines.length) mark(link[1], link[2], true);
+      });
+    }
     const src = bindings().listing_source?.();
     if (src) locate(src.start, src.end);
     return;
@@ -318,9 +337,24 @@ function hover(k, i) {
   bindings().listing_point?.(bytesOf(spansOf(k, i)), false);
 }
 
+/** `P:K.I` as [P, K, I], or null. */
+function parsePlace(v) {
+  const m = /^(\d+):(\d+)\.(\d+)$/.exec(v || '');
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+/** Names line `i` of piece `k` of the open program in the address (null: none). */
+function place(at) {
+  const url = new URL(location.href);
+  if (at) url.searchParams.set('listing', `${Number(selectEl.value) || 0}:${at[0]}.${at[1]}`);
+  else url.searchParams.delete('listing');
+  if (url.href !== location.href) window.history.replaceState(window.history.state, '', url);
+}
+
 /** Marks line `i` of piece `k` and scrolls it into view if it is not. */
 function mark(k, i, scroll = true) {
   marked = [k, i];
+  place(marked);
   const line = starts[k] + i;
   const top = scroller.scrollTop / LINE;
   const rows = scroller.clientHeight / LINE;
@@ -415,7 +449,7 @@ function define(k, i, word) {
     if (!p) return false;
     const j = p.lines.findIndex((l) => re.test(l));
     if (j < 0 || (kk === k && j === i)) return false;
-    history.push([k, i, scroller.scrollTop]);
+    trail.push([k, i, scroller.scrollTop]);
     backEl.disabled = false;
     mark(kk, j, true);
     return true;
@@ -446,8 +480,8 @@ function define(k, i, word) {
 }
 
 function back() {
-  const h = history.pop();
-  backEl.disabled = history.length === 0;
+  const h = trail.pop();
+  backEl.disabled = trail.length === 0;
   if (!h) return;
   marked = [h[0], h[1]];
   scroller.scrollTop = h[2];

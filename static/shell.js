@@ -138,8 +138,17 @@ async function fillSamples() {
 }
 
 // The listing pane (static/listing.js and its worker module), fetched when it is
-// first opened: the app's toolbar button calls this to open or close it.
+// first opened: the app's toolbar button calls this to open or close it. An
+// address that names a line of it (`listing=`) opens it once the app shows a file.
 let listing;
+if (new URLSearchParams(location.search).has('listing')) {
+  const waiting = new MutationObserver(() => {
+    if (!document.getElementById('listing-button')) return;
+    waiting.disconnect();
+    window.hexlensListing();
+  });
+  waiting.observe(document.body, { childList: true, subtree: true });
+}
 window.hexlensListing = () => {
   listing ??= import('./listing.js');
   listing.then(

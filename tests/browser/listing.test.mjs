@@ -172,3 +172,22 @@ test('another file opened while the pane is open shows its own programs', async 
   await page.waitForSelector('#listing-pane .listing-line:not(.pending):not([hidden])');
   assert.deepEqual(problems, []);
 });
+
+test('the address names the marked line, and opening it shows that line', async () => {
+  const lines = await dxilLines();
+  const target = lines.find((l) => l.text.startsWith('declare '));
+  assert.ok(target, 'a declare line');
+  await page.fill('#listing-pane .listing-search', target.text);
+  await page.press('#listing-pane .listing-search', 'Enter');
+  await page.waitForFunction((t) => document.querySelector('#listing-pane .listing-line.marked')?.textContent === t, target.text);
+  const url = new URL(page.url());
+  assert.match(url.searchParams.get('listing'), /^\d+:\d+\.\d+$/);
+  // A fresh page at that address opens the pane on that line.
+  await page.goto('about:blank');
+  await page.goto(url.href);
+  await page.waitForFunction((t) => document.querySelector('#listing-pane .listing-line.marked')?.textContent === t, target.text, { timeout: 60_000 });
+  // Closed, the address names no line.
+  await page.click('#listing-pane button:has-text("Close")');
+  assert.equal(new URL(page.url()).searchParams.get('listing'), null);
+  assert.deepEqual(problems, []);
+});
