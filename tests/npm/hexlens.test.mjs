@@ -341,5 +341,5 @@ test("listing() is the CLI's dis --json: SM4/5 and DXIL programs, bitcode module
   assert.throws(() => t.listing("Nope"), /no node at 'Nope'/);
   assert.throws(() => t.listing(program, { function: "none_such" }), /none_such/);
   assert.throws(() => t.listing(program, { dialect: 15 }), /dialect 15/);
-  assert.throws(() => t.listing(program, { colour: true }), /unknown field `colour`/);
+  assert.throws(() => t.listing(program, { colour: true }), /unknown option 'colour'/);
 });

@@ -304,7 +304,7 @@ fn options(v: &JsValue) -> Result<OpenOptions, JsError> {
 }
 
 #[derive(serde::Deserialize, Default)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 struct ListingOpts {
     dialect: Option<u32>,
     function: Option<String>,
@@ -316,11 +316,20 @@ fn listing_options(v: &JsValue) -> Result<ListingOptions, JsError> {
         return Ok(ListingOptions::default());
     }
     const HOW: &str = "{dialect: 14 | 19, function: string, name: string}";
-    if !v.is_object() {
+    const KNOWN: [&str; 3] = ["dialect", "function", "name"];
+    let Some(obj) = v.dyn_ref::<js_sys::Object>().filter(|_| v.is_object()) else {
         return Err(JsError::new(&format!(
             "bad options: expected an object, not {}",
             type_of(v)
         )));
+    };
+    for k in js_sys::Object::keys(obj).iter() {
+        let k = k.as_string().unwrap_or_default();
+        if !KNOWN.contains(&k.as_str()) {
+            return Err(JsError::new(&format!(
+                "bad options: unknown option '{k}' (known: dialect, function, name)"
+            )));
+        }
     }
     let o: ListingOpts = serde_wasm_bindgen::from_value(v.clone())
         .map_err(|e| JsError::new(&format!("bad options: {e} (known: {HOW})")))?;
