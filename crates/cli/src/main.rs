@@ -494,13 +494,7 @@ fn dis(args: DisArgs) -> Result<ExitCode, String> {
     }
     // Anything else: a tree whose big parts (bitcode blocks) wait until asked
     // for; the programs are found in it, and read from the file.
-    let opts = hexlens_core::Options {
-        scan: args.scan,
-        lazy_threshold: Some(1 << 16),
-        page_size: Some(4096),
-        ..Default::default()
-    };
-    let mut d = hexlens_core::decode_with(&src, &opts);
+    let mut d = hexlens_core::decode_with(&src, &dis::tree_options(args.scan));
     dis::open_programs(&src, &mut d.tree);
     src.check(file)?;
     let programs = match &args.select {

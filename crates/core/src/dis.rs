@@ -460,47 +460,25 @@ pub fn llvm_function_to(
     function: Option<&str>,
     sink: &mut dyn FnMut(Line),
 ) -> bool {
-    let mut m = crate::llvmir::read(bytes);
-    m.dialect = dialect;
-    let base = base * 8;
-    let mut found = function.is_none();
-    let mut emit = |l: crate::llvmir::write::TextLine| {
-        let bits = l.bits.iter().map(|&(s, e)| (base + s, base + e));
-        if !l.text.contains('\n') {
-            let mut line = Line::plain(l.text);
-            line.add_all_bits(bits);
-            sink(line);
-            return;
+    let mut text = ProgramText::bitcode(bytes, base, name, dialect);
+    let Some(want) = function else {
+        for k in 0..text.pieces() {
+            text.piece_to(k, sink);
         }
-        for text in l.text.split('\n') {
-            let mut line = Line::plain(text);
-            line.add_all_bits(bits.clone());
-            sink(line);
-        }
+        return true;
     };
-    let errors = m.errors.clone();
-    match function {
-        None => crate::llvmir::write::module_to(m, name, &mut emit),
-        Some(want) => {
-            let mut listing = crate::llvmir::write::Listing::new(m);
-            if let Some(k) =
-                (0..listing.functions()).find(|&k| listing.function_name(k) == Some(want))
-            {
-                found = true;
-                // Without the blank line that separates it from what comes before.
-                for l in listing.function(k).into_iter().skip(1) {
-                    emit(l);
-                }
+    let k = (1..=text.functions()).find(|&k| text.piece_name(k) == Some(want));
+    if let Some(k) = k {
+        // Without the blank line that separates it from what comes before.
+        let mut first = true;
+        text.piece_to(k, &mut |l| {
+            if !std::mem::take(&mut first) {
+                sink(l);
             }
-        }
+        });
     }
-    for (at, e) in &errors {
-        sink(Line::plain(format!(
-            "; hexlens: the module stops being readable at bit {}: {e}",
-            base + at
-        )));
-    }
-    found
+    text.stops().iter().cloned().for_each(&mut *sink);
+    k.is_some()
 }
 
 /// How many numbered metadata nodes a piece of [`ProgramText`] holds.
@@ -722,9 +700,16 @@ impl ProgramText {
 
     /// The lines of piece `k` (none past the last), made now.
     pub fn piece(&mut self, k: usize) -> Vec<Line> {
+        let mut out = Vec::new();
+        self.piece_to(k, &mut |l| out.push(l));
+        out
+    }
+
+    /// [`ProgramText::piece`], handing each line to `sink` as it is made.
+    pub fn piece_to(&mut self, k: usize, sink: &mut dyn FnMut(Line)) {
         match &mut self.inner {
-            Inner::Whole(lines) if k == 0 => lines.clone(),
-            Inner::Whole(_) => Vec::new(),
+            Inner::Whole(lines) if k == 0 => lines.iter().cloned().for_each(sink),
+            Inner::Whole(_) => {}
             #[cfg(feature = "bitcode")]
             Inner::Llvm {
                 listing,
@@ -746,23 +731,56 @@ impl ProgramText {
                     let from = (k - n - 2) * chunk;
                     listing.tail_nodes(from, from + chunk)
                 } else {
-                    return Vec::new();
+                    return;
                 };
-                let mut out = Vec::with_capacity(text.len());
                 for l in text {
-                    let bits = l.bits.iter().map(|&(s, e)| (*base + s, *base + e));
-                    for t in l.text.split('\n') {
-                        let mut line = Line::plain(t);
-                        line.add_all_bits(bits.clone());
-                        out.push(line);
-                    }
+                    text_lines(l, *base, sink);
                 }
                 if k == last {
-                    out.extend(errors.iter().cloned());
+                    errors.iter().cloned().for_each(sink);
                 }
-                out
             }
         }
+    }
+
+    /// The comments on where the module stops being readable (the last
+    /// piece ends with them; none for a whole module).
+    pub fn stops(&self) -> &[Line] {
+        match &self.inner {
+            Inner::Whole(_) => &[],
+            #[cfg(feature = "bitcode")]
+            Inner::Llvm { errors, .. } => errors,
+        }
+    }
+}
+
+/// The lines of writer line `l` (whose text may hold line breaks), its bits
+/// moved by `base` (the module's first bit in the file).
+#[cfg(feature = "bitcode")]
+fn text_lines(l: crate::llvmir::write::TextLine, base: u64, sink: &mut dyn FnMut(Line)) {
+    let bits = l.bits.iter().map(|&(s, e)| (base + s, base + e));
+    if !l.text.contains('\n') {
+        let mut line = Line::plain(l.text);
+        line.add_all_bits(bits);
+        return sink(line);
+    }
+    for text in l.text.split('\n') {
+        let mut line = Line::plain(text);
+        line.add_all_bits(bits.clone());
+        sink(line);
+    }
+}
+
+/// How a file is decoded to find its programs ([`open_programs`] then
+/// opens what may hold them): big parts (bitcode blocks) left for later,
+/// since the text is made from the records, not the tree; scanned for
+/// containers with `scan`.
+pub fn tree_options(scan: bool) -> crate::Options {
+    crate::Options {
+        scan,
+        lazy_threshold: Some(1 << 16),
+        page_size: Some(4096),
+        ..Default::default()
     }
 }
 
@@ -800,13 +818,7 @@ pub fn open_text(
         };
         return Ok((vec![p], 0, ProgramText::bitcode(&bytes, 0, name, dialect)));
     }
-    let opts = crate::Options {
-        scan,
-        lazy_threshold: Some(1 << 16),
-        page_size: Some(4096),
-        ..Default::default()
-    };
-    let mut d = crate::decode_with(src, &opts);
+    let mut d = crate::decode_with(src, &tree_options(scan));
     open_programs(src, &mut d.tree);
     let all = programs(&d.tree);
     if all.is_empty() {

@@ -271,30 +271,42 @@ struct Opts {
     prefetch: Option<u32>,
 }
 
-fn options(v: &JsValue) -> Result<OpenOptions, JsError> {
+/// An options argument: `T`'s default when absent, else an object with no
+/// key but `known`'s, read as `T` (`how`: its fields' types, for errors).
+fn read_options<T: serde::de::DeserializeOwned + Default>(
+    v: &JsValue,
+    known: &[&str],
+    how: &str,
+) -> Result<T, JsError> {
     if v.is_undefined() || v.is_null() {
-        return Ok(OpenOptions::default());
+        return Ok(T::default());
     }
-    const KNOWN: [&str; 2] = ["scan", "prefetch"];
     let Some(obj) = v.dyn_ref::<js_sys::Object>().filter(|_| v.is_object()) else {
         return Err(JsError::new(&format!(
             "bad options: expected an object, not {}",
             type_of(v)
         )));
     };
+    // Each key is checked: the deserializer reads only the fields it knows.
     for k in js_sys::Object::keys(obj).iter() {
         let k = k.as_string().unwrap_or_default();
-        if !KNOWN.contains(&k.as_str()) {
+        if !known.contains(&k.as_str()) {
             return Err(JsError::new(&format!(
-                "bad options: unknown option '{k}' (known: scan, prefetch)"
+                "bad options: unknown option '{k}' (known: {})",
+                known.join(", ")
             )));
         }
     }
-    let o: Opts = serde_wasm_bindgen::from_value(v.clone()).map_err(|e| {
-        JsError::new(&format!(
-            "bad options: {e} (known: {{scan: boolean, prefetch: number}})"
-        ))
-    })?;
+    serde_wasm_bindgen::from_value(v.clone())
+        .map_err(|e| JsError::new(&format!("bad options: {e} (known: {how})")))
+}
+
+fn options(v: &JsValue) -> Result<OpenOptions, JsError> {
+    let o: Opts = read_options(
+        v,
+        &["scan", "prefetch"],
+        "{scan: boolean, prefetch: number}",
+    )?;
     Ok(OpenOptions {
         scan: o.scan,
         prefetch: o
@@ -312,27 +324,11 @@ struct ListingOpts {
 }
 
 fn listing_options(v: &JsValue) -> Result<ListingOptions, JsError> {
-    if v.is_undefined() || v.is_null() {
-        return Ok(ListingOptions::default());
-    }
-    const HOW: &str = "{dialect: 14 | 19, function: string, name: string}";
-    const KNOWN: [&str; 3] = ["dialect", "function", "name"];
-    let Some(obj) = v.dyn_ref::<js_sys::Object>().filter(|_| v.is_object()) else {
-        return Err(JsError::new(&format!(
-            "bad options: expected an object, not {}",
-            type_of(v)
-        )));
-    };
-    for k in js_sys::Object::keys(obj).iter() {
-        let k = k.as_string().unwrap_or_default();
-        if !KNOWN.contains(&k.as_str()) {
-            return Err(JsError::new(&format!(
-                "bad options: unknown option '{k}' (known: dialect, function, name)"
-            )));
-        }
-    }
-    let o: ListingOpts = serde_wasm_bindgen::from_value(v.clone())
-        .map_err(|e| JsError::new(&format!("bad options: {e} (known: {HOW})")))?;
+    let o: ListingOpts = read_options(
+        v,
+        &["dialect", "function", "name"],
+        "{dialect: 14 | 19, function: string, name: string}",
+    )?;
     if let Some(d) = o.dialect.filter(|d| ![14, 19].contains(d)) {
         return Err(JsError::new(&format!(
             "bad options: dialect {d} (known: 14, 19)"

@@ -196,8 +196,14 @@ mod worker {
     /// Posts `m` with the buffer of `bytes` transferred (not copied).
     fn post_with(m: &Object, key: &str, bytes: &[u8]) {
         let arr = Uint8Array::from(bytes);
-        let _ = Reflect::set(m, &key.into(), &arr);
-        let transfer = js_sys::Array::of1(&arr.buffer());
+        post_transferring(m, key, &arr, &arr.buffer());
+    }
+
+    /// Posts `m` with `array` as its field `key`, the array's `buffer`
+    /// transferred (not copied).
+    fn post_transferring(m: &Object, key: &str, array: &JsValue, buffer: &JsValue) {
+        let _ = Reflect::set(m, &key.into(), array);
+        let transfer = js_sys::Array::of1(buffer);
         let _ = scope().post_message_with_transfer(m, &transfer);
     }
 
@@ -749,9 +755,7 @@ mod worker {
                     ],
                 );
                 let arr = js_sys::Float64Array::from(&spans[..]);
-                let _ = Reflect::set(&out, &"bits".into(), &arr);
-                let transfer = js_sys::Array::of1(&arr.buffer());
-                let _ = scope().post_message_with_transfer(&out, &transfer);
+                post_transferring(&out, "bits", &arr, &arr.buffer());
             });
         }
 

@@ -143,9 +143,7 @@ impl Listing {
     /// named metadata), then those of numbered nodes `[from, to)`: the tail
     /// in parts, [`Listing::tail`]'s lines in order.
     pub fn tail_head(&mut self) -> Vec<TextLine> {
-        let n = std::mem::take(&mut self.w.md_order);
-        self.w.tail(None);
-        self.w.md_order = n;
+        self.w.groups();
         std::mem::take(&mut self.w.out)
     }
 
@@ -452,6 +450,14 @@ impl Writer {
     /// Attribute groups, named and numbered metadata; with `sink`, the
     /// metadata lines are handed to it a thousand or so at a time.
     fn tail(&mut self, sink: Option<&mut dyn FnMut(TextLine)>) {
+        self.groups();
+        let n = self.md_order.len();
+        self.nodes(0, n, sink);
+    }
+
+    /// The tail's lines before the numbered metadata: attribute groups and
+    /// named metadata.
+    fn groups(&mut self) {
         let rc = Rc::clone(&self.m);
         let m: &Module = &rc;
         if !self.attr_slots.is_empty() {
@@ -485,8 +491,6 @@ impl Writer {
                 self.line(TextLine::at(s, *bits));
             }
         }
-        let n = self.md_order.len();
-        self.nodes(0, n, sink);
     }
 
     /// The lines of numbered metadata nodes `[from, to)` (a blank line
