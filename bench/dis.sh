@@ -82,10 +82,11 @@ printf '| sqlite-O1g.bc --function sqlite3_prepare_v2 | %d | %s s, %d MiB | - | 
     "$(stat -c %s "$p")" "$(printf '%s\n' "${ft[@]}" | median)" $(($(printf '%s\n' "${fm[@]}" | median) / 1024)) \
     "$("$HEXLENS" dis --function sqlite3_prepare_v2 "$p" | wc -l)"
 
-# The text in pieces, as the viewer's listing asks for it: the module is read
-# and numbered once (named types, attribute groups and metadata are numbered
-# in the order every body uses them), then each function's text costs that
-# function.
+# The text in pieces, as the viewer's listing asks for it: the module's
+# records are read with its bodies left for later; the first screen reads
+# the bodies its named types need; a function's piece reads and numbers the
+# bodies up to its own (llvm-dis numbers metadata and call attributes in
+# function order), then costs that function.
 cargo build -q --release -p hexlens-core --example listing_cost
 for f in sqlite-O2.bc sqlite-O1g.bc; do
     printf '\n%s\n' "$f"

@@ -4,12 +4,16 @@
 //   node bench/listing.mjs [--no-build] [--runs 5] [--dense DIR]
 //
 // Per file, 5 runs (a fresh page each), medians:
-//   first screen  from the click on Listing to the first animation frame with
-//                 the pane's first lines made (its module and worker fetched
-//                 and started, the file's programs found, the module read and
-//                 numbered, the head made)
+//   first screen  from the click on Listing (its event in the page) to the
+//                 first animation frame with
+//                 every line in view made (its module and worker fetched and
+//                 started, the file's programs found, the module's records
+//                 read, the pieces in view made: the header and the first
+//                 named types, which read the first bodies)
 //   scroll        150 steps of 5 lines a frame down the pane, each step's
-//                 frame interval (p95, and how many were over 25 ms: dropped)
+//                 frame interval (p95, and how many were over 25 ms: dropped),
+//                 and the pane's own work in each frame (its scroll handler
+//                 and the layout of the rows it changed: p95)
 //   jump          a line near the end of the text (the find box): from Enter
 //                 to the line marked
 //   memory        the page's JS heap and wasm, the listing worker's wasm
@@ -50,29 +54,50 @@ async function once(file) {
   await page.setInputFiles('input[type=file]', file);
   await page.waitForSelector('#tree[data-decoded=true]', { timeout: 120_000 });
   await page.waitForSelector('#listing-button');
-  const t0 = await page.evaluate(() => performance.now());
+  // The time of the click itself, as the page sees it (not of the driver's
+  // steps before it: scrolling the button into view, moving the mouse).
+  await page.evaluate(() => {
+    document.addEventListener(
+      'click',
+      (e) => {
+        if (e.target.closest?.('#listing-button')) window.benchClickAt ??= performance.now();
+      },
+      true,
+    );
+  });
   await page.click('#listing-button');
-  const first = await page.evaluate(async (t0) => {
+  const first = await page.evaluate(async () => {
+    const t0 = window.benchClickAt;
     const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
     for (;;) {
       const t = await frame();
-      if (document.querySelector('#listing-pane .listing-line:not(.pending):not([hidden])')) return t - t0;
+      // Every line in view made (none waiting for its piece).
+      const rows = [...document.querySelectorAll('#listing-pane .listing-line:not([hidden])')];
+      if (rows.length > 0 && rows.every((r) => !r.classList.contains('pending'))) return t - t0;
     }
-  }, t0);
+  });
   const scroll = await page.evaluate(async () => {
     const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
     const el = document.querySelector('#listing-pane .listing-scroll');
     const frames = [];
+    const work = [];
     let last = await frame();
     for (let i = 0; i < 150; i++) {
+      const a = performance.now();
       el.scrollTop += 5 * 18;
       el.dispatchEvent(new Event('scroll'));
+      // The pane's own work in the frame: its scroll handler and the layout
+      // of the rows it changed (forced here to be counted).
+      void el.querySelector('.listing-line')?.offsetHeight;
+      work.push(performance.now() - a);
       const now = await frame();
       frames.push(now - last);
       last = now;
     }
     frames.sort((a, b) => a - b);
-    return { p95: frames[Math.floor(frames.length * 0.95)], dropped: frames.filter((f) => f > 25).length, steps: frames.length };
+    work.sort((a, b) => a - b);
+    const at95 = (xs) => xs[Math.floor(xs.length * 0.95)];
+    return { p95: at95(frames), work95: at95(work), dropped: frames.filter((f) => f > 25).length, steps: frames.length };
   });
   // A line near the end: the last function's closing brace is found by its text.
   const jump = await page.evaluate(async () => {
@@ -97,14 +122,14 @@ async function once(file) {
 }
 
 console.log(`${new Date().toISOString()}, ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}, ${RUNS} runs each, medians`);
-console.log('| file | bytes | first screen | scroll frame p95 (dropped of 150) | find a line near the end | page JS heap | page wasm | listing worker wasm | lines in the DOM |');
-console.log('|---|---:|---:|---|---:|---:|---:|---:|---:|');
+console.log("| file | bytes | first screen | scroll frame p95 (dropped of 150) | the pane's work a frame (p95) | find a line near the end | page JS heap | page wasm | listing worker wasm | lines in the DOM |");
+console.log('|---|---:|---:|---|---:|---:|---:|---:|---:|---:|');
 for (const f of FILES) {
   const rs = [];
   for (let i = 0; i < RUNS; i++) rs.push(await once(f));
   const errs = rs.flatMap((r) => r.errors);
   const m = (g) => median(rs.map(g));
-  console.log(`| ${path.basename(f)} | ${fs.statSync(f).size} | ${m((r) => r.first).toFixed(0)} ms | ${m((r) => r.scroll.p95).toFixed(1)} ms (${m((r) => r.scroll.dropped)}) | ${m((r) => r.jump).toFixed(0)} ms | ${MiB(m((r) => r.mem.heap))} MiB | ${MiB(m((r) => r.mem.pageWasm))} MiB | ${MiB(m((r) => r.mem.listingWasm))} MiB | ${m((r) => r.mem.rows)} |${errs.length ? ` errors: ${errs.join('; ')}` : ''}`);
+  console.log(`| ${path.basename(f)} | ${fs.statSync(f).size} | ${m((r) => r.first).toFixed(0)} ms | ${m((r) => r.scroll.p95).toFixed(1)} ms (${m((r) => r.scroll.dropped)}) | ${m((r) => r.scroll.work95).toFixed(1)} ms | ${m((r) => r.jump).toFixed(0)} ms | ${MiB(m((r) => r.mem.heap))} MiB | ${MiB(m((r) => r.mem.pageWasm))} MiB | ${MiB(m((r) => r.mem.listingWasm))} MiB | ${m((r) => r.mem.rows)} |${errs.length ? ` errors: ${errs.join('; ')}` : ''}`);
 }
 await browser.close();
 site.server?.close?.();

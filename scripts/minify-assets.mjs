@@ -17,6 +17,8 @@
 //     starting a line are removed;
 //   - wasm modules and their bindings: the hashed names of imported functions
 //     shortened (short-imports.mjs; about 8 KB of a visit with a DXIL file);
+//   - the page's own scripts (static/*.js): the same, as modules or (worker.js)
+//     a classic script;
 //   - index.html: comments (`<!-- … -->`, the notes for maintainers in
 //     www/index.html) and the indentation at the start of each line removed;
 //     the `integrity` attribute of tags naming a changed file updated.
@@ -86,7 +88,7 @@ async function loadTerser() {
  *  keep their names); a worker's are a classic script whose top-level
  *  `wasm_bindgen` static/worker.js calls (top-level names are never renamed). */
 async function minifyJs(terser, js, name) {
-  const module = /^\s*export\b|\nexport\b/.test(js);
+  const module = /^\s*export\b|\nexport\b|\bimport\.meta\b/.test(js);
   const out = await terser(js, { module, ecma: 2020, compress: { passes: 2 }, mangle: true, format: { comments: false } });
   if (typeof out.code !== 'string') throw new Error(`terser gave nothing for ${name}`);
   return out.code;
@@ -123,6 +125,19 @@ for (const name of fs.readdirSync(dir)) {
   } else {
     continue;
   }
+  if (after !== before) {
+    fs.writeFileSync(file, after);
+    changed.set(name, sri(after));
+  }
+}
+// The page's own scripts (static/: the first page's shell.js, the decode
+// workers' worker.js, the listing pane's listing.js), whose comments are for
+// maintainers: shell.js and worker.js are on every visit's critical path.
+for (const name of fs.existsSync(path.join(dir, 'static')) ? fs.readdirSync(path.join(dir, 'static')) : []) {
+  if (!name.endsWith('.js')) continue;
+  const file = path.join(dir, 'static', name);
+  const before = fs.readFileSync(file, 'utf8');
+  const after = terser ? await minifyJs(terser, before, name) : stripJsCommentLines(before);
   if (after !== before) {
     fs.writeFileSync(file, after);
     changed.set(name, sri(after));

@@ -147,21 +147,28 @@ function say(text) {
 
 /** Starts the worker and opens the program holding the selection (or program `which`). */
 function load(which) {
-  const src = bindings().listing_source?.();
   if (worker) worker.terminate();
   worker = null;
   job += 1;
   reset();
-  if (!src) return say('No file is open.');
-  worker = new Worker(new URL('worker.js?m=listing', import.meta.url));
-  worker.onmessage = (e) => receive(e.data);
+  const msg = window.hexlensListingRequest(job, which);
+  // The worker the page started when the pane was first asked for, else a new one.
+  const warm = window.hexlensListingWorker;
+  delete window.hexlensListingWorker;
+  if (!msg) {
+    if (warm) warm.worker.terminate();
+    return say('No file is open.');
+  }
+  worker = warm ? warm.worker : new Worker(new URL('worker.js?m=listing', import.meta.url));
   worker.onerror = (e) => say(`The listing stopped: ${e.message || 'its module could not start'}`);
   say('Reading the program…');
-  // A bare module names itself by the file's name, as `hexlens dis` does.
-  const name = document.querySelector('#file-info .file-name')?.textContent ?? '';
-  const msg = { type: 'listing', job, blob: src.blob, scan: src.scan, name, at: src.start };
-  if (which !== undefined) msg.program = which;
-  worker.postMessage(msg);
+  // The started worker was asked for this very job: its answers are ours.
+  // Asked for something else, its answers go to a job that is over.
+  const reuse = !!warm?.asked && ['job', 'blob', 'scan', 'name', 'at', 'program'].every((k) => warm.asked[k] === msg[k]);
+  if (warm && !reuse) msg.job = job += 1;
+  worker.onmessage = (e) => receive(e.data);
+  if (!reuse) worker.postMessage(msg);
+  if (warm) warm.early.forEach(receive);
 }
 
 function reset() {

@@ -149,7 +149,29 @@ if (new URLSearchParams(location.search).has('listing')) {
   });
   waiting.observe(document.body, { childList: true, subtree: true });
 }
+/** The listing worker's request (job `job`) for the program holding the selection, or program `which`. */
+window.hexlensListingRequest = (job, which) => {
+  const src = window.wasmBindings?.listing_source?.();
+  if (!src) return null;
+  // A bare module names itself by the file's name, as `hexlens dis` does.
+  const name = document.querySelector('#file-info .file-name')?.textContent ?? '';
+  const msg = { type: 'listing', job, blob: src.blob, scan: src.scan, name, at: src.start };
+  if (which !== undefined) msg.program = which;
+  return msg;
+};
 window.hexlensListing = () => {
+  if (!listing) {
+    // The pane's worker starts (its module fetched and compiled, the program
+    // read) while the pane's script is fetched; the pane takes it, the
+    // request it was sent (its first job) and what it answered before the
+    // pane listened.
+    const worker = new Worker(new URL('worker.js?m=listing', import.meta.url));
+    const early = [];
+    worker.onmessage = (e) => early.push(e.data);
+    const asked = window.hexlensListingRequest(1);
+    if (asked) worker.postMessage(asked);
+    window.hexlensListingWorker = { worker, early, asked };
+  }
   listing ??= import('./listing.js');
   listing.then(
     (m) => m.toggle(),

@@ -123,6 +123,8 @@ pub struct Builder<'s> {
     lazy_threshold: Option<u64>,
     page_size: Option<u32>,
     exact_totals: bool,
+    /// See [`crate::Options::skip_digests`].
+    skip_digests: bool,
     /// Children lists of closed frames, kept for reuse.
     spare: Vec<Vec<NodeId>>,
 }
@@ -186,6 +188,7 @@ impl<'s> Builder<'s> {
             lazy_threshold: None,
             page_size: None,
             exact_totals: false,
+            skip_digests: false,
             spare: Vec::new(),
         }
     }
@@ -239,6 +242,7 @@ impl<'s> Builder<'s> {
             lazy_threshold,
             page_size,
             exact_totals: false,
+            skip_digests: false,
             spare: Vec::new(),
         }
     }
@@ -299,6 +303,17 @@ impl<'s> Builder<'s> {
     /// made.
     pub fn exact_totals(&self) -> bool {
         self.exact_totals
+    }
+
+    /// Whether digests of the file's contents are left unchecked (see
+    /// [`crate::Options::skip_digests`]).
+    pub fn skip_digests(&self) -> bool {
+        self.skip_digests
+    }
+
+    /// Sets [`Builder::skip_digests`].
+    pub fn set_skip_digests(&mut self, on: bool) {
+        self.skip_digests = on;
     }
 
     /// Sets [`Builder::exact_totals`].

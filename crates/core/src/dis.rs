@@ -467,7 +467,9 @@ pub fn llvm_function_to(
         }
         return true;
     };
-    let k = (1..=text.functions()).find(|&k| text.piece_name(k) == Some(want));
+    let k = (0..text.functions())
+        .map(|f| text.function_piece(f))
+        .find(|&k| text.piece_name(k) == Some(want));
     if let Some(k) = k {
         // Without the blank line that separates it from what comes before.
         let mut first = true;
@@ -481,18 +483,39 @@ pub fn llvm_function_to(
     k.is_some()
 }
 
-/// How many numbered metadata nodes a piece of [`ProgramText`] holds.
+/// How many numbered metadata nodes of the module's own a piece of
+/// [`ProgramText`] holds.
 pub const NODES_A_PIECE: usize = 4096;
 
+/// How many named types a piece of [`ProgramText`] holds.
+pub const TYPES_A_PIECE: usize = 64;
+
+/// About how many bits of a function block make a line of its text, and
+/// how many of its metadata blocks make a numbered node (what a piece not
+/// made yet is sized by).
+#[cfg(feature = "bitcode")]
+const BITS_A_LINE: u64 = 96;
+#[cfg(feature = "bitcode")]
+const BITS_A_NODE: u64 = 160;
+
 /// A program's text in pieces, each made when asked for: what a viewer
-/// holds to show a big module a screen at a time. An LLVM module is read
-/// and numbered once (named types, attribute groups and metadata are
-/// numbered in the order every body uses them, so the first line needs
-/// that); after that a piece costs what it prints: the head (header, types,
-/// globals), one function, the attribute groups and named metadata, or
-/// [`NODES_A_PIECE`] numbered metadata nodes.
-/// An SM4/5 program is one piece. The pieces in order are [`listing_to`]'s
-/// lines, and each reads the same whatever order they are asked for in.
+/// holds to show a big module a screen at a time. An SM4/5 program is one
+/// piece. An LLVM module is read without its function bodies, which are
+/// read as the text comes to them; its pieces are
+/// - the header (module ID, source file name, data layout, triple);
+/// - its named types, [`TYPES_A_PIECE`] a piece, in the order the bodies
+///   meet them (the first few need the first few bodies);
+/// - its comdats and globals;
+/// - each function: its text needs the functions before it numbered
+///   (their metadata and call attributes), so making it reads the bodies
+///   up to its own;
+/// - the attribute groups and named metadata (every body read);
+/// - the numbered metadata nodes of the module's own, [`NODES_A_PIECE`] a
+///   piece;
+/// - the nodes each function numbers first, a piece a function.
+///
+/// The pieces in order are [`listing_to`]'s lines, and each reads the same
+/// whatever order they are asked for in.
 pub struct ProgramText {
     inner: Inner,
 }
@@ -506,11 +529,31 @@ enum Inner {
         /// The module's first bit in the file.
         base: u64,
         name: String,
-        /// Comments on where the module stops being readable.
-        errors: Vec<Line>,
-        /// Numbered metadata nodes a piece.
+        /// Comments on where the module stops being readable (made with the
+        /// last piece, when every body is read).
+        errors: Option<Vec<Line>>,
+        /// Numbered metadata nodes of the module's own a piece.
         chunk: usize,
+        /// Pieces of named types.
+        types: usize,
     },
+}
+
+/// What a piece of a module's text holds.
+#[cfg(feature = "bitcode")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Header,
+    /// Named types `[from, to)`.
+    Types(usize, usize),
+    Globals,
+    Function(usize),
+    Groups,
+    /// The module's own numbered nodes `[from, to)`.
+    Nodes(usize, usize),
+    /// The nodes function `k` numbers first.
+    FunctionNodes(usize),
+    Past,
 }
 
 impl ProgramText {
@@ -540,29 +583,22 @@ impl ProgramText {
     }
 
     /// The text of the bitcode module `bytes` (a bare module or its wrapper),
-    /// which lie at byte `start` of the file, read and numbered.
+    /// which lie at byte `start` of the file: its records read, its bodies
+    /// left for when their text is asked for.
     #[cfg(feature = "bitcode")]
     pub fn bitcode(bytes: &[u8], start: u64, name: &str, dialect: Option<u32>) -> ProgramText {
-        let mut m = crate::llvmir::read(bytes);
+        let mut m = crate::llvmir::read_lazily(bytes);
         m.dialect = dialect;
-        let base = start * 8;
-        let errors = m
-            .errors
-            .iter()
-            .map(|(at, e)| {
-                Line::plain(format!(
-                    "; hexlens: the module stops being readable at bit {}: {e}",
-                    base + at
-                ))
-            })
-            .collect();
+        let listing = crate::llvmir::write::Listing::new(m);
+        let types = listing.named_types_bound().div_ceil(TYPES_A_PIECE);
         ProgramText {
             inner: Inner::Llvm {
-                listing: Box::new(crate::llvmir::write::Listing::new(m)),
-                base,
+                listing: Box::new(listing),
+                base: start * 8,
                 name: name.to_string(),
-                errors,
+                errors: None,
                 chunk: NODES_A_PIECE,
+                types,
             },
         }
     }
@@ -577,21 +613,71 @@ impl ProgramText {
         let _ = n;
     }
 
-    /// How many pieces the text is in: the head, each function, the tail's
-    /// attribute groups and named metadata, and its numbered metadata
-    /// [`NODES_A_PIECE`] nodes a piece, of an LLVM module; one for anything
-    /// else.
+    /// What piece `k` of a module's text holds.
+    #[cfg(feature = "bitcode")]
+    fn part(&self, k: usize) -> Part {
+        let Inner::Llvm {
+            listing,
+            chunk,
+            types,
+            ..
+        } = &self.inner
+        else {
+            return Part::Past;
+        };
+        let n = listing.functions();
+        let nodes = listing.module_nodes().div_ceil(*chunk);
+        let mut k = k;
+        if k == 0 {
+            return Part::Header;
+        }
+        k -= 1;
+        if k < *types {
+            return Part::Types(k * TYPES_A_PIECE, (k + 1) * TYPES_A_PIECE);
+        }
+        k -= types;
+        if k == 0 {
+            return Part::Globals;
+        }
+        k -= 1;
+        if k < n {
+            return Part::Function(k);
+        }
+        k -= n;
+        if k == 0 {
+            return Part::Groups;
+        }
+        k -= 1;
+        if k < nodes {
+            let to = ((k + 1) * chunk).min(listing.module_nodes());
+            return Part::Nodes(k * chunk, to);
+        }
+        k -= nodes;
+        if k < n {
+            return Part::FunctionNodes(k);
+        }
+        Part::Past
+    }
+
+    /// How many pieces the text is in (see [`ProgramText`]); one for
+    /// anything but an LLVM module.
     pub fn pieces(&self) -> usize {
         match &self.inner {
             Inner::Whole(_) => 1,
             #[cfg(feature = "bitcode")]
-            Inner::Llvm { listing, chunk, .. } => {
-                listing.functions() + 2 + listing.metadata_nodes().div_ceil(*chunk)
+            Inner::Llvm {
+                listing,
+                chunk,
+                types,
+                ..
+            } => {
+                let n = listing.functions();
+                types + 3 + 2 * n + listing.module_nodes().div_ceil(*chunk)
             }
         }
     }
 
-    /// How many functions the text holds (pieces 1 to this, after the head).
+    /// How many functions the text holds.
     pub fn functions(&self) -> usize {
         match &self.inner {
             Inner::Whole(_) => 0,
@@ -600,13 +686,38 @@ impl ProgramText {
         }
     }
 
-    /// The function piece `k` prints (`None` for the head and the tail, and
-    /// for unnamed functions).
+    /// The piece that holds function `k`'s text (`k` < [`ProgramText::functions`]).
+    pub fn function_piece(&self, k: usize) -> usize {
+        match &self.inner {
+            Inner::Whole(_) => {
+                let _ = k; // one piece
+                0
+            }
+            #[cfg(feature = "bitcode")]
+            Inner::Llvm { types, .. } => 2 + types + k,
+        }
+    }
+
+    /// How many of an LLVM module's function bodies are not read yet
+    /// (`None`: not a module's text).
+    pub fn module_unread(&self) -> Option<usize> {
+        match &self.inner {
+            Inner::Whole(_) => None,
+            #[cfg(feature = "bitcode")]
+            Inner::Llvm { listing, .. } => Some(listing.module().unread_bodies()),
+        }
+    }
+
+    /// The function piece `k` prints (`None` for other pieces, and for
+    /// unnamed functions).
     pub fn piece_name(&self, k: usize) -> Option<&str> {
         match &self.inner {
             Inner::Whole(_) => k.checked_sub(usize::MAX).map(|_| ""),
             #[cfg(feature = "bitcode")]
-            Inner::Llvm { listing, .. } => k.checked_sub(1).and_then(|f| listing.function_name(f)),
+            Inner::Llvm { listing, .. } => match self.part(k) {
+                Part::Function(f) => listing.function_name(f),
+                _ => None,
+            },
         }
     }
 
@@ -619,83 +730,141 @@ impl ProgramText {
                 lines.len()
             }
             #[cfg(feature = "bitcode")]
-            Inner::Llvm { listing, chunk, .. } => {
+            Inner::Llvm { listing, .. } => {
                 let m = listing.module();
-                let n = listing.functions();
-                if k == 0 {
-                    return 6 + m.globals.len() + m.types.len() / 4 + m.comdats.len();
-                }
-                if k == n + 1 {
-                    return 2 + m.named_md.len() + m.groups.len() / 2;
-                }
-                if k > n + 1 {
-                    let from = (k - n - 2) * chunk;
-                    let nodes = listing.metadata_nodes().saturating_sub(from);
-                    return nodes.min(*chunk) + usize::from(from == 0);
-                }
-                let f = listing
-                    .function_index(k - 1)
-                    .and_then(|i| m.functions.get(i));
-                match f.and_then(|f| f.body.as_ref()) {
-                    Some(b) => 4 + b.insts.len() + b.dbg.len() + 2 * b.blocks,
-                    None => 2,
+                let function =
+                    |f: usize| listing.function_index(f).and_then(|i| m.functions.get(i));
+                match self.part(k) {
+                    Part::Header => 4,
+                    Part::Types(from, to) => {
+                        to.min(listing.named_types_bound()).saturating_sub(from)
+                            + usize::from(from == 0)
+                    }
+                    Part::Globals => 1 + m.globals.len() + 2 * m.comdats.len(),
+                    Part::Function(f) => match function(f) {
+                        Some(func) => match (&func.body, func.block) {
+                            (Some(b), _) => 4 + b.insts.len() + b.dbg.len() + 2 * b.blocks,
+                            (None, Some((s, e))) => {
+                                4 + ((e - s).saturating_sub(func.md_bits) / BITS_A_LINE) as usize
+                            }
+                            _ => 2,
+                        },
+                        None => 0,
+                    },
+                    Part::Groups => 2 + m.named_md.len() + m.groups.len() / 2,
+                    Part::Nodes(from, to) => to - from + usize::from(from == 0),
+                    Part::FunctionNodes(f) => {
+                        if f < listing.numbered() {
+                            let (s, e) = listing_groups(listing, f);
+                            return e - s;
+                        }
+                        function(f).map_or(0, |func| {
+                            let locs = match (func.block, m.md.is_empty()) {
+                                (Some((s, e)), false) => ((e - s) / (8 * BITS_A_LINE)) as usize,
+                                _ => 0,
+                            };
+                            (func.md_bits / BITS_A_NODE) as usize + locs
+                        })
+                    }
+                    Part::Past => 0,
                 }
             }
         }
     }
 
     /// The piece whose lines bit `bit` of the file was most likely made
-    /// into, without making any text: the tail for a metadata record or an
-    /// attribute group, the function whose record or body holds it (a
-    /// location a body gives its instructions included), else the head.
-    pub fn piece_at(&self, bit: u64) -> usize {
-        match &self.inner {
-            Inner::Whole(_) => {
-                let _ = bit; // one piece
-                0
-            }
-            #[cfg(feature = "bitcode")]
+    /// into: the function whose record or body holds it (a location a body
+    /// gives its instructions included), the nodes a metadata record is
+    /// numbered with, the attribute groups, a named type's piece, the
+    /// globals, else the header. Reads the bodies and numbers the functions
+    /// it needs to tell.
+    pub fn piece_at(&mut self, bit: u64) -> usize {
+        #[cfg(feature = "bitcode")]
+        if let Some(k) = self.llvm_piece_at(bit) {
+            return k;
+        }
+        let _ = bit;
+        0
+    }
+
+    #[cfg(feature = "bitcode")]
+    fn llvm_piece_at(&mut self, bit: u64) -> Option<usize> {
+        let (n, types, base) = match &self.inner {
             Inner::Llvm {
                 listing,
                 base,
-                chunk,
+                types,
                 ..
-            } => {
-                let Some(b) = bit.checked_sub(*base) else {
-                    return 0;
-                };
-                let m = listing.module();
-                let n = listing.functions();
-                let inside = |r: (u64, u64)| r.0 <= b && b < r.1;
-                let mut in_md_block = false;
-                let function = (0..n).find(|&k| {
-                    let Some(f) = listing.function_index(k).and_then(|i| m.functions.get(i)) else {
-                        return false;
-                    };
-                    let body = f.body.as_ref().filter(|body| inside(body.block));
-                    in_md_block =
-                        body.is_some_and(|body| body.md_blocks.iter().any(|&r| inside(r)));
-                    inside(f.bits) || body.is_some()
+            } => (listing.functions(), *types, *base),
+            Inner::Whole(_) => return None,
+        };
+        let b = bit.checked_sub(base)?;
+        let inside = |r: (u64, u64)| r.0 <= b && b < r.1;
+        let Inner::Llvm { listing, chunk, .. } = &mut self.inner else {
+            return None;
+        };
+        let chunk = *chunk;
+        // The function whose record or block holds it.
+        let function = (0..n).find(|&k| {
+            let m = listing.module();
+            listing
+                .function_index(k)
+                .and_then(|i| m.functions.get(i))
+                .is_some_and(|f| inside(f.bits) || f.block.is_some_and(inside))
+        });
+        let mut in_md_block = false;
+        if let Some(k) = function {
+            listing.number_to(k + 1);
+            let m = listing.module();
+            let f = listing.function_index(k).and_then(|i| m.functions.get(i));
+            in_md_block = f
+                .and_then(|f| f.body.as_ref())
+                .is_some_and(|body| body.md_blocks.iter().any(|&r| inside(r)));
+        }
+        let groups = 2 + types + n;
+        // A body's own metadata blocks print in the tail; the locations its
+        // instructions name print with them.
+        if function.is_none() || in_md_block {
+            let id = listing.module().md.iter().position(|e| inside(e.bits));
+            if let Some(id) = id {
+                if listing.metadata_slot(id).is_none() {
+                    listing.number_all();
+                }
+                return Some(match listing.metadata_slot(id) {
+                    Some(slot) => match listing.node_function(slot) {
+                        Some(f) => groups + 1 + listing.module_nodes().div_ceil(chunk) + f,
+                        None => groups + 1 + slot / chunk,
+                    },
+                    None => groups,
                 });
-                // A body's own metadata blocks print in the tail; the
-                // locations its instructions name print with them.
-                let node = (function.is_none() || in_md_block)
-                    .then(|| m.md.iter().position(|e| inside(e.bits)))
-                    .flatten();
-                if let Some(id) = node {
-                    return match listing.metadata_slot(id) {
-                        Some(slot) => n + 2 + slot / *chunk,
-                        None => n + 1,
-                    };
-                }
-                if m.named_md.iter().any(|x| inside(x.2))
-                    || m.group_bits.iter().any(|g| inside(g.1))
-                {
-                    return n + 1;
-                }
-                function.map_or(0, |k| k + 1)
             }
         }
+        if let Some(k) = function {
+            return Some(2 + types + k);
+        }
+        let m = listing.module();
+        if m.named_md.iter().any(|x| inside(x.2)) || m.group_bits.iter().any(|g| inside(g.1)) {
+            return Some(groups);
+        }
+        let named = (0..m.types.len()).find(|&t| {
+            matches!(
+                m.types[t],
+                crate::llvmir::Type::Struct { name: Some(_), .. }
+            ) && m
+                .type_bits
+                .get(t)
+                .is_some_and(|r| r.iter().any(|&r| inside(r)))
+        });
+        if let Some(t) = named {
+            if let Some(place) = listing.named_type_place(t) {
+                return Some(1 + place / TYPES_A_PIECE);
+            }
+        }
+        let m = listing.module();
+        if m.globals.iter().any(|g| inside(g.bits)) || m.comdats.iter().any(|c| inside(c.2)) {
+            return Some(1 + types);
+        }
+        Some(0)
     }
 
     /// The lines of piece `k` (none past the last), made now.
@@ -707,6 +876,9 @@ impl ProgramText {
 
     /// [`ProgramText::piece`], handing each line to `sink` as it is made.
     pub fn piece_to(&mut self, k: usize, sink: &mut dyn FnMut(Line)) {
+        #[cfg(feature = "bitcode")]
+        let part = self.part(k);
+        let last = k + 1 == self.pieces();
         match &mut self.inner {
             Inner::Whole(lines) if k == 0 => lines.iter().cloned().for_each(sink),
             Inner::Whole(_) => {}
@@ -715,43 +887,66 @@ impl ProgramText {
                 listing,
                 base,
                 name,
-                errors,
-                chunk,
+                ..
             } => {
-                let chunk = *chunk;
-                let n = listing.functions();
-                let last = n + 1 + listing.metadata_nodes().div_ceil(chunk);
-                let text = if k == 0 {
-                    listing.head(name)
-                } else if k <= n {
-                    listing.function(k - 1)
-                } else if k == n + 1 {
-                    listing.tail_head()
-                } else if k <= last {
-                    let from = (k - n - 2) * chunk;
-                    listing.tail_nodes(from, from + chunk)
-                } else {
-                    return;
+                let text = match part {
+                    Part::Header => listing.header(name),
+                    Part::Types(from, to) => listing.types(from, to),
+                    Part::Globals => listing.globals(),
+                    Part::Function(f) => listing.function(f),
+                    Part::Groups => listing.tail_head(),
+                    Part::Nodes(from, to) => listing.tail_nodes(from, to),
+                    Part::FunctionNodes(f) => {
+                        let (from, to) = listing.function_nodes(f);
+                        listing.tail_nodes(from, to)
+                    }
+                    Part::Past => return,
                 };
+                let base = *base;
                 for l in text {
-                    text_lines(l, *base, sink);
+                    text_lines(l, base, sink);
                 }
-                if k == last {
-                    errors.iter().cloned().for_each(sink);
+                if last {
+                    self.stops().iter().cloned().for_each(sink);
                 }
             }
         }
+        let _ = last;
     }
 
     /// The comments on where the module stops being readable (the last
-    /// piece ends with them; none for a whole module).
-    pub fn stops(&self) -> &[Line] {
-        match &self.inner {
+    /// piece ends with them; none for a whole module). Reads every body.
+    pub fn stops(&mut self) -> &[Line] {
+        match &mut self.inner {
             Inner::Whole(_) => &[],
             #[cfg(feature = "bitcode")]
-            Inner::Llvm { errors, .. } => errors,
+            Inner::Llvm {
+                listing,
+                errors,
+                base,
+                ..
+            } => errors.get_or_insert_with(|| {
+                listing.number_all();
+                let mut at: Vec<&(u64, String)> = listing.module().errors.iter().collect();
+                // In stream order, as reading it whole meets them.
+                at.sort_by_key(|e| e.0);
+                at.iter()
+                    .map(|(at, e)| {
+                        Line::plain(format!(
+                            "; hexlens: the module stops being readable at bit {}: {e}",
+                            *base + at
+                        ))
+                    })
+                    .collect()
+            }),
         }
     }
+}
+
+/// The nodes function `f` (numbered) numbered first.
+#[cfg(feature = "bitcode")]
+fn listing_groups(listing: &crate::llvmir::write::Listing, f: usize) -> (usize, usize) {
+    listing.numbered_nodes(f).unwrap_or((0, 0))
 }
 
 /// The lines of writer line `l` (whose text may hold line breaks), its bits
@@ -773,13 +968,15 @@ fn text_lines(l: crate::llvmir::write::TextLine, base: u64, sink: &mut dyn FnMut
 
 /// How a file is decoded to find its programs ([`open_programs`] then
 /// opens what may hold them): big parts (bitcode blocks) left for later,
-/// since the text is made from the records, not the tree; scanned for
+/// since the text is made from the records, not the tree, and digests
+/// unchecked (a DXBC checksum reads the whole container); scanned for
 /// containers with `scan`.
 pub fn tree_options(scan: bool) -> crate::Options {
     crate::Options {
         scan,
         lazy_threshold: Some(1 << 16),
         page_size: Some(4096),
+        skip_digests: true,
         ..Default::default()
     }
 }

@@ -93,6 +93,11 @@ pub struct Options {
     /// place ([`formats::embedded`]), whatever the file is. A file no decoder
     /// recognises is scanned anyway (when the `embedded` decoder is built in).
     pub scan: bool,
+    /// Leave digests of the file's contents unchecked (a DirectX
+    /// Container's DXBC checksum and MD5 shader hash): for a reader that
+    /// wants only where things are, such as a listing finding its programs.
+    /// The nodes say they were not checked.
+    pub skip_digests: bool,
 }
 
 /// Decodes `src` with the first decoder that recognises it. A file no decoder
@@ -164,6 +169,7 @@ pub fn decode_as(format: &'static Format, src: &dyn ByteSource) -> Decoded {
 pub fn decode_as_with(format: &'static Format, src: &dyn ByteSource, opts: &Options) -> Decoded {
     let mut b = Builder::new(src, format.root);
     b.set_lazy_threshold(opts.lazy_threshold);
+    b.set_skip_digests(opts.skip_digests);
     if opts.lazy_threshold.is_some() {
         b.set_page_size(opts.page_size);
         b.set_exact_totals(opts.exact_totals);

@@ -34,6 +34,7 @@ pub fn streaming_options() -> Options {
         page_size: Some(STREAM_PAGE),
         exact_totals: true,
         scan: false,
+        skip_digests: false,
     }
 }
 

@@ -23,6 +23,7 @@ pub fn viewer_options() -> Options {
         page_size: Some(STREAM_PAGE),
         exact_totals: false,
         scan: false,
+        skip_digests: false,
     }
 }
 

@@ -309,6 +309,27 @@ fn the_signed_shader_a_pdb_belongs_to_checks_out() {
     );
 }
 
+/// Decoded to find where things are (`skip_digests`, as the listing does),
+/// the digests are left unchecked and say so, even when they are wrong.
+#[test]
+fn digests_left_unchecked_say_so() {
+    let mut bytes = gen::pdb_signed_shader();
+    bytes[4] ^= 0xFF;
+    let opts = hexlens_core::Options {
+        skip_digests: true,
+        ..Default::default()
+    };
+    let d = hexlens_core::decode_with(&bytes.as_slice(), &opts);
+    assert!(d.is_clean(), "{}", hexlens_core::output::to_text(&d));
+    assert_eq!(display(&d, "Header/Hash"), "container digest: not checked");
+    assert_eq!(
+        display(&d, "Parts/[2]/Hash/Digest"),
+        "MD5 shader hash: not checked"
+    );
+    // Checked, the changed digest is an error.
+    assert!(!decode_bytes(&bytes).is_clean());
+}
+
 #[test]
 fn a_shader_pdbs_debug_container_shows_the_signed_shaders_digest_without_an_error() {
     let shader = gen::pdb_signed_shader();

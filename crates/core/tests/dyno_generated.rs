@@ -715,6 +715,7 @@ fn pages_of_a_few_entries_expand_to_the_eager_tree_in_every_layout() {
                 page_size: Some(page),
                 exact_totals: true,
                 scan: false,
+                skip_digests: false,
             };
             let mut d = hexlens_core::decode_with(&data.as_slice(), &opts);
             expand_all(data, &mut d, false).unwrap();

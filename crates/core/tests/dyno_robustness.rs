@@ -165,6 +165,7 @@ fn expanded_json(data: &[u8], page: u32) -> String {
         page_size: Some(page),
         exact_totals: true,
         scan: false,
+        skip_digests: false,
     };
     let mut d = hexlens_core::decode_with(&data, &opts);
     let mut stack: Vec<u32> = (0..d.tree.len() as u32)
@@ -185,6 +186,7 @@ fn streamed_json(data: &[u8], page: u32) -> String {
         page_size: Some(page),
         exact_totals: true,
         scan: false,
+        skip_digests: false,
     };
     let mut d = hexlens_core::decode_with(&data, &opts);
     let mut limits = hexlens_core::stream::Limits::default();

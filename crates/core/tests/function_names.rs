@@ -144,6 +144,7 @@ fn names_everywhere(what: &str, bytes: &[u8], want: &[Option<String>]) {
             page_size: None,
             exact_totals: false,
             scan: false,
+            skip_digests: false,
         },
     );
     let blocks = function_blocks(&d.tree);

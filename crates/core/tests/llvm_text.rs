@@ -124,7 +124,7 @@ fn dxil_modules_print_as_llvm_dis_14_prints_them() {
                 .unwrap();
             assert!(o.status.success(), "{}: llvm-dis-14 failed", path.display());
             let want = String::from_utf8_lossy(&o.stdout).into_owned();
-            let m = llvmir::read(&bc);
+            let m = llvmir::read_lazily(&bc);
             let got = llvmir::write::module(m, &f.display().to_string());
             let got: Vec<String> = got
                 .iter()
@@ -359,7 +359,7 @@ fn clang_19_modules_print_as_llvm_dis_19_prints_them() {
             compile(&tools::llvm_19_tool("clang"), &args, src, &bc);
             let want = dis_text(&tools::llvm_19_tool("llvm-dis"), &bc);
             let bytes = std::fs::read(&bc).unwrap();
-            let m = llvmir::read(&bytes);
+            let m = llvmir::read_lazily(&bytes);
             assert!(m.modern());
             assert_text(&m, &bc, &want, 2, &format!("{} {opt} {g}", src.display()));
             let want: Vec<&str> = want.lines().collect();
@@ -414,7 +414,7 @@ fn reassembled(
 /// The text of `bc` as hexlens makes it, and as `dis` prints it.
 fn both_texts(bc: &[u8], file: &std::path::Path, dis: &std::path::Path) -> (String, String) {
     std::fs::write(file, bc).unwrap();
-    let m = llvmir::read(bc);
+    let m = llvmir::read_lazily(bc);
     let mut ours = text_lines(&m, &file.display().to_string()).join("\n");
     ours.push('\n');
     (ours, dis_text(dis, file))
@@ -521,7 +521,7 @@ fn clang_14_modules_print_as_llvm_dis_14_prints_them() {
             );
             let want = dis_text(&dis, &bc);
             let bytes = std::fs::read(&bc).unwrap();
-            let mut m = llvmir::read(&bytes);
+            let mut m = llvmir::read_lazily(&bytes);
             // An LLVM 14 producer: by default its text is LLVM 19's.
             assert!(m.modern());
             m.dialect = Some(14);
@@ -655,7 +655,9 @@ fn the_text_in_pieces_is_the_whole_text_in_any_order() {
             let mut checked = 0;
             for (k, piece) in made.iter().enumerate() {
                 for l in piece {
-                    let own = if l.text.starts_with("  ") && k > 0 && k <= pieces.functions() {
+                    let is_function =
+                        (0..pieces.functions()).any(|f| pieces.function_piece(f) == k);
+                    let own = if l.text.starts_with("  ") && is_function {
                         l.bits.last()
                     } else if l.text.starts_with('!') {
                         l.bits.first()
@@ -685,7 +687,10 @@ fn the_text_in_pieces_is_the_whole_text_in_any_order() {
                 functions += pieces.functions();
                 // A function piece starts with the blank line before it and
                 // holds its define or declare line.
-                for k in 1..=pieces.functions() {
+                let function_pieces: Vec<usize> = (0..pieces.functions())
+                    .map(|f| pieces.function_piece(f))
+                    .collect();
+                for k in function_pieces {
                     let lines = pieces.piece(k);
                     assert_eq!(lines[0].text, "", "{} piece {k}", f.display());
                     let name = pieces.piece_name(k).unwrap_or_default();
@@ -704,4 +709,47 @@ fn the_text_in_pieces_is_the_whole_text_in_any_order() {
         }
     }
     assert!(functions >= 20, "{functions} functions");
+}
+
+/// A module's text needs only the bodies the pieces asked for: the header
+/// and the first function's piece read the first bodies, not every body,
+/// and the text made that way is the text of the module read whole.
+#[test]
+fn the_first_pieces_read_only_the_first_bodies() {
+    use hexlens_core::dis;
+    let dir = tools::scratch_dir("llvm-text-lazy");
+    let bc = dir.join("many.bc");
+    compile(
+        &tools::llvm_19_tool("clang"),
+        &["-O1", "-g"],
+        &repo::root().join("crates/testkit/src/generators/bitcode/program_text.cpp"),
+        &bc,
+    );
+    let bytes = std::fs::read(&bc).unwrap();
+    let eager = llvmir::read(&bytes);
+    let bodies = eager.functions.iter().filter(|f| f.body.is_some()).count();
+    assert!(bodies >= 6, "{bodies} bodies");
+    let lazy = llvmir::read_lazily(&bytes);
+    assert_eq!(lazy.unread_bodies(), bodies);
+    assert_eq!(text_lines(&lazy, "m"), text_lines(&eager, "m"));
+    // The pieces a viewer opens on: the header reads no body, the globals
+    // none, the first function's piece its own at most.
+    let mut text = dis::ProgramText::bitcode(&bytes, 0, "m", None);
+    assert_eq!(text.module_unread(), Some(bodies));
+    assert_eq!(text.piece(0)[0].text, "; ModuleID = 'm'");
+    let first = text.function_piece(0);
+    text.piece(first - 1);
+    assert_eq!(text.module_unread(), Some(bodies));
+    assert!(!text.piece(first).is_empty());
+    assert!(
+        text.module_unread() >= Some(bodies - 1),
+        "{:?}",
+        text.module_unread()
+    );
+    // The last function's piece reads every body before it; the last
+    // piece reads them all.
+    text.piece(text.function_piece(text.functions() - 1));
+    assert!(text.module_unread() <= Some(1));
+    text.piece(text.pieces() - 1);
+    assert_eq!(text.module_unread(), Some(0));
 }

@@ -19,6 +19,7 @@ fn options(page: u32) -> Options {
         page_size: Some(page),
         exact_totals: true,
         scan: false,
+        skip_digests: false,
     }
 }
 

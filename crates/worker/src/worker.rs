@@ -640,8 +640,9 @@ mod worker {
     /// The listing module (`hexlens-worker-listing`: every decoder and the
     /// program text, `hexlens_core::dis`), fetched when the listing pane is
     /// first opened. It keeps one program's text ([`dis::ProgramText`]: the
-    /// module read and numbered once), and makes a piece of it (the head,
-    /// a function, the tail) when the pane asks for it.
+    /// module's records read, its bodies left until a piece needs them), and
+    /// makes a piece of it (the header, named types, globals, a function,
+    /// metadata nodes) when the pane asks for it.
     ///
     /// `{type: "listing", job, blob, scan, at, program, name, dialect}`:
     /// opens the program of the file `blob` holding byte `at` (or the

@@ -76,14 +76,43 @@ pub struct Cursor {
 pub struct Stream<'a> {
     data: &'a [u8],
     info: HashMap<u64, Vec<Abbrev>>,
+    /// How many BLOCKINFO blocks have been read.
+    infos: u32,
 }
+
+/// The BLOCKINFO abbreviations a stream has read: what a block entered
+/// later, from another [`Stream`] over the same bytes, needs.
+#[derive(Clone, Debug, Default)]
+pub struct BlockInfo(HashMap<u64, Vec<Abbrev>>);
 
 impl<'a> Stream<'a> {
     pub fn new(data: &'a [u8]) -> Self {
         Stream {
             data,
             info: HashMap::new(),
+            infos: 0,
         }
+    }
+
+    /// A stream over `data` that knows the BLOCKINFO abbreviations `info`
+    /// (taken from another stream over the same bytes).
+    pub fn with_blockinfo(data: &'a [u8], info: &BlockInfo) -> Self {
+        Stream {
+            data,
+            info: info.0.clone(),
+            infos: 0,
+        }
+    }
+
+    /// The BLOCKINFO abbreviations read so far.
+    pub fn block_info(&self) -> BlockInfo {
+        BlockInfo(self.info.clone())
+    }
+
+    /// How many BLOCKINFO blocks have been read (what changes when
+    /// [`Stream::block_info`] may).
+    pub fn blockinfo_reads(&self) -> u32 {
+        self.infos
     }
 
     /// The stream's bytes.
@@ -115,6 +144,8 @@ impl<'a> Stream<'a> {
     }
 
     /// `n` bits at bit `pos` (`n` ≤ 64), if they lie before `end`.
+    // Inlined even where the build is for size: the hot path of every read.
+    #[inline(always)]
     fn bits(&self, pos: u64, n: u64, end: u64) -> Option<u64> {
         if n == 0 {
             return Some(0);
@@ -146,6 +177,8 @@ impl<'a> Stream<'a> {
         Some(v)
     }
 
+    // Inlined even where the build is for size: the hot path of every read.
+    #[inline(always)]
     fn fixed(&self, c: &mut Cursor, n: u64) -> Result<u64, String> {
         let v = self
             .bits(c.pos, n, c.end)
@@ -154,6 +187,8 @@ impl<'a> Stream<'a> {
         Ok(v)
     }
 
+    // Inlined even where the build is for size: the hot path of every read.
+    #[inline(always)]
     fn vbr(&self, c: &mut Cursor, n: u64) -> Result<u64, String> {
         if !(2..=32).contains(&n) {
             return Err(format!("a vbr({n}) field"));
@@ -378,6 +413,7 @@ impl<'a> Stream<'a> {
     /// Reads a BLOCKINFO block: `SETBID` picks the block the following
     /// definitions are for.
     fn blockinfo(&mut self, b: &Block) -> Result<(), String> {
+        self.infos += 1;
         let mut c = Cursor {
             pos: b.body,
             end: b.end,

@@ -100,6 +100,7 @@ pub(crate) fn graft(b: &mut Builder, format: &'static Format, base: u64, len: u6
             page_size: b.page_size(),
             exact_totals: b.exact_totals(),
             scan: false,
+            skip_digests: b.skip_digests(),
         },
     });
     let t = g.decode(b.source());

@@ -182,6 +182,10 @@ pub struct Function {
     pub personality: u64,
     pub bits: (u64, u64),
     pub body: Option<Body>,
+    /// The bits of its FUNCTION_BLOCK and of the METADATA blocks at its
+    /// start, read or not ([`read_lazily`]).
+    pub block: Option<(u64, u64)>,
+    pub md_bits: u64,
 }
 
 /// A function body.
@@ -426,6 +430,80 @@ pub struct Module {
     /// `None`: by the producer (see [`Module::modern`]).
     pub dialect: Option<u32>,
     pub errors: Vec<(u64, String)>,
+    /// Function bodies left to read ([`read_lazily`]).
+    pub unread: Option<Box<Unread>>,
+}
+
+/// What reading a module's bodies later needs: the stream's bytes, the
+/// BLOCKINFO abbreviations in force at each body, the bodies in stream
+/// order, and the reader's state they share (where a function's own
+/// metadata is numbered from, the uniqued locations).
+#[derive(Clone, Debug, Default)]
+pub struct Unread {
+    data: std::rc::Rc<[u8]>,
+    infos: Vec<std::rc::Rc<crate::bitstream::records::BlockInfo>>,
+    /// [`Stream::blockinfo_reads`] when the last of `infos` was taken.
+    infos_read: u32,
+    /// (function, its block, its BLOCKINFO in `infos`), in stream order.
+    bodies: std::collections::VecDeque<(usize, Block, usize)>,
+    /// Which functions have a body in `bodies`.
+    pending: Vec<bool>,
+    module_md: Option<usize>,
+    locs: Locations,
+}
+
+/// Uniqued DILocations by (line, column, scope + 1, inlined-at + 1,
+/// implicit code).
+type Locations = std::collections::HashMap<[u64; 5], u64, rustc_hash::FxBuildHasher>;
+
+impl Module {
+    /// How many function bodies are left to read.
+    pub fn unread_bodies(&self) -> usize {
+        self.unread.as_ref().map_or(0, |u| u.bodies.len())
+    }
+
+    /// Reads the bodies left to read, in stream order, up to and including
+    /// function `f`'s (none if `f`'s is read or it has none). Bodies are
+    /// always read in stream order, so what they share (metadata IDs,
+    /// uniqued locations) is what reading the module whole gives.
+    pub fn read_bodies_to(&mut self, f: usize) {
+        let wanted = self
+            .unread
+            .as_ref()
+            .is_some_and(|u| u.pending.get(f).copied().unwrap_or(false));
+        while wanted && self.read_next_body().is_some_and(|g| g != f) {}
+    }
+
+    /// Reads every body left to read.
+    pub fn read_all_bodies(&mut self) {
+        while self.read_next_body().is_some() {}
+    }
+
+    /// Reads the next body left to read; its function.
+    fn read_next_body(&mut self) -> Option<usize> {
+        let mut u = self.unread.take()?;
+        // (An Unread is kept only while it has bodies left.)
+        let (f, b, info) = u.bodies.pop_front()?;
+        u.pending[f] = false;
+        let data = std::rc::Rc::clone(&u.data);
+        let mut s = Stream::with_blockinfo(&data, &u.infos[info]);
+        let mut r = Reader {
+            m: self,
+            strtab: Vec::new(),
+            pending_names: Vec::new(),
+            module_md: u.module_md,
+            locs: std::mem::take(&mut u.locs),
+            lazy: None,
+        };
+        let body = r.function(&mut s, &b, f);
+        u.module_md = r.module_md;
+        u.locs = std::mem::take(&mut r.locs);
+        self.functions[f].body = Some(body);
+        if !u.bodies.is_empty() {
+            self.unread = Some(u);
+        }
+        Some(f)
+    }
 }
 
 impl Module {
@@ -502,6 +580,18 @@ impl Module {
 /// Reads the module in `data` (a bitcode stream with its magic, or its
 /// wrapper).
 pub fn read(data: &[u8]) -> Module {
+    read_with(data, false)
+}
+
+/// [`read`], leaving the function bodies to read when they are asked for
+/// ([`Module::read_bodies_to`]): what a viewer showing the text a piece at
+/// a time reads first (the module's records, its types, globals and
+/// module-level metadata, and where each body lies).
+pub fn read_lazily(data: &[u8]) -> Module {
+    read_with(data, true)
+}
+
+fn read_with(data: &[u8], lazy: bool) -> Module {
     let mut m = Module::default();
     let data = unwrap(data);
     if data.len() < 4 || data[..4] != crate::bitstream::BITCODE_MAGIC {
@@ -517,6 +607,10 @@ pub fn read(data: &[u8]) -> Module {
         pending_names: Vec::new(),
         module_md: None,
         locs: Default::default(),
+        lazy: lazy.then(|| Unread {
+            data: data.into(),
+            ..Unread::default()
+        }),
     };
     loop {
         match s.next(&mut top) {
@@ -535,7 +629,32 @@ pub fn read(data: &[u8]) -> Module {
         }
     }
     r.apply_strtab();
+    if let Some(mut u) = r.lazy.take() {
+        if !u.bodies.is_empty() {
+            u.module_md = r.module_md;
+            u.locs = std::mem::take(&mut r.locs);
+            m.unread = Some(Box::new(u));
+        }
+    }
     m
+}
+
+/// The bits of the METADATA blocks at the start of function block `b`
+/// (before its first instruction): what a viewer sizes a body's metadata by
+/// before reading it.
+fn md_bits(s: &mut Stream, b: &Block) -> u64 {
+    let mut c = s.enter(b);
+    let mut bits = 0;
+    // DECLAREBLOCKS, then the constants and metadata blocks.
+    for _ in 0..8 {
+        match s.next(&mut c) {
+            Ok(Entry::Block(sub)) if sub.id == METADATA => bits += sub.end - sub.start,
+            Ok(Entry::Block(_)) => {}
+            Ok(Entry::Record(r)) if r.code == 1 => {}
+            _ => break,
+        }
+    }
+    bits
 }
 
 /// The stream inside a bitcode wrapper, or `data` itself.
@@ -558,9 +677,10 @@ struct Reader<'m> {
     /// Metadata entries of the module itself: a function's own metadata is
     /// numbered from here in each function.
     module_md: Option<usize>,
-    /// Uniqued DILocations by (line, column, scope + 1, inlined-at + 1,
-    /// implicit code): a DEBUG_LOC naming one already read is that node.
-    locs: std::collections::HashMap<[u64; 5], u64, rustc_hash::FxBuildHasher>,
+    /// Uniqued DILocations: a DEBUG_LOC naming one already read is that node.
+    locs: Locations,
+    /// Reading lazily: the bodies met and left for later.
+    lazy: Option<Unread>,
 }
 
 /// An alignment stored as log2 + 1 (0: none); 0 for one past 2^63.
@@ -628,6 +748,17 @@ impl Reader<'_> {
                     return;
                 }
             };
+            // What comes after a body left for later may change what the
+            // body is read with (values, types, metadata, abbreviations):
+            // the bodies left so far are read first. Only the symbol table
+            // (names) and more bodies are met after them in LLVM's layout.
+            let later = match &e {
+                Entry::Block(b) => b.id == FUNCTION || b.id == VALUE_SYMTAB,
+                _ => true,
+            };
+            if !later {
+                self.read_left(s);
+            }
             match e {
                 Entry::End => return,
                 Entry::Block(b) => match b.id {
@@ -654,8 +785,14 @@ impl Reader<'_> {
                                 .collect();
                         }
                         if let Some(&f) = bodies.get(next_body) {
-                            let body = self.function(s, &b, f);
-                            self.m.functions[f].body = Some(body);
+                            self.m.functions[f].block = Some((b.start, b.end));
+                            self.m.functions[f].md_bits = md_bits(s, &b);
+                            if self.lazy.is_some() {
+                                self.leave(s, b, f);
+                            } else {
+                                let body = self.function(s, &b, f);
+                                self.m.functions[f].body = Some(body);
+                            }
                         }
                         next_body += 1;
                     }
@@ -664,6 +801,36 @@ impl Reader<'_> {
                 Entry::Record(r) => self.module_record(&r),
             }
         }
+    }
+
+    /// Leaves function `f`'s body (block `b`) for later.
+    fn leave(&mut self, s: &Stream, b: Block, f: usize) {
+        let n = self.m.functions.len();
+        let Some(u) = self.lazy.as_mut() else {
+            return;
+        };
+        // A BLOCKINFO read since the last body: its abbreviations from here.
+        if u.infos.is_empty() || s.blockinfo_reads() != u.infos_read {
+            u.infos.push(std::rc::Rc::new(s.block_info()));
+            u.infos_read = s.blockinfo_reads();
+        }
+        u.pending.resize(n, false);
+        u.pending[f] = true;
+        u.bodies.push_back((f, b, u.infos.len() - 1));
+    }
+
+    /// Reads the bodies left for later now.
+    fn read_left(&mut self, s: &Stream) {
+        let Some(mut u) = self.lazy.take() else {
+            return;
+        };
+        while let Some((f, b, info)) = u.bodies.pop_front() {
+            u.pending[f] = false;
+            let mut s = Stream::with_blockinfo(s.data(), &u.infos[info]);
+            let body = self.function(&mut s, &b, f);
+            self.m.functions[f].body = Some(body);
+        }
+        self.lazy = Some(u);
     }
 
     fn module_record(&mut self, r: &Record) {
@@ -751,6 +918,8 @@ impl Reader<'_> {
                     personality: ob(14),
                     bits: r.bits,
                     body: None,
+                    block: None,
+                    md_bits: 0,
                 };
                 let i = self.m.functions.len();
                 if let Some((off, size)) = st {

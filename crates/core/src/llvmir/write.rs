@@ -67,51 +67,98 @@ pub fn module_to(m: impl Into<Rc<Module>>, name: &str, sink: &mut dyn FnMut(Text
 /// The pieces put together in order are [`module`]'s text.
 pub struct Listing {
     w: Writer,
-    /// The functions' indices in text order.
-    order: Vec<usize>,
 }
 
 impl Listing {
     /// Numbers module `m`'s text (an `Rc<Module>`, or a `Module` moved in).
+    /// A module read with its bodies left for later
+    /// ([`super::read_lazily`]) has them read as the text needs them: the
+    /// listing then holds the only reference to it.
     pub fn new(m: impl Into<Rc<Module>>) -> Self {
-        let mut w = Writer::new(m.into());
+        let mut m = m.into();
+        if m.unread_bodies() > 0 {
+            Rc::make_mut(&mut m);
+        }
+        let mut w = Writer::new(m);
         w.number();
-        let order = w.order();
-        Listing { w, order }
+        Listing { w }
     }
 
-    /// The module the text is made from.
+    /// The module the text is made from (its bodies read so far).
     pub fn module(&self) -> &Module {
         &self.w.m
     }
 
-    /// The lines before the first function.
+    /// The lines before the first function: the header, named types,
+    /// comdats and globals.
     pub fn head(&mut self, name: &str) -> Vec<TextLine> {
         self.w.head(name);
+        self.w.head_types(0, usize::MAX);
+        self.w.head_globals();
+        std::mem::take(&mut self.w.out)
+    }
+
+    /// The head in parts: the header (module ID, source file name, data
+    /// layout, triple).
+    pub fn header(&mut self, name: &str) -> Vec<TextLine> {
+        self.w.head(name);
+        std::mem::take(&mut self.w.out)
+    }
+
+    /// Named types `[from, to)` as the text defines them (a blank line
+    /// before the first). Their order is the order the bodies meet them
+    /// in: finding the first few reads the first few bodies.
+    pub fn types(&mut self, from: usize, to: usize) -> Vec<TextLine> {
+        self.w.head_types(from, to);
+        std::mem::take(&mut self.w.out)
+    }
+
+    /// How many named types the text can define at most (those of the
+    /// type table; the text defines those the module uses).
+    pub fn named_types_bound(&self) -> usize {
+        let m = &self.w.m;
+        m.types
+            .iter()
+            .filter(|t| matches!(t, Type::Struct { name: Some(_), .. }))
+            .count()
+    }
+
+    /// Where named type `t` is in the text's order, finding them all.
+    pub fn named_type_place(&mut self, t: TypeId) -> Option<usize> {
+        self.w.types_to(usize::MAX);
+        self.w.named.iter().position(|&x| x == t)
+    }
+
+    /// The head's comdats and globals.
+    pub fn globals(&mut self) -> Vec<TextLine> {
+        self.w.head_globals();
         std::mem::take(&mut self.w.out)
     }
 
     /// How many functions (definitions and declarations) the text holds.
     pub fn functions(&self) -> usize {
-        self.order.len()
+        self.w.order.len()
     }
 
     /// The name of function `k` (in text order), if it has one.
     pub fn function_name(&self, k: usize) -> Option<&str> {
-        self.order
+        self.w
+            .order
             .get(k)
             .and_then(|&f| self.w.m.functions[f].name.as_deref())
     }
 
     /// The index in the module's functions of function `k` (in text order).
     pub fn function_index(&self, k: usize) -> Option<usize> {
-        self.order.get(k).copied()
+        self.w.order.get(k).copied()
     }
 
     /// The lines of function `k` (in text order), from the blank line
-    /// before it.
+    /// before it. The functions before it are numbered first (their
+    /// bodies read).
     pub fn function(&mut self, k: usize) -> Vec<TextLine> {
-        if let Some(&f) = self.order.get(k) {
+        if let Some(&f) = self.w.order.get(k) {
+            self.w.number_to(k + 1);
             let m = Rc::clone(&self.w.m);
             self.w.line(TextLine::plain(""));
             self.w.function(&m.functions[f]);
@@ -119,18 +166,64 @@ impl Listing {
         std::mem::take(&mut self.w.out)
     }
 
+    /// Reads every body and numbers everything (what the tail needs).
+    pub fn number_all(&mut self) {
+        self.w.number_all();
+    }
+
     /// The lines after the last function.
     pub fn tail(&mut self) -> Vec<TextLine> {
+        self.w.number_all();
         self.w.tail(None);
         std::mem::take(&mut self.w.out)
     }
 
-    /// How many numbered metadata nodes the tail lists.
-    pub fn metadata_nodes(&self) -> usize {
+    /// How many numbered metadata nodes the tail lists (every function
+    /// numbered).
+    pub fn metadata_nodes(&mut self) -> usize {
+        self.w.number_all();
         self.w.md_order.len()
     }
 
-    /// The slot (`!N`) of metadata ID `id`, if the text numbers it.
+    /// How many numbered nodes the module itself numbers: the tail's first
+    /// (those of globals and named metadata), before any function's.
+    pub fn module_nodes(&self) -> usize {
+        self.w.module_nodes
+    }
+
+    /// The numbered nodes function `k` (in text order) numbers first:
+    /// `[start, end)` in the tail's order (the functions before it numbered).
+    pub fn function_nodes(&mut self, k: usize) -> (usize, usize) {
+        self.w.number_to(k + 1);
+        self.w.md_groups.get(k).copied().unwrap_or((0, 0))
+    }
+
+    /// The nodes function `k` numbered first, if it is numbered.
+    pub fn numbered_nodes(&self, k: usize) -> Option<(usize, usize)> {
+        self.w.md_groups.get(k).copied()
+    }
+
+    /// The function (in text order) that numbered tail node `slot`, `None`
+    /// for the module's own (of those numbered so far).
+    pub fn node_function(&self, slot: usize) -> Option<usize> {
+        if slot < self.w.module_nodes {
+            return None;
+        }
+        let k = self.w.md_groups.partition_point(|g| g.1 <= slot);
+        (k < self.w.md_groups.len()).then_some(k)
+    }
+
+    /// How many functions (in text order) are numbered.
+    pub fn numbered(&self) -> usize {
+        self.w.numbered
+    }
+
+    /// Numbers functions `[0, k)` (reading their bodies).
+    pub fn number_to(&mut self, k: usize) {
+        self.w.number_to(k);
+    }
+
+    /// The slot (`!N`) of metadata ID `id`, if it is numbered (so far).
     pub fn metadata_slot(&self, id: usize) -> Option<usize> {
         self.w
             .md_slots
@@ -141,20 +234,28 @@ impl Listing {
 
     /// The tail's lines before the numbered metadata (attribute groups and
     /// named metadata), then those of numbered nodes `[from, to)`: the tail
-    /// in parts, [`Listing::tail`]'s lines in order.
+    /// in parts, [`Listing::tail`]'s lines in order. The attribute groups
+    /// need every function numbered.
     pub fn tail_head(&mut self) -> Vec<TextLine> {
+        self.w.number_all();
         self.w.groups();
         std::mem::take(&mut self.w.out)
     }
 
-    /// Numbered metadata nodes `[from, to)` (see [`Listing::tail_head`]).
+    /// Numbered metadata nodes `[from, to)` (see [`Listing::tail_head`]):
+    /// the module's own need no function numbered, a function's nodes need
+    /// it numbered ([`Listing::function_nodes`]).
     pub fn tail_nodes(&mut self, from: usize, to: usize) -> Vec<TextLine> {
+        if to > self.w.md_order.len() {
+            self.w.number_all();
+        }
         self.w.nodes(from, to, None);
         std::mem::take(&mut self.w.out)
     }
 
     /// [`Listing::tail`], handed to `sink` a few lines at a time.
     pub fn tail_to(&mut self, sink: &mut dyn FnMut(TextLine)) {
+        self.w.number_all();
         self.w.tail(Some(&mut *sink));
         self.w.out.drain(..).for_each(sink);
     }
@@ -259,6 +360,18 @@ struct Writer {
     modern: bool,
     /// The nodes `!llvm.module.flags` lists.
     module_flags: HashSet<u64>,
+    /// The functions' indices in text order.
+    order: Vec<usize>,
+    /// How many functions (in text order) are numbered.
+    numbered: usize,
+    /// How many nodes the module itself numbers (before any function's).
+    module_nodes: usize,
+    /// The nodes each numbered function numbers: `[start, end)` in `md_order`.
+    md_groups: Vec<(usize, usize)>,
+    /// The type finder's state (named types go to `named`).
+    found: Found,
+    /// How many metadata kinds `kind_names` was made from.
+    kinds_seen: usize,
     /// Attribute text by (list, index).
     attr_text_at: std::cell::RefCell<HashMap<(u64, u64), String>>,
 }
@@ -336,6 +449,12 @@ impl Writer {
                 .filter(|(n, _, _)| n == "llvm.module.flags")
                 .flat_map(|(_, ops, _)| ops.iter().copied())
                 .collect(),
+            order: Vec::new(),
+            numbered: 0,
+            module_nodes: 0,
+            md_groups: Vec::new(),
+            found: Found::default(),
+            kinds_seen: m.md_kinds.len(),
         };
         w.type_names = (0..m.types.len()).map(|t| w.ty_text(t)).collect();
         w
@@ -364,11 +483,54 @@ impl Writer {
                 n += 1;
             }
         }
+        self.order = self.order();
         self.number_module();
-        self.named = self.named_types();
     }
 
-    /// The header, named types, comdats and globals.
+    /// Reads function `f`'s body if it is left to read (and those before
+    /// it in the stream), and takes in what reading it added.
+    fn read_to(&mut self, f: usize) {
+        if self.m.unread_bodies() == 0 {
+            return;
+        }
+        // The listing holds the only reference (see `Listing::new`).
+        if let Some(m) = Rc::get_mut(&mut self.m) {
+            m.read_bodies_to(f);
+        }
+        let n = self.m.md.len();
+        if self.md_slots.len() < n {
+            self.md_slots.resize(n, u32::MAX);
+        }
+        if self.m.md_kinds.len() != self.kinds_seen {
+            self.kinds_seen = self.m.md_kinds.len();
+            self.kind_names = self
+                .m
+                .md_kinds
+                .iter()
+                .map(|(k, n)| (*k, n.clone()))
+                .collect();
+        }
+    }
+
+    /// Numbers what functions `[0, k)` (in text order) number: their
+    /// attachments' metadata, their calls' attribute sets.
+    fn number_to(&mut self, k: usize) {
+        while self.numbered < k.min(self.order.len()) {
+            let f = self.order[self.numbered];
+            self.read_to(f);
+            let start = self.md_order.len();
+            self.number_function(f);
+            self.md_groups.push((start, self.md_order.len()));
+            self.numbered += 1;
+        }
+    }
+
+    /// Numbers every function.
+    fn number_all(&mut self) {
+        self.number_to(self.order.len());
+    }
+
+    /// The header: module ID, source file name, data layout, triple.
     fn head(&mut self, name: &str) {
         let rc = Rc::clone(&self.m);
         let m: &Module = &rc;
@@ -397,16 +559,29 @@ impl Writer {
             s.push('"');
             self.line(TextLine::at(s, m.header_bits[0]));
         }
-        let named = self.named.clone();
-        if !named.is_empty() {
+    }
+
+    /// The lines of named types `[from, to)` in the order the text defines
+    /// them (a blank line before the first), found as far as `to`.
+    fn head_types(&mut self, from: usize, to: usize) {
+        self.types_to(to);
+        let to = to.min(self.named.len());
+        if from == 0 && to > 0 {
             self.line(TextLine::plain(""));
-            for t in named {
-                let text = format!("{} = type {}", self.ty(t), self.struct_body(t));
-                let mut l = TextLine::plain(text);
-                l.bits = m.type_bits.get(t).cloned().unwrap_or_default();
-                self.line(l);
-            }
         }
+        for k in from..to {
+            let t = self.named[k];
+            let text = format!("{} = type {}", self.ty(t), self.struct_body(t));
+            let mut l = TextLine::plain(text);
+            l.bits = self.m.type_bits.get(t).cloned().unwrap_or_default();
+            self.line(l);
+        }
+    }
+
+    /// The head's comdats and globals.
+    fn head_globals(&mut self) {
+        let rc = Rc::clone(&self.m);
+        let m: &Module = &rc;
         // Comdats of global objects: functions', then variables'.
         let mut comdats: Vec<u64> = Vec::new();
         let mut seen = HashSet::default();
@@ -532,13 +707,21 @@ impl Writer {
                 self.md_slot(o);
             }
         }
-        for f in self.order().into_iter().map(|k| &m.functions[k]) {
+        for f in self.order.clone().into_iter().map(|k| &m.functions[k]) {
             let a = self.function_attrs(f);
             if !a.is_empty() {
                 self.attr_slot(&a);
             }
         }
-        for f in self.order().into_iter().map(|k| &m.functions[k]) {
+        self.module_nodes = self.md_order.len();
+    }
+
+    /// Numbers what function `f` numbers (its body read).
+    fn number_function(&mut self, f: usize) {
+        let rc = Rc::clone(&self.m);
+        let m: &Module = &rc;
+        {
+            let f = &m.functions[f];
             for (_, node) in self.function_attachments(f) {
                 self.md_slot(node);
             }
@@ -713,75 +896,70 @@ impl Writer {
         }
     }
 
-    /// Named struct types in the order LLVM's type finder meets them.
-    fn named_types(&self) -> Vec<TypeId> {
-        let m = &*self.m;
-        let mut f = Finder {
-            m,
-            seen: vec![false; m.types.len()],
-            consts: Default::default(),
-            mds: Default::default(),
-            out: Vec::new(),
-            modern: self.modern,
-        };
-        for g in &m.globals {
-            if let Some(p) = m.pointer_to(g.ty, g.space) {
-                f.ty(p);
+    /// Finds named struct types, in the order LLVM's type finder meets them
+    /// (globals, then each function and its body, then named metadata),
+    /// until `n` are found or all are; the bodies it looks in are read as it
+    /// comes to them.
+    fn types_to(&mut self, n: usize) {
+        while !self.found.done && self.named.len() < n {
+            // Every named type of the table found: there are no more.
+            if self.found.started && self.named.len() == self.found.bound {
+                self.found.done = true;
+                break;
+            }
+            let k = self.found.functions;
+            if self.found.started && k < self.order.len() {
+                self.read_to(self.order[k]);
+            }
+            let rc = Rc::clone(&self.m);
+            let m: &Module = &rc;
+            let st = &mut self.found;
+            if st.seen.len() < m.types.len() {
+                st.seen.resize(m.types.len(), false);
+            }
+            if !st.started {
+                st.bound = m
+                    .types
+                    .iter()
+                    .filter(|t| matches!(t, Type::Struct { name: Some(_), .. }))
+                    .count();
+            }
+            let mut f = Finder {
+                m,
+                seen: std::mem::take(&mut st.seen),
+                consts: std::mem::take(&mut st.consts),
+                mds: std::mem::take(&mut st.mds),
+                out: std::mem::take(&mut self.named),
+                modern: self.modern,
+            };
+            if !st.started {
+                st.started = true;
+                for g in &m.globals {
+                    if let Some(p) = m.pointer_to(g.ty, g.space) {
+                        f.ty(p);
+                    } else {
+                        f.ty(g.ty);
+                    }
+                    if let Some(i) = g.init {
+                        f.value(i, None);
+                    }
+                }
+            } else if k < self.order.len() {
+                st.functions += 1;
+                f.function(&m.functions[self.order[k]]);
             } else {
-                f.ty(g.ty);
-            }
-            if let Some(i) = g.init {
-                f.value(i, None);
-            }
-        }
-        for func in self.order().into_iter().map(|k| &m.functions[k]) {
-            if let Some(p) = m.pointer_to(func.ty, func.space) {
-                f.ty(p);
-            } else {
-                f.ty(func.ty);
-            }
-            if let Some(b) = &func.body {
-                let base = m.values.len();
-                for i in &b.insts {
-                    f.ty(i.ty);
-                    for v in operands(&i.op) {
-                        if v >= super::MD_ARG {
-                            // Metadata as an argument: the types in it.
-                            let mut id = (v - super::MD_ARG) as u64;
-                            if let Some((from, shift)) = b.md_shift {
-                                if id >= from {
-                                    id += shift;
-                                }
-                            }
-                            match m.md.get(id as usize).map(|e| &e.md) {
-                                Some(Md::Value(_, x)) => f.value(*x, Some((b, base))),
-                                Some(Md::Node { .. }) => f.md(id),
-                                _ => {}
-                            }
-                            continue;
-                        }
-                        f.value(v, Some((b, base)));
-                    }
-                    if let Op::Gep { source, .. } = i.op {
-                        f.ty(source);
-                    }
-                    if let Op::Alloca { ty, .. } = i.op {
-                        f.ty(ty);
-                    }
-                    let mut md = i.md.clone();
-                    md.sort_by_key(|&(k, _)| k);
-                    for (_, node) in md {
-                        f.md(node);
+                st.done = true;
+                for (_, ops, _) in &m.named_md {
+                    for &o in ops {
+                        f.md(o);
                     }
                 }
             }
+            st.seen = f.seen;
+            st.consts = f.consts;
+            st.mds = f.mds;
+            self.named = f.out;
         }
-        for (_, ops, _) in &m.named_md {
-            for &o in ops {
-                f.md(o);
-            }
-        }
-        f.out
     }
 
     // ----- types ------------------------------------------------------------
@@ -2400,6 +2578,22 @@ impl Writer {
 }
 
 /// What LLVM's type finder collects: named structs, depth first, subtypes in order.
+/// Where the type finder is: what it has met, and how far it has looked.
+#[derive(Default)]
+struct Found {
+    seen: Vec<bool>,
+    consts: HashSet<(usize, ValueId)>,
+    mds: HashSet<u64>,
+    /// The globals are looked at.
+    started: bool,
+    /// Functions (in text order) looked at.
+    functions: usize,
+    /// Named metadata looked at: every type is found.
+    done: bool,
+    /// How many named types the table holds.
+    bound: usize,
+}
+
 struct Finder<'m> {
     m: &'m Module,
     seen: Vec<bool>,
@@ -2442,6 +2636,52 @@ impl Finder<'_> {
                     self.seen[s] = true;
                     stack.push(s);
                 }
+            }
+        }
+    }
+
+    /// Types in function `func`'s type and body.
+    fn function(&mut self, func: &Function) {
+        let m = self.m;
+        if let Some(p) = m.pointer_to(func.ty, func.space) {
+            self.ty(p);
+        } else {
+            self.ty(func.ty);
+        }
+        let Some(b) = &func.body else {
+            return;
+        };
+        let base = m.values.len();
+        for i in &b.insts {
+            self.ty(i.ty);
+            for v in operands(&i.op) {
+                if v >= super::MD_ARG {
+                    // Metadata as an argument: the types in it.
+                    let mut id = (v - super::MD_ARG) as u64;
+                    if let Some((from, shift)) = b.md_shift {
+                        if id >= from {
+                            id += shift;
+                        }
+                    }
+                    match m.md.get(id as usize).map(|e| &e.md) {
+                        Some(Md::Value(_, x)) => self.value(*x, Some((b, base))),
+                        Some(Md::Node { .. }) => self.md(id),
+                        _ => {}
+                    }
+                    continue;
+                }
+                self.value(v, Some((b, base)));
+            }
+            if let Op::Gep { source, .. } = i.op {
+                self.ty(source);
+            }
+            if let Op::Alloca { ty, .. } = i.op {
+                self.ty(ty);
+            }
+            let mut md = i.md.clone();
+            md.sort_by_key(|&(k, _)| k);
+            for (_, node) in md {
+                self.md(node);
             }
         }
     }

@@ -196,6 +196,10 @@ pub(crate) fn show_container_digest(b: &mut Builder, id: NodeId) {
         b.set_display(id, "container digest: not signed (all zero)");
         return;
     }
+    if b.skip_digests() {
+        b.set_display(id, "container digest: not checked");
+        return;
+    }
     let file_len = b.file_len();
     let end = match b.peek_uint(0x18, 4) {
         Some(size) if size >= CHECKSUM_START && size <= file_len => size,
@@ -286,6 +290,10 @@ pub(crate) fn show_shader_hash(b: &mut Builder, id: NodeId, at: u64, includes_so
     }
     if found.iter().all(|&x| x == 0) {
         b.set_display(id, "MD5 shader hash: not computed (all zero)");
+        return;
+    }
+    if b.skip_digests() {
+        b.set_display(id, "MD5 shader hash: not checked");
         return;
     }
     let (cc, what) = if includes_source {
