@@ -488,7 +488,7 @@ pub fn llvm_function_to(
 pub const NODES_A_PIECE: usize = 4096;
 
 /// How many named types a piece of [`ProgramText`] holds.
-pub const TYPES_A_PIECE: usize = 64;
+pub const TYPES_A_PIECE: usize = 32;
 
 /// About how many bits of a function block make a line of its text, and
 /// how many of its metadata blocks make a numbered node (what a piece not

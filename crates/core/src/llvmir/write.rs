@@ -3207,10 +3207,18 @@ fn order(k: u64, modern: bool) -> u32 {
     } else {
         0
     };
-    // The position of the name among all names, in byte order.
-    let name = CPP.get(k as usize).copied().unwrap_or("~");
-    let rank = CPP.iter().filter(|n| !n.is_empty() && **n < name).count() as u32;
-    (class << 16) | rank
+    // The position of the name among all names, in byte order (an unknown
+    // kind's "~" after them all), worked out once.
+    static RANKS: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    let ranks = RANKS.get_or_init(|| {
+        (0..=CPP.len())
+            .map(|i| {
+                let name = CPP.get(i).copied().unwrap_or("~");
+                CPP.iter().filter(|n| !n.is_empty() && **n < name).count() as u32
+            })
+            .collect()
+    });
+    (class << 16) | ranks[(k as usize).min(CPP.len())]
 }
 
 /// An intrinsic LLVM's reader renames when it reads old bitcode, with the
