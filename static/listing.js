@@ -229,6 +229,11 @@ function receive(m) {
     waiters.delete(`at${m.bit}`);
     (cbs || []).forEach((f) => f(m.k));
   }
+  if (m.type === 'defined') {
+    const cbs = waiters.get(`def${m.name}`);
+    waiters.delete(`def${m.name}`);
+    (cbs || []).forEach((f) => f(m.k));
+  }
 }
 
 function restack() {
@@ -468,21 +473,17 @@ function define(k, i, word) {
       || found(k, new RegExp(`^${escapeRe(bare)}:`))
       || found(k, new RegExp(`^define .*${name}[,)]`));
   }
-  const last = pieces.length - 1;
-  if (sigil === '!' || sigil === '#') {
-    const re = sigil === '!' ? new RegExp(`^${name} = `) : new RegExp(`^attributes ${name} = `);
-    if (pieces[last]) return found(last, re);
-    ask(last, () => found(last, re));
-    return true;
-  }
-  // A global: a variable, alias or comdat in the head, or a function's own piece.
-  if (found(0, new RegExp(`^${name} = `))) return true;
-  const fname = word.slice(1).replace(/^"|"$/g, '');
-  const f = names.indexOf(fname);
-  if (f < 0) return false;
-  const re = new RegExp(`^(define|declare) .*${name}\\(`);
-  if (pieces[f]) return found(f, re);
-  ask(f, () => found(f, re));
+  // Metadata, an attribute group, a global or a function: the worker knows
+  // the piece that defines it (numbering what it must to tell).
+  const re = sigil === '!' ? new RegExp(`^${name} = `)
+    : sigil === '#' ? new RegExp(`^attributes ${name} = `)
+      : new RegExp(`^(${name} = |(define|declare) .*${name}\\()`);
+  const key = `def${word}`;
+  if (!waiters.has(key)) worker.postMessage({ type: 'define', job, name: word });
+  waiters.set(key, [...(waiters.get(key) || []), (kk) => {
+    if (kk < 0) return say(`${word} is not defined in this text.`);
+    ask(kk, () => found(kk, re) || say(`${word} is not defined in this text.`));
+  }]);
   return true;
 }
 

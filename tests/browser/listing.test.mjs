@@ -154,6 +154,51 @@ test('selecting bytes marks the line made from them; a name goes to its definiti
   assert.deepEqual(problems, []);
 });
 
+test('a click on a metadata node, an attribute group or a function goes to the line that defines it', async () => {
+  const lines = await dxilLines();
+  const texts = lines.map((l) => l.text);
+  const unique = (t) => texts.indexOf(t) === texts.lastIndexOf(t);
+  const escape = (w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const defOf = {
+    '!': (w) => texts.find((t) => t.startsWith(`${w} = `)),
+    '#': (w) => texts.find((t) => t.startsWith(`attributes ${w} = `)),
+    '@': (w) => texts.find((t) => /^(define|declare) /.test(t) && t.includes(`${w}(`)),
+  };
+  let checked = 0;
+  for (const sigil of ['!', '#', '@']) {
+    // A line that uses a name of this kind defined on another line.
+    let pick = null;
+    for (const t of texts) {
+      if (!unique(t) || !t.trim()) continue;
+      for (const m of t.matchAll(new RegExp(`${escape(sigil)}[\\w.$-]+`, 'g'))) {
+        const def = defOf[sigil](m[0]);
+        if (m.index > 0 && def && def !== t) {
+          pick = { use: t, word: m[0], def, at: m.index };
+          break;
+        }
+      }
+      if (pick) break;
+    }
+    assert.ok(pick, `a use of a ${sigil} name`);
+    await page.fill('#listing-pane .listing-search', pick.use.trim());
+    await page.press('#listing-pane .listing-search', 'Enter');
+    await page.waitForFunction((t) => document.querySelector('#listing-pane .listing-line.marked')?.textContent === t, pick.use);
+    const box = await page.evaluate(({ t, at }) => {
+      const row = [...document.querySelectorAll('#listing-pane .listing-line')].find((r) => !r.hidden && r.textContent === t);
+      const r = document.createRange();
+      r.setStart(row.firstChild, at + 1);
+      r.setEnd(row.firstChild, at + 2);
+      const b = r.getBoundingClientRect();
+      return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    }, { t: pick.use, at: pick.at });
+    await page.mouse.click(box.x, box.y);
+    await page.waitForFunction((t) => document.querySelector('#listing-pane .listing-line.marked')?.textContent === t, pick.def);
+    checked += 1;
+  }
+  assert.equal(checked, 3);
+  assert.deepEqual(problems, []);
+});
+
 test('another file opened while the pane is open shows its own programs', async () => {
   await openListing('basic_code_dxil.dxil.dxbc');
   const next = 'd3d12_shaders_L2434_ps_dmax_code.dxbc';

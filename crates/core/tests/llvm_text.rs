@@ -677,6 +677,29 @@ fn the_text_in_pieces_is_the_whole_text_in_any_order() {
                     }
                 }
             }
+            // Every name a line defines leads to that line's piece (what a
+            // click on a use of it goes to).
+            if p.syntax == dis::Syntax::Llvm {
+                let mut defined = 0;
+                for (k, piece) in made.iter().enumerate() {
+                    for l in piece {
+                        let t = &l.text;
+                        let name = if t.starts_with('!') || t.starts_with('@') {
+                            t.split(" = ").next().filter(|_| t.contains(" = "))
+                        } else if let Some(rest) = t.strip_prefix("attributes ") {
+                            rest.split(" = ").next()
+                        } else if t.starts_with("define ") || t.starts_with("declare ") {
+                            t.find(" @").and_then(|at| t[at + 1..].split('(').next())
+                        } else {
+                            None
+                        };
+                        let Some(name) = name else { continue };
+                        assert_eq!(pieces.definition(name), Some(k), "{} {name}", f.display());
+                        defined += 1;
+                    }
+                }
+                assert!(defined > 20, "{} {defined}", f.display());
+            }
             if p.syntax == dis::Syntax::Llvm {
                 assert!(checked > 20, "{} {checked}", f.display());
                 assert!(
@@ -752,4 +775,12 @@ fn the_first_pieces_read_only_the_first_bodies() {
     assert!(text.module_unread() <= Some(1));
     text.piece(text.pieces() - 1);
     assert_eq!(text.module_unread(), Some(0));
+    // Where a name is defined: the module's own nodes need no body; a node
+    // no function numbers, every body.
+    let mut fresh = dis::ProgramText::bitcode(&bytes, 0, "m", None);
+    let k = fresh.definition("!0").unwrap();
+    assert_eq!(fresh.module_unread(), Some(bodies));
+    assert!(fresh.piece(k).iter().any(|l| l.text.starts_with("!0 = ")));
+    assert_eq!(fresh.definition("!99999999"), None);
+    assert_eq!(fresh.module_unread(), Some(0));
 }

@@ -240,7 +240,7 @@ mod worker {
             #[cfg(feature = "tools")]
             "copy" | "export" | "diff" | "bytediff" => tools::handle(&kind, &m, job),
             #[cfg(feature = "listing")]
-            "listing" | "piece" | "locate" => listing::handle(&kind, &m, job),
+            "listing" | "piece" | "locate" | "define" => listing::handle(&kind, &m, job),
             _ => {}
         }
     }
@@ -655,7 +655,9 @@ mod worker {
     /// lines joined by line breaks; `bits`: a `Float64Array`, for each line
     /// the number of bit ranges it was made from, then each range's start
     /// and end). `{type: "locate", job, bit}`: the piece bit `bit`'s line is
-    /// most likely in, answered `{type: "located", job, bit, k}`.
+    /// most likely in, answered `{type: "located", job, bit, k}`. `{type:
+    /// "define", job, name}`: the piece that defines `name` (`!12`, `#3`,
+    /// `@g`), answered `{type: "defined", job, name, k}` (`k` -1: none).
     #[cfg(feature = "listing")]
     mod listing {
         use super::*;
@@ -669,6 +671,7 @@ mod worker {
             match kind {
                 "listing" => open(m, job),
                 "piece" => piece(m, job),
+                "define" => define(m, job),
                 _ => locate(m, job),
             }
         }
@@ -757,6 +760,21 @@ mod worker {
                 );
                 let arr = js_sys::Float64Array::from(&spans[..]);
                 post_transferring(&out, "bits", &arr, &arr.buffer());
+            });
+        }
+
+        fn define(m: &JsValue, job: u32) {
+            let name = get(m, "name").as_string().unwrap_or_default();
+            with_text(job, |text| {
+                let k = text.definition(&name).map_or(-1.0, |k| k as f64);
+                post(&msg(
+                    "defined",
+                    &[
+                        ("job", job.into()),
+                        ("name", name.as_str().into()),
+                        ("k", k.into()),
+                    ],
+                ));
             });
         }
 

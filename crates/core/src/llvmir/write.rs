@@ -213,6 +213,15 @@ impl Listing {
         (k < self.w.md_groups.len()).then_some(k)
     }
 
+    /// The tail node `slot` (`!slot`), numbering functions in order until
+    /// it is numbered: whether it is.
+    pub fn number_node(&mut self, slot: usize) -> bool {
+        while self.w.md_order.len() <= slot && self.w.numbered < self.w.order.len() {
+            self.w.number_to(self.w.numbered + 1);
+        }
+        slot < self.w.md_order.len()
+    }
+
     /// How many functions (in text order) are numbered.
     pub fn numbered(&self) -> usize {
         self.w.numbered
