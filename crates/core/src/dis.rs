@@ -872,39 +872,37 @@ impl ProgramText {
     /// group), `@g` (a global or a function); `None` if nothing does. Numbers
     /// the functions it needs to tell where a node is.
     pub fn definition(&mut self, name: &str) -> Option<usize> {
-        let (types, n) = match &self.inner {
-            Inner::Whole(_) => return Some(0),
+        match &mut self.inner {
+            Inner::Whole(_) => Some(0),
             #[cfg(feature = "bitcode")]
-            Inner::Llvm { types, listing, .. } => (*types, listing.functions()),
-        };
-        #[cfg(feature = "bitcode")]
-        if let Inner::Llvm { listing, chunk, .. } = &mut self.inner {
-            let groups = 2 + types + n;
-            let bare = |s: &str| s.trim_matches('"').to_string();
-            if let Some(rest) = name.strip_prefix('!') {
-                let Ok(slot) = rest.parse::<usize>() else {
-                    return Some(groups);
-                };
-                if !listing.number_node(slot) {
-                    return None;
+            Inner::Llvm {
+                listing,
+                chunk,
+                types,
+                ..
+            } => {
+                let n = listing.functions();
+                let groups = 2 + *types + n;
+                if let Some(rest) = name.strip_prefix('!') {
+                    let Ok(slot) = rest.parse::<usize>() else {
+                        return Some(groups);
+                    };
+                    if !listing.number_node(slot) {
+                        return None;
+                    }
+                    return Some(match listing.node_function(slot) {
+                        Some(f) => groups + 1 + listing.module_nodes().div_ceil(*chunk) + f,
+                        None => groups + 1 + slot / *chunk,
+                    });
                 }
-                return Some(match listing.node_function(slot) {
-                    Some(f) => groups + 1 + listing.module_nodes().div_ceil(*chunk) + f,
-                    None => groups + 1 + slot / *chunk,
-                });
+                if name.starts_with('#') {
+                    return Some(groups);
+                }
+                let want = name.strip_prefix('@')?.trim_matches('"');
+                let f = (0..n).find(|&f| listing.function_name(f) == Some(want));
+                Some(f.map_or(1 + *types, |f| 2 + *types + f))
             }
-            if name.starts_with('#') {
-                return Some(groups);
-            }
-            if let Some(rest) = name.strip_prefix('@') {
-                let want = bare(rest);
-                let f = (0..n).find(|&f| listing.function_name(f) == Some(want.as_str()));
-                return Some(f.map_or(1 + types, |f| 2 + types + f));
-            }
-            return None;
         }
-        let _ = (name, types, n);
-        None
     }
 
     /// The lines of piece `k` (none past the last), made now.
