@@ -25,6 +25,10 @@
 
 const LINE = 18; // px, the stylesheet's line height
 const AHEAD = 2; // screens of lines asked for beyond the view
+// Lines of text the page keeps (`window.hexlensListingHold` overrides it): past
+// it, the pieces farthest from the view are dropped, and made again by the
+// worker when they are looked at again.
+const HOLD = 100000;
 
 let root = null; // the pane's element
 let scroller, spacer, rowsEl, statusEl, selectEl, searchEl, backEl;
@@ -37,6 +41,7 @@ let starts = []; // starts[k]: the first line of piece k; starts[n]: the total
 let names = [];
 let programs = [];
 let asked = new Set(); // pieces asked for and not back yet
+let held = 0; // lines of the pieces kept
 let waiters = new Map(); // piece -> callbacks run once it is made
 let marked = null; // [piece, line] of the marked line
 let trail = []; // places gone from by a go-to-definition
@@ -172,6 +177,7 @@ function load(which) {
 }
 
 function reset() {
+  held = 0;
   pieces = [];
   heights = [];
   starts = [0];
@@ -253,6 +259,7 @@ function made(m) {
     at += 2 * n;
   }
   const k = m.k;
+  if (!pieces[k]) held += lines.length;
   pieces[k] = { lines, spans };
   asked.delete(k);
   const top = scroller.scrollTop / LINE;
@@ -265,6 +272,28 @@ function made(m) {
   const cbs = waiters.get(k);
   waiters.delete(k);
   (cbs || []).forEach((f) => f());
+  trim();
+}
+
+/** Drops the pieces farthest from the view while the page keeps more than it should. */
+function trim() {
+  const hold = window.hexlensListingHold ?? HOLD;
+  if (held > hold) {
+    const first = Math.floor(scroller.scrollTop / LINE);
+    const lo = pieceOf(first);
+    const hi = pieceOf(first + Math.ceil(scroller.clientHeight / LINE));
+    const far = [];
+    pieces.forEach((p, k) => {
+      if (p && (k < lo || k > hi) && !(marked && marked[0] === k)) far.push(k);
+    });
+    far.sort((a, b) => Math.abs(b - lo) - Math.abs(a - lo));
+    for (const k of far) {
+      if (held <= hold / 2) break;
+      held -= pieces[k].lines.length;
+      pieces[k] = null;
+    }
+  }
+  root.dataset.held = String(held);
 }
 
 function ask(k, then) {

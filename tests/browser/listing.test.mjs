@@ -199,6 +199,31 @@ test('a click on a metadata node, an attribute group or a function goes to the l
   assert.deepEqual(problems, []);
 });
 
+test('the page keeps a bounded text: pieces far from the view are dropped and made again', async () => {
+  const lines = await dxilLines();
+  await page.evaluate(() => {
+    window.hexlensListingHold = 8;
+  });
+  // A find of the last line makes every piece on the way.
+  const last = lines[lines.length - 1].text;
+  await page.fill('#listing-pane .listing-search', last.trim());
+  await page.press('#listing-pane .listing-search', 'Enter');
+  await page.waitForFunction((t) => document.querySelector('#listing-pane .listing-line.marked')?.textContent === t, last);
+  const held = await page.$eval('#listing-pane', (e) => Number(e.dataset.held));
+  assert.ok(held > 0 && held < lines.length / 2, `${held} of ${lines.length} lines kept`);
+  // The pieces dropped are made again: the whole text, and the top.
+  assert.equal(await paneText(), lines.map((l) => l.text).join('\n') + '\n');
+  await page.$eval('#listing-pane .listing-scroll', (e) => {
+    e.scrollTop = 0;
+    e.dispatchEvent(new Event('scroll'));
+  });
+  await page.waitForFunction((t) => document.querySelector('#listing-pane .listing-line:not([hidden]):not(.pending)')?.textContent === t, lines[0].text);
+  await page.evaluate(() => {
+    delete window.hexlensListingHold;
+  });
+  assert.deepEqual(problems, []);
+});
+
 test('another file opened while the pane is open shows its own programs', async () => {
   await openListing('basic_code_dxil.dxil.dxbc');
   const next = 'd3d12_shaders_L2434_ps_dmax_code.dxbc';
