@@ -12,8 +12,10 @@
 //                 named types, which read the first bodies)
 //   scroll        150 steps of 5 lines a frame down the pane, each step's
 //                 frame interval (p95, and how many were over 25 ms: dropped),
-//                 and the pane's own work in each frame (its scroll handler
-//                 and the layout of the rows it changed: p95)
+//                 the pane's own work in each frame (its scroll handler and
+//                 the layout of the rows it changed: p95), and the same
+//                 page's frame intervals with nothing scrolled (p95: the
+//                 frame clock the intervals are measured against)
 //   jump          a line near the end of the text (the find box): from Enter
 //                 to the line marked
 //   memory        the page's JS heap and wasm, the listing worker's wasm
@@ -97,7 +99,17 @@ async function once(file) {
     frames.sort((a, b) => a - b);
     work.sort((a, b) => a - b);
     const at95 = (xs) => xs[Math.floor(xs.length * 0.95)];
-    return { p95: at95(frames), work95: at95(work), dropped: frames.filter((f) => f > 25).length, steps: frames.length };
+    // The same page's frame clock with nothing scrolled: what the intervals
+    // are made of when the pane does nothing.
+    const idle = [];
+    last = await frame();
+    for (let i = 0; i < 150; i++) {
+      const now = await frame();
+      idle.push(now - last);
+      last = now;
+    }
+    idle.sort((a, b) => a - b);
+    return { p95: at95(frames), work95: at95(work), idle95: at95(idle), dropped: frames.filter((f) => f > 25).length, steps: frames.length };
   });
   // A line near the end: the last function's closing brace is found by its text.
   const jump = await page.evaluate(async () => {
@@ -122,14 +134,14 @@ async function once(file) {
 }
 
 console.log(`${new Date().toISOString()}, ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}, ${RUNS} runs each, medians`);
-console.log("| file | bytes | first screen | scroll frame p95 (dropped of 150) | the pane's work a frame (p95) | find a line near the end | page JS heap | page wasm | listing worker wasm | lines in the DOM |");
-console.log('|---|---:|---:|---|---:|---:|---:|---:|---:|---:|');
+console.log("| file | bytes | first screen | scroll frame p95 (dropped of 150) | idle frame p95 | the pane's work a frame (p95) | find a line near the end | page JS heap | page wasm | listing worker wasm | lines in the DOM |");
+console.log('|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const f of FILES) {
   const rs = [];
   for (let i = 0; i < RUNS; i++) rs.push(await once(f));
   const errs = rs.flatMap((r) => r.errors);
   const m = (g) => median(rs.map(g));
-  console.log(`| ${path.basename(f)} | ${fs.statSync(f).size} | ${m((r) => r.first).toFixed(0)} ms | ${m((r) => r.scroll.p95).toFixed(1)} ms (${m((r) => r.scroll.dropped)}) | ${m((r) => r.scroll.work95).toFixed(1)} ms | ${m((r) => r.jump).toFixed(0)} ms | ${MiB(m((r) => r.mem.heap))} MiB | ${MiB(m((r) => r.mem.pageWasm))} MiB | ${MiB(m((r) => r.mem.listingWasm))} MiB | ${m((r) => r.mem.rows)} |${errs.length ? ` errors: ${errs.join('; ')}` : ''}`);
+  console.log(`| ${path.basename(f)} | ${fs.statSync(f).size} | ${m((r) => r.first).toFixed(0)} ms | ${m((r) => r.scroll.p95).toFixed(1)} ms (${m((r) => r.scroll.dropped)}) | ${m((r) => r.scroll.idle95).toFixed(1)} ms | ${m((r) => r.scroll.work95).toFixed(1)} ms | ${m((r) => r.jump).toFixed(0)} ms | ${MiB(m((r) => r.mem.heap))} MiB | ${MiB(m((r) => r.mem.pageWasm))} MiB | ${MiB(m((r) => r.mem.listingWasm))} MiB | ${m((r) => r.mem.rows)} |${errs.length ? ` errors: ${errs.join('; ')}` : ''}`);
 }
 await browser.close();
 site.server?.close?.();
