@@ -21,6 +21,8 @@ pub mod diff;
 pub mod dis;
 pub mod floattext;
 pub mod formats;
+#[cfg(feature = "ksy")]
+pub mod ksy;
 #[cfg(feature = "bitcode")]
 pub mod llvmir;
 pub mod output;
