@@ -34,11 +34,10 @@ let root = null; // the pane's element
 let scroller, spacer, rowsEl, statusEl, selectEl, searchEl, backEl;
 let worker = null;
 let job = 0;
-// The open program: its pieces' lines (null until made), heights and names.
+// The open program: its pieces' lines (null until made) and heights.
 let pieces = [];
 let heights = [];
 let starts = []; // starts[k]: the first line of piece k; starts[n]: the total
-let names = [];
 let programs = [];
 let asked = new Set(); // pieces asked for and not back yet
 let held = 0; // lines of the pieces kept
@@ -181,7 +180,6 @@ function reset() {
   pieces = [];
   heights = [];
   starts = [0];
-  names = [];
   asked = new Set();
   waiters = new Map();
   marked = null;
@@ -207,7 +205,6 @@ function receive(m) {
     }));
     selectEl.value = String(m.current);
     selectEl.hidden = programs.length < 2;
-    names = m.names;
     pieces = new Array(m.pieces).fill(null);
     heights = m.estimates.map((h) => Math.max(1, h));
     restack();

@@ -556,6 +556,77 @@ enum Part {
     Past,
 }
 
+/// How a module's text is cut into pieces (see [`ProgramText`]): the one
+/// place that maps a piece to what it holds and back.
+#[cfg(feature = "bitcode")]
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// Pieces of named types.
+    types: usize,
+    functions: usize,
+    /// Numbered nodes of the module's own, and how many a piece holds.
+    module_nodes: usize,
+    chunk: usize,
+}
+
+#[cfg(feature = "bitcode")]
+impl Layout {
+    /// Pieces of the module's own nodes.
+    fn node_pieces(&self) -> usize {
+        self.module_nodes.div_ceil(self.chunk)
+    }
+
+    /// The piece that holds `part` (`Types` and `Nodes` by their first).
+    fn piece(&self, part: Part) -> usize {
+        let globals = 1 + self.types;
+        let groups = globals + 1 + self.functions;
+        let function_nodes = groups + 1 + self.node_pieces();
+        match part {
+            Part::Header => 0,
+            Part::Types(from, _) => 1 + from / TYPES_A_PIECE,
+            Part::Globals => globals,
+            Part::Function(f) => globals + 1 + f,
+            Part::Groups => groups,
+            Part::Nodes(from, _) => groups + 1 + from / self.chunk,
+            Part::FunctionNodes(f) => function_nodes + f,
+            Part::Past => function_nodes + self.functions,
+        }
+    }
+
+    /// What piece `k` holds.
+    fn part(&self, k: usize) -> Part {
+        let at = |p: Part| self.piece(p);
+        if k == 0 {
+            Part::Header
+        } else if k < at(Part::Globals) {
+            let from = (k - 1) * TYPES_A_PIECE;
+            Part::Types(from, from + TYPES_A_PIECE)
+        } else if k == at(Part::Globals) {
+            Part::Globals
+        } else if k < at(Part::Groups) {
+            Part::Function(k - at(Part::Function(0)))
+        } else if k == at(Part::Groups) {
+            Part::Groups
+        } else if k < at(Part::FunctionNodes(0)) {
+            let from = (k - at(Part::Nodes(0, 0))) * self.chunk;
+            Part::Nodes(from, (from + self.chunk).min(self.module_nodes))
+        } else if k < at(Part::Past) {
+            Part::FunctionNodes(k - at(Part::FunctionNodes(0)))
+        } else {
+            Part::Past
+        }
+    }
+
+    /// The part that holds numbered node `slot`, which function `function`
+    /// numbered first (`None`: the module).
+    fn node(&self, slot: usize, function: Option<usize>) -> Part {
+        match function {
+            Some(f) => Part::FunctionNodes(f),
+            None => Part::Nodes(slot - slot % self.chunk, slot + 1),
+        }
+    }
+}
+
 impl ProgramText {
     /// Reads program `p` of `tree` from `src` (the file the tree was
     /// decoded from) and numbers its text; `name` and `dialect` as
@@ -613,9 +684,9 @@ impl ProgramText {
         let _ = n;
     }
 
-    /// What piece `k` of a module's text holds.
+    /// Where each part of a module's text is among the pieces.
     #[cfg(feature = "bitcode")]
-    fn part(&self, k: usize) -> Part {
+    fn layout(&self) -> Option<Layout> {
         let Inner::Llvm {
             listing,
             chunk,
@@ -623,40 +694,20 @@ impl ProgramText {
             ..
         } = &self.inner
         else {
-            return Part::Past;
+            return None;
         };
-        let n = listing.functions();
-        let nodes = listing.module_nodes().div_ceil(*chunk);
-        let mut k = k;
-        if k == 0 {
-            return Part::Header;
-        }
-        k -= 1;
-        if k < *types {
-            return Part::Types(k * TYPES_A_PIECE, (k + 1) * TYPES_A_PIECE);
-        }
-        k -= types;
-        if k == 0 {
-            return Part::Globals;
-        }
-        k -= 1;
-        if k < n {
-            return Part::Function(k);
-        }
-        k -= n;
-        if k == 0 {
-            return Part::Groups;
-        }
-        k -= 1;
-        if k < nodes {
-            let to = ((k + 1) * chunk).min(listing.module_nodes());
-            return Part::Nodes(k * chunk, to);
-        }
-        k -= nodes;
-        if k < n {
-            return Part::FunctionNodes(k);
-        }
-        Part::Past
+        Some(Layout {
+            types: *types,
+            functions: listing.functions(),
+            module_nodes: listing.module_nodes(),
+            chunk: *chunk,
+        })
+    }
+
+    /// What piece `k` of a module's text holds.
+    #[cfg(feature = "bitcode")]
+    fn part(&self, k: usize) -> Part {
+        self.layout().map_or(Part::Past, |l| l.part(k))
     }
 
     /// How many pieces the text is in (see [`ProgramText`]); one for
@@ -665,15 +716,7 @@ impl ProgramText {
         match &self.inner {
             Inner::Whole(_) => 1,
             #[cfg(feature = "bitcode")]
-            Inner::Llvm {
-                listing,
-                chunk,
-                types,
-                ..
-            } => {
-                let n = listing.functions();
-                types + 3 + 2 * n + listing.module_nodes().div_ceil(*chunk)
-            }
+            Inner::Llvm { .. } => self.layout().map_or(0, |l| l.piece(Part::Past)),
         }
     }
 
@@ -694,7 +737,7 @@ impl ProgramText {
                 0
             }
             #[cfg(feature = "bitcode")]
-            Inner::Llvm { types, .. } => 2 + types + k,
+            Inner::Llvm { .. } => self.layout().map_or(0, |l| l.piece(Part::Function(k))),
         }
     }
 
@@ -754,8 +797,7 @@ impl ProgramText {
                     Part::Groups => 2 + m.named_md.len() + m.groups.len() / 2,
                     Part::Nodes(from, to) => to - from + usize::from(from == 0),
                     Part::FunctionNodes(f) => {
-                        if f < listing.numbered() {
-                            let (s, e) = listing_groups(listing, f);
+                        if let Some((s, e)) = listing.numbered_nodes(f) {
                             return e - s;
                         }
                         function(f).map_or(0, |func| {
@@ -789,21 +831,13 @@ impl ProgramText {
 
     #[cfg(feature = "bitcode")]
     fn llvm_piece_at(&mut self, bit: u64) -> Option<usize> {
-        let (n, types, base) = match &self.inner {
-            Inner::Llvm {
-                listing,
-                base,
-                types,
-                ..
-            } => (listing.functions(), *types, *base),
-            Inner::Whole(_) => return None,
-        };
-        let b = bit.checked_sub(base)?;
-        let inside = |r: (u64, u64)| r.0 <= b && b < r.1;
-        let Inner::Llvm { listing, chunk, .. } = &mut self.inner else {
+        let layout = self.layout()?;
+        let n = layout.functions;
+        let Inner::Llvm { listing, base, .. } = &mut self.inner else {
             return None;
         };
-        let chunk = *chunk;
+        let b = bit.checked_sub(*base)?;
+        let inside = |r: (u64, u64)| r.0 <= b && b < r.1;
         // The function whose record or block holds it.
         let function = (0..n).find(|&k| {
             let m = listing.module();
@@ -821,7 +855,6 @@ impl ProgramText {
                 .and_then(|f| f.body.as_ref())
                 .is_some_and(|body| body.md_blocks.iter().any(|&r| inside(r)));
         }
-        let groups = 2 + types + n;
         // A body's own metadata blocks print in the tail; the locations its
         // instructions name print with them.
         if function.is_none() || in_md_block {
@@ -830,21 +863,19 @@ impl ProgramText {
                 if listing.metadata_slot(id).is_none() {
                     listing.number_all();
                 }
-                return Some(match listing.metadata_slot(id) {
-                    Some(slot) => match listing.node_function(slot) {
-                        Some(f) => groups + 1 + listing.module_nodes().div_ceil(chunk) + f,
-                        None => groups + 1 + slot / chunk,
-                    },
-                    None => groups,
-                });
+                let part = match listing.metadata_slot(id) {
+                    Some(slot) => layout.node(slot, listing.node_function(slot)),
+                    None => Part::Groups,
+                };
+                return Some(layout.piece(part));
             }
         }
         if let Some(k) = function {
-            return Some(2 + types + k);
+            return Some(layout.piece(Part::Function(k)));
         }
         let m = listing.module();
         if m.named_md.iter().any(|x| inside(x.2)) || m.group_bits.iter().any(|g| inside(g.1)) {
-            return Some(groups);
+            return Some(layout.piece(Part::Groups));
         }
         let named = (0..m.types.len()).find(|&t| {
             matches!(
@@ -857,14 +888,14 @@ impl ProgramText {
         });
         if let Some(t) = named {
             if let Some(place) = listing.named_type_place(t) {
-                return Some(1 + place / TYPES_A_PIECE);
+                return Some(layout.piece(Part::Types(place, place + 1)));
             }
         }
         let m = listing.module();
         if m.globals.iter().any(|g| inside(g.bits)) || m.comdats.iter().any(|c| inside(c.2)) {
-            return Some(1 + types);
+            return Some(layout.piece(Part::Globals));
         }
-        Some(0)
+        Some(layout.piece(Part::Header))
     }
 
     /// The piece that defines `name` as the text writes it: `!12` (a
@@ -878,32 +909,26 @@ impl ProgramText {
                 Some(0)
             }
             #[cfg(feature = "bitcode")]
-            Inner::Llvm {
-                listing,
-                chunk,
-                types,
-                ..
-            } => {
-                let n = listing.functions();
-                let groups = 2 + *types + n;
-                if let Some(rest) = name.strip_prefix('!') {
-                    let Ok(slot) = rest.parse::<usize>() else {
-                        return Some(groups);
-                    };
-                    if !listing.number_node(slot) {
-                        return None;
+            Inner::Llvm { listing, .. } => {
+                let part = if let Some(rest) = name.strip_prefix('!') {
+                    match rest.parse::<usize>() {
+                        // Named metadata.
+                        Err(_) => Part::Groups,
+                        Ok(slot) if listing.number_node(slot) => {
+                            let f = listing.node_function(slot);
+                            self.layout()?.node(slot, f)
+                        }
+                        Ok(_) => return None,
                     }
-                    return Some(match listing.node_function(slot) {
-                        Some(f) => groups + 1 + listing.module_nodes().div_ceil(*chunk) + f,
-                        None => groups + 1 + slot / *chunk,
-                    });
-                }
-                if name.starts_with('#') {
-                    return Some(groups);
-                }
-                let want = name.strip_prefix('@')?.trim_matches('"');
-                let f = (0..n).find(|&f| listing.function_name(f) == Some(want));
-                Some(f.map_or(1 + *types, |f| 2 + *types + f))
+                } else if name.starts_with('#') {
+                    Part::Groups
+                } else {
+                    let want = name.strip_prefix('@')?.trim_matches('"');
+                    let f =
+                        (0..listing.functions()).find(|&f| listing.function_name(f) == Some(want));
+                    f.map_or(Part::Globals, Part::Function)
+                };
+                Some(self.layout()?.piece(part))
             }
         }
     }
@@ -982,12 +1007,6 @@ impl ProgramText {
             }),
         }
     }
-}
-
-/// The nodes function `f` (numbered) numbered first.
-#[cfg(feature = "bitcode")]
-fn listing_groups(listing: &crate::llvmir::write::Listing, f: usize) -> (usize, usize) {
-    listing.numbered_nodes(f).unwrap_or((0, 0))
 }
 
 /// The lines of writer line `l` (whose text may hold line breaks), its bits

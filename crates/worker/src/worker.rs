@@ -648,8 +648,7 @@ mod worker {
     /// opens the program of the file `blob` holding byte `at` (or the
     /// `program`th; or its first), answered
     /// `{type: "listed", job, programs: [{path, kind}], current, pieces,
-    /// names, estimates}` (`names`: each piece's function name, or "";
-    /// `estimates`: about how many lines each holds) or `{type:
+    /// estimates}` (`estimates`: about how many lines each piece holds) or `{type:
     /// "listed", job, error}`. `{type: "piece", job, k}`: piece `k`'s lines,
     /// answered `{type: "piece", job, k, lines, text, bits}` (`text`: the
     /// lines joined by line breaks; `bits`: a `Float64Array`, for each line
@@ -705,17 +704,14 @@ mod worker {
                         let _ = Reflect::set(&o, &"kind".into(), &p.kind.as_str().into());
                         programs.push(&o);
                     }
-                    let names = js_sys::Array::new();
                     let estimates = js_sys::Array::new();
                     for k in 0..text.pieces() {
-                        names.push(&text.piece_name(k).unwrap_or("").into());
                         estimates.push(&(text.estimate(k) as f64).into());
                     }
                     reply(&[
                         ("programs", programs.into()),
                         ("current", (current as f64).into()),
                         ("pieces", (text.pieces() as f64).into()),
-                        ("names", names.into()),
                         ("estimates", estimates.into()),
                     ]);
                     TEXT.with(|t| *t.borrow_mut() = Some((job, text)));

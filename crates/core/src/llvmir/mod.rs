@@ -481,12 +481,9 @@ impl Module {
 
     /// Reads the next body left to read; its function.
     fn read_next_body(&mut self) -> Option<usize> {
-        let mut u = self.unread.take()?;
         // (An Unread is kept only while it has bodies left.)
-        let (f, b, info) = u.bodies.pop_front()?;
-        u.pending[f] = false;
+        let mut u = self.unread.take()?;
         let data = std::rc::Rc::clone(&u.data);
-        let mut s = Stream::with_blockinfo(&data, &u.infos[info]);
         let mut r = Reader {
             m: self,
             strtab: Vec::new(),
@@ -495,14 +492,13 @@ impl Module {
             locs: std::mem::take(&mut u.locs),
             lazy: None,
         };
-        let body = r.function(&mut s, &b, f);
+        let f = r.read_body(&data, &mut u);
         u.module_md = r.module_md;
         u.locs = std::mem::take(&mut r.locs);
-        self.functions[f].body = Some(body);
         if !u.bodies.is_empty() {
             self.unread = Some(u);
         }
-        Some(f)
+        f
     }
 }
 
@@ -824,13 +820,19 @@ impl Reader<'_> {
         let Some(mut u) = self.lazy.take() else {
             return;
         };
-        while let Some((f, b, info)) = u.bodies.pop_front() {
-            u.pending[f] = false;
-            let mut s = Stream::with_blockinfo(s.data(), &u.infos[info]);
-            let body = self.function(&mut s, &b, f);
-            self.m.functions[f].body = Some(body);
-        }
+        while self.read_body(s.data(), &mut u).is_some() {}
         self.lazy = Some(u);
+    }
+
+    /// Reads the first of the bodies `u` left for later (in the stream
+    /// `data`, with the abbreviations in force where it lies); its function.
+    fn read_body(&mut self, data: &[u8], u: &mut Unread) -> Option<usize> {
+        let (f, b, info) = u.bodies.pop_front()?;
+        u.pending[f] = false;
+        let mut s = Stream::with_blockinfo(data, &u.infos[info]);
+        let body = self.function(&mut s, &b, f);
+        self.m.functions[f].body = Some(body);
+        Some(f)
     }
 
     fn module_record(&mut self, r: &Record) {

@@ -222,11 +222,6 @@ impl Listing {
         slot < self.w.md_order.len()
     }
 
-    /// How many functions (in text order) are numbered.
-    pub fn numbered(&self) -> usize {
-        self.w.numbered
-    }
-
     /// Numbers functions `[0, k)` (reading their bodies).
     pub fn number_to(&mut self, k: usize) {
         self.w.number_to(k);
