@@ -81,8 +81,12 @@ pub fn toggle() {
 /// programs) and where the selection is whenever it moves.
 #[hook]
 pub fn use_listing(state: &UseReducerHandle<State>) {
-    let doc = state.load.doc.as_ref().map(|d| d.id);
-    use_effect_with(doc, |_| call("hexlensListingReload", &js_sys::Array::new()));
+    // The load, not the `Doc` value: the file's decoding finishing makes a new
+    // `Doc` of the same file, which the pane (reading the file itself) ignores.
+    let load = state.load.doc.as_ref().map(|d| d.load);
+    use_effect_with(load, |_| {
+        call("hexlensListingReload", &js_sys::Array::new())
+    });
     let c = state.cursor.cursor;
     let range = state
         .cursor

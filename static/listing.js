@@ -46,7 +46,22 @@ let marked = null; // [piece, line] of the marked line
 let trail = []; // places gone from by a go-to-definition
 let pool = [];
 // A line the address names, shown once its program is open: [program, piece, line].
+let asking; // the program the open job asked for (undefined: the one holding the selection)
 let linked = parsePlace(new URLSearchParams(location.search).get('listing'));
+// Opened at such an address, the line it names stays marked while the app puts
+// back the place its fragment names (that selection arrives when the app's
+// worker has found its node, before or after the pane is ready): the pane
+// follows the selection again from the user's first click or key.
+let following = !linked;
+if (!following) {
+  const follow = () => {
+    following = true;
+    document.removeEventListener('pointerdown', follow, true);
+    document.removeEventListener('keydown', follow, true);
+  };
+  document.addEventListener('pointerdown', follow, true);
+  document.addEventListener('keydown', follow, true);
+}
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -65,7 +80,7 @@ export function toggle() {
   if (!root) build();
   root.hidden = false;
   document.body.classList.add('listing-open');
-  window.hexlensListingSelected = (start, end) => locate(start, end);
+  window.hexlensListingSelected = (start, end) => following && locate(start, end);
   window.hexlensListingReload = () => load();
   load();
 }
@@ -151,6 +166,7 @@ function say(text) {
 
 /** Starts the worker and opens the program holding the selection (or program `which`). */
 function load(which) {
+  asking = which;
   if (worker) worker.terminate();
   worker = null;
   job += 1;
@@ -211,18 +227,20 @@ function receive(m) {
     say('');
     scroller.scrollTop = 0;
     render();
+    // The address's line is forgotten once shown (a reload before that, when
+    // another file opens, still shows it if that file has it).
     const link = linked;
-    linked = null;
-    if (link && link[0] !== m.current && link[0] < programs.length) {
-      linked = link;
+    if (link && link[0] !== m.current && link[0] < programs.length && asking === undefined) {
       return load(link[0]);
     }
     if (link && link[0] === m.current) {
       return ask(link[1], () => {
+        linked = null;
         if (pieces[link[1]] && link[2] < pieces[link[1]].lines.length) mark(link[1], link[2], true);
       });
     }
-    const src = bindings().listing_source?.();
+    linked = null;
+    const src = following && bindings().listing_source?.();
     if (src) locate(src.start, src.end);
     return;
   }
