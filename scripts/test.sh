@@ -15,6 +15,9 @@ cd "$(dirname "$0")/.."
 echo "== programs the tests need (scripts/tools.tsv)"
 scripts/tools.sh check base
 scripts/setup-native.sh
+# Kaitai Struct's own compiler and runtime, the oracle the .ksy tests compare
+# with (crates/core/tests/ksy_oracle.rs; test-only, never shipped).
+scripts/setup-ksy-oracle.sh
 
 # The web and npm tools (trunk, wasm-bindgen-cli, wasm-pack, Chromium, npm
 # packages: minutes of compiling on a fresh machine) install in the background
@@ -46,6 +49,9 @@ scripts/tools.sh check base native web browser npm
 
 echo "== the registry in each decode-worker module's build"
 scripts/test-modules.sh
+
+echo "== the .ksy oracle's own self-test (tests/ksy/oracle)"
+node --test tests/ksy/oracle/selftest.mjs
 
 echo "== npm package tests"
 scripts/test-npm.sh

@@ -211,6 +211,43 @@ struct DumpArgs {
     /// 2 for a file that is not a DirectX Container.
     #[arg(long, conflicts_with_all = ["json", "max_depth", "select", "scan", "lazy_threshold"])]
     yaml: bool,
+    /// Decode FILE with a Kaitai Struct format (a .ksy file)
+    ///
+    /// The tree's format is `ksy:<meta/id>` and its root is named by the
+    /// format's id; every instance is read and shown after its type's fields.
+    #[arg(long, value_name = "FORMAT.ksy", conflicts_with_all = ["yaml", "scan"])]
+    ksy: Option<PathBuf>,
+    /// A folder absolute imports of the .ksy (`/common/riff`) are found in
+    /// (repeatable, searched in order); relative ones are beside the .ksy
+    #[arg(long, value_name = "DIR", requires = "ksy")]
+    ksy_path: Vec<PathBuf>,
+    /// Apply the .ksy from this byte of FILE (hex 0x40 or decimal): a
+    /// structure inside another file
+    #[arg(long, value_name = "OFFSET", requires = "ksy", value_parser = parse_offset)]
+    at: Option<u64>,
+}
+
+/// An offset as the command line writes it: decimal, or hex with `0x`.
+fn parse_offset(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => t.parse(),
+    };
+    r.map_err(|_| format!("'{s}' is not an offset (decimal, or hex with 0x)"))
+}
+
+/// The registry entry for the `.ksy` format `path` names (its imports found
+/// beside it and in `dirs`), applied from byte `at`.
+fn ksy_format(
+    path: &Path,
+    dirs: &[PathBuf],
+    at: u64,
+) -> Result<&'static hexlens_core::Format, String> {
+    let spec = hexlens_core::ksy::load_file(path, dirs)?;
+    Ok(hexlens_core::formats::register(hexlens_core::ksy::format(
+        spec, at,
+    )))
 }
 
 /// Print the programs FILE holds as text, each line tied to its bytes
@@ -950,14 +987,8 @@ fn dump(args: DumpArgs) -> Result<ExitCode, String> {
     let (json, scan, select) = (args.json, args.scan, &args.select);
     let read_error = |src: &Input| src.check(file);
     let mut out = stdout();
-    let written = if let Some(t) = args.lazy_threshold {
-        // Parts left lazy stay so: the dump shows them as not decoded.
-        let opts = hexlens_core::Options {
-            lazy_threshold: Some(t),
-            scan,
-            ..Default::default()
-        };
-        let mut d = hexlens_core::decode_with(&src, &opts);
+    // A tree decoded whole (its lazy parts left so), written from PATH.
+    let whole = |mut d: hexlens_core::Decoded, out: &mut Box<dyn Write>| {
         read_error(&src)?;
         let start = match &select {
             Some(p) => d
@@ -966,8 +997,24 @@ fn dump(args: DumpArgs) -> Result<ExitCode, String> {
                 .ok_or_else(|| format!("{} has no node at '{p}'", describe(file)))?,
             None => d.tree.root(),
         };
-        let r = write(&src, &mut d, start, limits, json, &style, &mut out);
-        (r, d.is_clean())
+        let r = write(&src, &mut d, start, limits, json, &style, out);
+        Ok::<_, String>((r, d.is_clean()))
+    };
+    let written = if let Some(k) = &args.ksy {
+        let format = ksy_format(k, &args.ksy_path, args.at.unwrap_or(0))?;
+        let opts = hexlens_core::Options {
+            lazy_threshold: args.lazy_threshold,
+            ..Default::default()
+        };
+        whole(hexlens_core::decode_as_with(format, &src, &opts), &mut out)?
+    } else if let Some(t) = args.lazy_threshold {
+        // Parts left lazy stay so: the dump shows them as not decoded.
+        let opts = hexlens_core::Options {
+            lazy_threshold: Some(t),
+            scan,
+            ..Default::default()
+        };
+        whole(hexlens_core::decode_with(&src, &opts), &mut out)?
     } else {
         use hexlens_core::stream::{self, DumpError, DumpForm};
         let form = if json { DumpForm::Json } else { DumpForm::Text };

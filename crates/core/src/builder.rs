@@ -1039,6 +1039,45 @@ impl<'s> Builder<'s> {
         self.tree.mark_damaged(id);
     }
 
+    // ----- nodes at given places (for interpreters that read for themselves) ----
+
+    #[cfg(feature = "ksy")]
+    /// A node over `span` in the open group, made as it is: for a decoder
+    /// that reads the bytes itself (the `.ksy` interpreter). Fails only when
+    /// the node budget is spent.
+    pub(crate) fn node_at(&mut self, name: Name, kind: Kind, span: BitSpan) -> DResult<NodeId> {
+        self.push(name, kind, span)
+    }
+
+    #[cfg(feature = "ksy")]
+    /// Opens a group starting at bit `start`; [`Builder::close_at`] closes it.
+    pub(crate) fn open_at(&mut self, name: Name, kind: Kind, start: u64) -> DResult<NodeId> {
+        let id = self.push(name, kind, BitSpan { start, end: start })?;
+        let limit = self.len_bits;
+        self.push_frame(id, start, limit, Rc::from("end of file"));
+        Ok(id)
+    }
+
+    #[cfg(feature = "ksy")]
+    /// Closes the group [`Builder::open_at`] opened last, spanning
+    /// `[its start, end)` and every child it holds.
+    pub(crate) fn close_at(&mut self, end: u64) -> NodeId {
+        let start = self.frame().start;
+        self.close_to(end.max(start))
+    }
+
+    #[cfg(feature = "ksy")]
+    /// The children made so far in the open group.
+    pub(crate) fn open_kids(&self) -> &[NodeId] {
+        &self.frame().kids
+    }
+
+    #[cfg(feature = "ksy")]
+    /// The tree, to set what a node says (value, display, error).
+    pub(crate) fn tree_mut(&mut self) -> &mut Tree {
+        &mut self.tree
+    }
+
     // ----- structure ------------------------------------------------------------
 
     fn open(&mut self, name: Name, kind: Kind, limit: u64, bound: Rc<str>) -> DResult<NodeId> {
@@ -1065,12 +1104,20 @@ impl<'s> Builder<'s> {
     }
 
     fn close(&mut self) -> NodeId {
+        let f = self.frame();
+        let end = self.pos.clamp(f.start, f.limit.max(f.start));
+        self.close_to(end)
+    }
+
+    /// Closes the open group: it spans from its start to `end` and over
+    /// every child it holds (but a `.ksy` instance or a node in decoded
+    /// bytes, which lie elsewhere).
+    fn close_to(&mut self, mut end: u64) -> NodeId {
         let f = self.stack.pop().expect("close matches open");
         let mut start = f.start;
-        let mut end = self.pos.clamp(f.start, f.limit.max(f.start));
         for &c in &f.kids {
             let s = self.tree.span(c);
-            if s.is_empty() {
+            if s.is_empty() || self.tree.is_instance(c) || self.tree.is_decoded(c) {
                 continue;
             }
             start = start.min(s.start);
@@ -1575,13 +1622,22 @@ fn fill_gaps_of(tree: &mut Tree, ids: impl Iterator<Item = NodeId>) {
     let mut gaps: Vec<BitSpan> = Vec::new();
     for id in ids {
         let span = tree.span(id);
-        if tree.children(id).is_empty() || span.is_empty() || tree.kind(id) == Kind::Derived {
+        if tree.children(id).is_empty()
+            || span.is_empty()
+            || tree.kind(id) == Kind::Derived
+            || tree.is_decoded(id)
+        {
             continue;
         }
         spans.clear();
+        // A `.ksy` instance claims its parent's bytes only where it lies
+        // inside it; nodes in decoded bytes claim none of the file's.
         spans.extend(
             tree.children(id)
                 .iter()
+                .filter(|&&c| {
+                    !tree.is_decoded(c) && (!tree.is_instance(c) || span.contains(&tree.span(c)))
+                })
                 .map(|&c| tree.span(c))
                 .filter(|s| !s.is_empty()),
         );

@@ -5,14 +5,17 @@
 //! {"format": str, "file_size": int, "tree": NODE,
 //!  "errors": [{"path": str, "start": int, "end": int, "message": str}]}
 //! NODE = {"name", "kind", "start", "end", "value"?, "display"?, "error"?,
-//!         "children"?, "bits"?, "ref"?, "damaged"?, "lazy"?}
+//!         "children"?, "bits"?, "ref"?, "damaged"?, "lazy"?, "instance"?, "in"?}
 //! ```
 //! `start`/`end` are byte offsets, half-open, rounded outwards from the bit span;
 //! `bits` (`{"start","end"}` in bits) is present when the span is not byte aligned;
 //! `ref` (`{"start","end"}` in bytes) is present on nodes that point at other bytes;
 //! `damaged` is true on nodes whose subtree holds an error; `lazy` is true on
 //! nodes whose children are not decoded yet (see [`crate::expand`]). In the text
-//! dump a lazy node ends with `[not decoded yet]`.
+//! dump a lazy node ends with `[not decoded yet]`. A `.ksy` format's instances
+//! carry `"instance": true` (`[instance]` in text); nodes read from bytes a
+//! `process` made carry `"in": "decoded"` (`[in decoded bytes]`), their
+//! offsets being into those bytes.
 //!
 //! Both renderers walk the tree with an explicit stack, so arbitrarily deep trees
 //! cannot overflow the call stack.
@@ -247,6 +250,12 @@ pub(crate) fn json_node_open(out: &mut Vec<u8>, scratch: &mut String, tree: &Tre
     }
     if tree.is_lazy(id) {
         out.extend_from_slice(b",\"lazy\":true");
+    }
+    if tree.is_instance(id) {
+        out.extend_from_slice(b",\"instance\":true");
+    }
+    if tree.is_decoded(id) {
+        out.extend_from_slice(b",\"in\":\"decoded\"");
     }
 }
 
@@ -514,7 +523,13 @@ pub(crate) fn text_node(
         out.push(b')');
     }
     let tagged = kind.is_group() || matches!(kind, Kind::Unknown | Kind::Padding | Kind::Bytes);
-    if tagged || tree.is_lazy(id) {
+    let marks: &[u8] = match (tree.is_instance(id), tree.is_decoded(id)) {
+        (true, true) => b"[instance] [in decoded bytes]",
+        (true, false) => b"[instance]",
+        (false, true) => b"[in decoded bytes]",
+        (false, false) => b"",
+    };
+    if tagged || tree.is_lazy(id) || !marks.is_empty() {
         out.push(b' ');
         style.note.open(out);
         if tagged {
@@ -527,6 +542,12 @@ pub(crate) fn text_node(
                 out.push(b' ');
             }
             out.extend_from_slice(b"[not decoded yet]");
+        }
+        if !marks.is_empty() {
+            if tagged || tree.is_lazy(id) {
+                out.push(b' ');
+            }
+            out.extend_from_slice(marks);
         }
         style.note.close(out);
     }

@@ -391,6 +391,11 @@ pub struct Node {
     /// structure: paths, the JSON contract and the text dump show its children as
     /// children of its parent (see [`Tree::walk`]).
     pub page: bool,
+    /// True on a `.ksy` instance (see [`Tree::is_instance`]).
+    pub instance: bool,
+    /// True on a node inside bytes a `.ksy` `process` made (see
+    /// [`Tree::is_decoded`]).
+    pub decoded: bool,
     /// The parent, `None` for the root.
     pub parent: Option<NodeId>,
     /// Children in display order.
@@ -512,6 +517,11 @@ const V_STR: u8 = 5;
 const D_NONE: u16 = 0;
 const D_TEXT: u16 = 1;
 const D_FIRST_RENDER: u16 = 2;
+/// Rec::disp's top bits: marks of a `.ksy` node (see [`Tree::is_instance`],
+/// [`Tree::is_decoded`]); the display tag is the rest.
+const M_INSTANCE: u16 = 0x8000;
+const M_DECODED: u16 = 0x4000;
+const D_MASK: u16 = 0x3FFF;
 
 /// A key's `TextRef::off` when the key is static text: `len` is its index in
 /// `Tree::statics`.
@@ -882,7 +892,7 @@ impl Tree {
     /// The node's display text (enum names, flag lists, what an offset points
     /// at), rendered now.
     pub fn display(&self, id: NodeId) -> Option<Cow<'_, str>> {
-        match self.rec(id).disp {
+        match self.rec(id).disp & D_MASK {
             D_NONE => None,
             D_TEXT => self
                 .disp_text
@@ -935,7 +945,7 @@ impl Tree {
     /// `key` as a part of node `id`'s display text if that holds it, else
     /// stored.
     fn shared_key(&mut self, id: NodeId, key: &str) -> TextRef {
-        if self.rec(id).disp == D_TEXT {
+        if self.rec(id).disp & D_MASK == D_TEXT {
             if let Some(&d) = self.disp_text.get(&id) {
                 // A byte search (a match of valid UTF-8 in valid UTF-8 starts
                 // on a character boundary); `str::find` would link a panic path.
@@ -956,7 +966,7 @@ impl Tree {
 
     /// The rule node `id`'s display is rendered by, if it has one.
     fn render_rule(&self, id: NodeId) -> Option<Render> {
-        let k = self.rec(id).disp.checked_sub(D_FIRST_RENDER)?;
+        let k = (self.rec(id).disp & D_MASK).checked_sub(D_FIRST_RENDER)?;
         self.renders.get(k as usize).copied()
     }
 
@@ -1108,7 +1118,8 @@ impl Tree {
         }
         let t = self.put_text(s);
         self.disp_text.insert(id, t);
-        self.rec_mut(id).disp = D_TEXT;
+        let r = self.rec_mut(id);
+        r.disp = (r.disp & !D_MASK) | D_TEXT;
     }
 
     pub(crate) fn set_display_render(&mut self, id: NodeId, render: Render) {
@@ -1117,7 +1128,7 @@ impl Tree {
             Some(&k) => k,
             None => {
                 let k = self.renders.len();
-                if k + D_FIRST_RENDER as usize > u16::MAX as usize {
+                if k + D_FIRST_RENDER as usize > D_MASK as usize {
                     // The rule table is full: store the text instead.
                     let text = self.render(render, id).map(|c| c.into_owned());
                     match text {
@@ -1132,15 +1143,17 @@ impl Tree {
                 k
             }
         };
-        if self.rec(id).disp == D_TEXT {
+        if self.rec(id).disp & D_MASK == D_TEXT {
             self.disp_text.remove(&id);
         }
-        self.rec_mut(id).disp = k + D_FIRST_RENDER;
+        let r = self.rec_mut(id);
+        r.disp = (r.disp & !D_MASK) | (k + D_FIRST_RENDER);
     }
 
     pub(crate) fn clear_display(&mut self, id: NodeId) {
         self.disp_text.remove(&id);
-        self.rec_mut(id).disp = D_NONE;
+        let r = self.rec_mut(id);
+        r.disp &= !D_MASK;
     }
 
     /// Sets the error of `id` (replacing any).
@@ -1254,18 +1267,54 @@ impl Tree {
         self.set_damaged(id, n.damaged);
         self.set_lazy(id, n.lazy);
         self.set_flag(id, PAGE, n.page);
+        self.set_mark(id, M_INSTANCE, n.instance);
+        self.set_mark(id, M_DECODED, n.decoded);
+    }
+
+    /// True on a `.ksy` instance's node: it lies where the instance was read
+    /// (a `pos` instance anywhere in the file), which need not be inside its
+    /// parent, the one exception to nesting (see [`Tree::validate`]).
+    pub fn is_instance(&self, id: NodeId) -> bool {
+        self.rec(id).disp & M_INSTANCE != 0
+    }
+
+    /// True on a node read from bytes a `.ksy` `process` made: its span is
+    /// offsets into those bytes, not the file's (the processed field's own
+    /// node, which holds it, spans the file's bytes).
+    pub fn is_decoded(&self, id: NodeId) -> bool {
+        self.rec(id).disp & M_DECODED != 0
+    }
+
+    #[cfg(feature = "ksy")]
+    pub(crate) fn set_instance(&mut self, id: NodeId, on: bool) {
+        self.set_mark(id, M_INSTANCE, on);
+    }
+
+    #[cfg(feature = "ksy")]
+    pub(crate) fn set_decoded(&mut self, id: NodeId, on: bool) {
+        self.set_mark(id, M_DECODED, on);
+    }
+
+    fn set_mark(&mut self, id: NodeId, mark: u16, on: bool) {
+        let r = self.rec_mut(id);
+        if on {
+            r.disp |= mark;
+        } else {
+            r.disp &= !mark;
+        }
     }
 
     /// Restores `id` as `n` was, keeping its render rule when `n`'s display is
     /// the one it renders.
     fn restore(&mut self, id: NodeId, n: &Node) {
-        let disp = self.rec(id).disp;
+        let disp = self.rec(id).disp & D_MASK;
         let same_render =
             disp >= D_FIRST_RENDER && self.display(id).as_deref() == n.display.as_deref();
         self.fill_from(id, n);
         if same_render {
             self.disp_text.remove(&id);
-            self.rec_mut(id).disp = disp;
+            let r = self.rec_mut(id);
+            r.disp = (r.disp & !D_MASK) | disp;
         }
         let code = self.name_code(n.name.clone());
         self.rec_mut(id).name = code;
@@ -1290,6 +1339,8 @@ impl Tree {
             damaged: self.is_damaged(id),
             lazy: self.is_lazy(id),
             page: self.is_page(id),
+            instance: self.is_instance(id),
+            decoded: self.is_decoded(id),
             parent: self.parent(id),
             children: self.children(id).to_vec(),
         }

@@ -3,7 +3,9 @@
 //! for the whole project).
 //!
 //! - the root spans exactly the file, every span lies inside the file and every
-//!   child inside its parent (an empty child at its parent's edges included);
+//!   child inside its parent (an empty child at its parent's edges included),
+//!   but for a `.ksy` instance, which lies where it was read, and a node read
+//!   from bytes a `process` made, whose span is offsets into those bytes;
 //!   every non-root node is the child of exactly one parent that it points back
 //!   at (so the arena is a tree, without cycles);
 //! - a derived node claims no bits; every reference lies inside the file;
@@ -65,7 +67,7 @@ impl Tree {
             if span.start > span.end {
                 return Err(format!("{} has a reversed span {span:?}", path()));
             }
-            if !file.contains(&span) {
+            if !file.contains(&span) && !self.is_decoded(id) {
                 return Err(format!("{} {span:?} lies outside the file", path()));
             }
             if let Some(r) = self.reference(id) {
@@ -99,6 +101,12 @@ impl Tree {
                     ));
                 }
                 let cs = self.span(c);
+                // A `.ksy` instance lies where it was read; a node in
+                // decoded bytes has offsets into them (its ancestor that is
+                // not decoded holds them).
+                if self.is_instance(c) || self.is_decoded(c) {
+                    continue;
+                }
                 let inside = if cs.is_empty() {
                     cs.start >= span.start && cs.start <= span.end
                 } else {

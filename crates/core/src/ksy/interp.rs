@@ -1,0 +1,1714 @@
+//! Decodes a file with a [`Spec`]: the `.ksy` interpreted, its fields read
+//! into the tree every format gives (a node per field, `[i]` per repeated
+//! element, a struct per user-type object, instances after their type's
+//! `seq`), its values kept per object for the expressions that name them.
+//!
+//! Reading follows Kaitai Struct's semantics: streams (`_io`) are the file,
+//! a window of it (a field with a size read as a user type), or bytes a
+//! `process` made; integers align to a byte, bit fields do not; `pos`
+//! instances read elsewhere and come back. A failed read puts its error on
+//! its node and stops the object it is in; a sized field's object contains
+//! its failure, so the fields after it are read. Budgets (expression steps,
+//! nesting, repeats, decoded bytes) stop a hostile `.ksy` with an error.
+
+use super::encoding::Encoding;
+use super::expr::{self, Expr, Handle, Scope, TypeName, Val};
+use super::model::{self, Attr, EndianSpec, Process, Repeat, Spec, TypeId, TypeSpec};
+use crate::builder::{hex_preview, Builder, DResult, Stop};
+use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
+use crate::Endian;
+use std::sync::Arc;
+
+/// Expression steps one decode may take.
+const MAX_STEPS: u64 = 200_000_000;
+/// How deep user types may nest (objects inside objects).
+const MAX_DEPTH: usize = 200;
+/// Elements one repeated field may have.
+const MAX_REPEAT: u64 = 1 << 28;
+/// Bytes a `process` may make (a zlib bomb stops here).
+const MAX_DECODED: u64 = 1 << 30;
+/// Objects one decode may make when no node is made for them (instances
+/// read for a value): a budget like the builder's node budget.
+const MAX_OBJECTS: usize = 50_000_000;
+
+/// What the user type's label (`-webide-representation`) shows at most.
+const MAX_LABEL: usize = 200;
+
+/// Why reading stopped.
+#[derive(Debug)]
+enum Fail {
+    /// The error is on a node already.
+    Recorded,
+    /// Not recorded yet (read without nodes, or found before the node is
+    /// made): the message.
+    Msg(String),
+}
+
+type R<T> = Result<T, Fail>;
+
+fn fail<T>(msg: impl Into<String>) -> R<T> {
+    Err(Fail::Msg(msg.into()))
+}
+
+/// A stream objects read from: a window of the file, or of bytes a
+/// `process` made.
+struct Io {
+    /// Bytes a `process` made; `None`: the file.
+    buf: Option<Arc<[u8]>>,
+    /// Where the stream starts in the file, or in `buf` (bytes): what the
+    /// nodes read from it are placed by.
+    base: u64,
+    len: u64,
+    pos: u64,
+    bits: u64,
+    bits_left: u8,
+}
+
+/// An object of a user type.
+struct Obj {
+    ty: TypeId,
+    parent: Option<u32>,
+    root: u32,
+    io: u32,
+    /// Values of the `seq` fields then the instances (`None`: not read).
+    vals: Vec<Slot>,
+    params: Vec<Val>,
+    le: Option<bool>,
+    /// Where it starts and ends in its stream (bytes), once read.
+    start: u64,
+    end: Option<u64>,
+}
+
+#[derive(Clone)]
+enum Slot {
+    Unread,
+    Busy,
+    Done(Val),
+}
+
+#[derive(Clone, Copy)]
+enum Ref {
+    Obj(u32),
+    Io(u32),
+}
+
+/// Decodes the builder's file with `spec` into its root.
+pub fn decode(spec: &Spec, b: &mut Builder) -> DResult<()> {
+    decode_at(spec, b, 0)
+}
+
+/// Decodes the file with `spec` from byte `at` on: at 0 the root is the
+/// format's top-level object; further in, that object is the root's child
+/// named by the format's id (a structure inside another file).
+pub fn decode_at(spec: &Spec, b: &mut Builder, at: u64) -> DResult<()> {
+    let len = b.file_len().saturating_sub(at);
+    let mut run = Run {
+        spec,
+        b,
+        objs: Vec::new(),
+        ios: vec![Io {
+            buf: None,
+            base: at,
+            len,
+            pos: 0,
+            bits: 0,
+            bits_left: 0,
+        }],
+        steps: MAX_STEPS,
+        depth: 0,
+        mk: true,
+    };
+    let root = run.b.current();
+    if at > 0 {
+        let name = Name::from(spec.id.clone());
+        return match run.object(
+            spec.root,
+            0,
+            None,
+            Vec::new(),
+            Some((name, Some(len))),
+            None,
+        ) {
+            Ok(_) => Ok(()),
+            Err(Fail::Recorded) => Ok(()),
+            Err(Fail::Msg(m)) => {
+                run.b.set_error(root, m);
+                Err(Stop)
+            }
+        };
+    }
+    match run.object(spec.root, 0, None, Vec::new(), None, Some(root)) {
+        Ok(_) => Ok(()),
+        Err(Fail::Recorded) => Err(Stop),
+        Err(Fail::Msg(m)) => {
+            run.b.set_error(root, m);
+            Err(Stop)
+        }
+    }
+}
+
+struct Run<'a, 'b, 's> {
+    spec: &'a Spec,
+    b: &'b mut Builder<'s>,
+    objs: Vec<Obj>,
+    ios: Vec<Io>,
+    steps: u64,
+    depth: usize,
+    /// Whether reads make nodes (not while an instance is read for a value).
+    mk: bool,
+}
+
+/// The context an expression is evaluated in.
+struct Ctx<'r, 'a, 'b, 's> {
+    run: &'r mut Run<'a, 'b, 's>,
+    obj: u32,
+    index: Option<i128>,
+    it: Option<Val>,
+    on: Option<Val>,
+}
+
+fn handle(r: Ref) -> Val {
+    Val::Handle(Handle(Arc::new(r)))
+}
+
+fn as_ref(v: &Val) -> Option<Ref> {
+    match v {
+        Val::Handle(h) => h.0.downcast_ref::<Ref>().copied(),
+        _ => None,
+    }
+}
+
+impl Scope for Ctx<'_, '_, '_, '_> {
+    fn name(&mut self, name: &str) -> Result<Val, String> {
+        match name {
+            "_index" => {
+                return self
+                    .index
+                    .map(Val::Int)
+                    .ok_or_else(|| "_index outside a repeated field".into())
+            }
+            "_" => {
+                return self
+                    .it
+                    .clone()
+                    .ok_or_else(|| "'_' outside repeat-until".into())
+            }
+            "_on" => return self.on.clone().ok_or_else(|| "_on outside a switch".into()),
+            _ => {}
+        }
+        self.run.member(self.obj, name)
+    }
+
+    fn attr(&mut self, target: &Val, name: &str) -> Result<Val, String> {
+        match as_ref(target) {
+            Some(Ref::Obj(o)) => self.run.member(o, name),
+            Some(Ref::Io(i)) => {
+                let io = &self.run.ios[i as usize];
+                match name {
+                    "pos" => Ok(Val::Int(io.pos as i128)),
+                    "size" => Ok(Val::Int(io.len as i128)),
+                    "eof" => Ok(Val::Bool(io.pos >= io.len && io.bits_left == 0)),
+                    _ => Err(format!("a stream has no '{name}' (it has pos, size, eof)")),
+                }
+            }
+            None => Err(format!("cannot take '{name}' of {}", target.type_name())),
+        }
+    }
+
+    fn enum_value(&mut self, path: &[String], name: &str) -> Result<Val, String> {
+        let ty = self.run.objs[self.obj as usize].ty;
+        let e = self
+            .run
+            .find_enum(ty, path)
+            .ok_or_else(|| format!("unknown enum '{}'", path.join("::")))?;
+        let v = self.run.spec.enums[e]
+            .value_of(name)
+            .ok_or_else(|| format!("enum '{}' has no '{name}'", path.join("::")))?;
+        Ok(Val::Enum { e: e as u32, v })
+    }
+
+    fn sizeof(&mut self, ty: &TypeName, bits: bool) -> Result<Val, String> {
+        let from = self.run.objs[self.obj as usize].ty;
+        let n = self.run.static_bits(from, ty)?;
+        Ok(Val::Int(if bits {
+            n as i128
+        } else {
+            n.div_ceil(8) as i128
+        }))
+    }
+
+    fn cast(&mut self, v: Val, ty: &TypeName) -> Result<Val, String> {
+        // A user type: the object is what it is (Kaitai's casts only tell the
+        // compiler which type to expect).
+        match as_ref(&v) {
+            Some(Ref::Obj(_)) => Ok(v),
+            _ => Err(format!(
+                "cannot cast {} to {}",
+                v.type_name(),
+                ty.path.join("::")
+            )),
+        }
+    }
+
+    fn enum_name(&self, e: u32, v: i128) -> Option<String> {
+        self.run
+            .spec
+            .enums
+            .get(e as usize)?
+            .name_of(v)
+            .map(String::from)
+    }
+}
+
+impl<'a, 'b, 's> Run<'a, 'b, 's> {
+    fn eval(&mut self, obj: u32, index: Option<i128>, e: &Expr) -> R<Val> {
+        let mut steps = self.steps;
+        let mut c = Ctx {
+            run: self,
+            obj,
+            index,
+            it: None,
+            on: None,
+        };
+        let r = expr::eval_with_budget(e, &mut c, &mut steps);
+        self.steps = steps;
+        r.map_err(Fail::Msg)
+    }
+
+    fn eval_int(&mut self, obj: u32, index: Option<i128>, e: &Expr, what: &str) -> R<i128> {
+        match self.eval(obj, index, e)? {
+            Val::Int(v) => Ok(v),
+            Val::Enum { v, .. } => Ok(v),
+            other => fail(format!("{what} is {}, not an integer", other.type_name())),
+        }
+    }
+
+    /// `name` of object `o`: a field, an instance, a parameter, or one of
+    /// `_io`, `_root`, `_parent`, `_sizeof`, `_is_le`.
+    fn member(&mut self, o: u32, name: &str) -> Result<Val, String> {
+        let obj = &self.objs[o as usize];
+        match name {
+            "_io" => return Ok(handle(Ref::Io(obj.io))),
+            "_root" => return Ok(handle(Ref::Obj(obj.root))),
+            "_parent" => {
+                return obj
+                    .parent
+                    .map(|p| handle(Ref::Obj(p)))
+                    .ok_or_else(|| "the root has no _parent".into())
+            }
+            "_sizeof" => {
+                let end = obj.end.unwrap_or(self.ios[obj.io as usize].pos);
+                return Ok(Val::Int(end.saturating_sub(obj.start) as i128));
+            }
+            "_is_le" => return Ok(Val::Bool(obj.le.unwrap_or(false))),
+            _ => {}
+        }
+        let def = &self.spec.types[obj.ty];
+        if let Some(k) = def.params.iter().position(|p| p.id == name) {
+            return Ok(obj.params[k].clone());
+        }
+        if let Some(k) = def.seq.iter().position(|a| a.id == name) {
+            return match &obj.vals[k] {
+                Slot::Done(v) => Ok(v.clone()),
+                _ => Err(format!("'{name}' is not read yet")),
+            };
+        }
+        if let Some(k) = def.instances.iter().position(|a| a.id == name) {
+            return self.instance_value(o, k).map_err(|f| match f {
+                Fail::Msg(m) => format!("instance '{name}': {m}"),
+                Fail::Recorded => format!("instance '{name}' failed"),
+            });
+        }
+        Err(format!(
+            "'{name}' is not a field, instance or parameter of {}",
+            def.id
+        ))
+    }
+
+    /// Instance `k` of object `o`, read (without nodes) if it was not yet.
+    fn instance_value(&mut self, o: u32, k: usize) -> R<Val> {
+        let slot = self.spec.types[self.objs[o as usize].ty].seq.len() + k;
+        match &self.objs[o as usize].vals[slot] {
+            Slot::Done(v) => return Ok(v.clone()),
+            Slot::Busy => {
+                return fail("it depends on itself");
+            }
+            Slot::Unread => {}
+        }
+        self.objs[o as usize].vals[slot] = Slot::Busy;
+        let mk = std::mem::replace(&mut self.mk, false);
+        let r = self.instance(o, k, None);
+        self.mk = mk;
+        match r {
+            Ok(v) => {
+                self.objs[o as usize].vals[slot] = Slot::Done(v.clone());
+                Ok(v)
+            }
+            Err(e) => {
+                self.objs[o as usize].vals[slot] = Slot::Unread;
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads instance `k` of object `o` (with nodes if `self.mk`, as
+    /// children of the open group).
+    fn instance(&mut self, o: u32, k: usize, _node: Option<NodeId>) -> R<Val> {
+        let spec = self.spec;
+        let ty = self.objs[o as usize].ty;
+        let a = &spec.types[ty].instances[k];
+        if let Some(c) = &a.cond {
+            if !self.eval(o, None, c)?.truthy().map_err(Fail::Msg)? {
+                return Ok(Val::Nil);
+            }
+        }
+        if let Some(v) = &a.value {
+            let v = self.eval(o, None, v)?;
+            let v = match (a.enum_, &v) {
+                (Some(e), Val::Int(n)) => Val::Enum { e: e as u32, v: *n },
+                _ => v,
+            };
+            if self.mk {
+                let at = self.anchor(o);
+                let id = self.node(Name::from(a.id.clone()), Kind::Derived, at)?;
+                self.show(id, &v);
+                self.b.tree_mut().set_instance(id, true);
+            }
+            return Ok(v);
+        }
+        let io = match &a.io {
+            Some(e) => match as_ref(&self.eval(o, None, e)?) {
+                Some(Ref::Io(i)) => i,
+                _ => return fail(format!("{}: io is not a stream", a.path)),
+            },
+            None => self.objs[o as usize].io,
+        };
+        let saved = (
+            self.ios[io as usize].pos,
+            self.ios[io as usize].bits,
+            self.ios[io as usize].bits_left,
+        );
+        if let Some(p) = &a.at {
+            let p = self.eval_int(o, None, p, "pos")?;
+            let len = self.ios[io as usize].len;
+            if p < 0 || p as u64 > len {
+                let msg = format!("pos {p} is outside its stream ({len} bytes)");
+                return self.fail_here(o, Name::from(a.id.clone()), msg);
+            }
+            let s = &mut self.ios[io as usize];
+            s.pos = p as u64;
+            s.bits_left = 0;
+        }
+        let before = if self.mk { self.b.open_kids().len() } else { 0 };
+        let r = self.attr(o, io, a, Name::from(a.id.clone()));
+        if self.mk {
+            if let Some(&id) = self.b.open_kids().get(before) {
+                self.b.tree_mut().set_instance(id, true);
+            }
+        }
+        let s = &mut self.ios[io as usize];
+        (s.pos, s.bits, s.bits_left) = saved;
+        r
+    }
+
+    /// A node for an error met before its field's node was made; the
+    /// failure, recorded.
+    fn fail_here<T>(&mut self, o: u32, name: Name, msg: String) -> R<T> {
+        if !self.mk {
+            return fail(msg);
+        }
+        let at = self.anchor(o);
+        let id = self.node(name, Kind::Struct, at)?;
+        self.b.set_error(id, msg);
+        Err(Fail::Recorded)
+    }
+
+    /// Where the nodes of object `o` that claim no bytes sit: its stream's
+    /// position, and whether that is in decoded bytes.
+    fn anchor(&self, o: u32) -> (BitSpan, bool) {
+        let s = &self.ios[self.objs[o as usize].io as usize];
+        let at = (s.base + s.pos.min(s.len)) * 8;
+        (BitSpan { start: at, end: at }, s.buf.is_some())
+    }
+
+    /// A node over `span` (in decoded bytes if `decoded`).
+    fn node(&mut self, name: Name, kind: Kind, (span, decoded): (BitSpan, bool)) -> R<NodeId> {
+        let id = self
+            .b
+            .node_at(name, kind, span)
+            .map_err(|_| Fail::Recorded)?;
+        if decoded {
+            self.b.tree_mut().set_decoded(id, true);
+        }
+        Ok(id)
+    }
+
+    /// Opens a group at `span`'s start (in decoded bytes if `decoded`).
+    fn open(&mut self, name: Name, kind: Kind, (span, decoded): (BitSpan, bool)) -> R<NodeId> {
+        let id = self
+            .b
+            .open_at(name, kind, span.start)
+            .map_err(|_| Fail::Recorded)?;
+        if decoded {
+            self.b.tree_mut().set_decoded(id, true);
+        }
+        Ok(id)
+    }
+
+    /// Shows value `v` on node `id` (an enum's name in its display).
+    fn show(&mut self, id: NodeId, v: &Val) {
+        let t = self.b.tree_mut();
+        match v {
+            Val::Int(n) => {
+                if *n >= 0 && *n <= u64::MAX as i128 {
+                    t.set_uint(id, *n as u64);
+                } else {
+                    t.set_value(id, Value::I(*n as i64));
+                }
+            }
+            Val::Enum { e, v } => {
+                if *v >= 0 && *v <= u64::MAX as i128 {
+                    t.set_uint(id, *v as u64);
+                } else {
+                    t.set_value(id, Value::I(*v as i64));
+                }
+                let name = self.spec.enums.get(*e as usize).and_then(|d| d.name_of(*v));
+                if let Some(n) = name {
+                    let text = format!("{}::{n}", self.spec.enums[*e as usize].id);
+                    self.b.tree_mut().set_display_text(id, &text);
+                }
+            }
+            Val::Float(f) => t.set_value(id, Value::F(*f)),
+            Val::Bool(x) => t.set_value(id, Value::Bool(*x)),
+            Val::Str(s) => t.set_value(id, Value::Str(s.to_string())),
+            Val::Bytes(b) => {
+                if !b.is_empty() && b.len() <= 32 {
+                    let text = hex_preview(b);
+                    t.set_display_text(id, &text);
+                }
+            }
+            Val::Array(items) => t.set_value(id, Value::U(items.len() as u64)),
+            Val::Handle(_) | Val::Nil => {}
+        }
+    }
+
+    fn find_enum(&self, from: TypeId, path: &[String]) -> Option<usize> {
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        model::find_enum(&self.spec.types, from, &path)
+    }
+
+    fn find_type(&self, from: TypeId, path: &[String]) -> Option<TypeId> {
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        model::find_type(&self.spec.types, from, &path)
+    }
+
+    /// Bits a value of type `ty` always takes, for `sizeof<…>`.
+    fn static_bits(&self, from: TypeId, ty: &TypeName) -> Result<u64, String> {
+        let name = ty.path.join("::");
+        if ty.array {
+            return Err(format!("sizeof<{name}[]>: an array has no fixed size"));
+        }
+        if ty.path.len() == 1 {
+            if let Some(n) = prim_bits(&ty.path[0]) {
+                return Ok(n);
+            }
+        }
+        let t = self
+            .find_type(from, &ty.path)
+            .ok_or_else(|| format!("sizeof: unknown type '{name}'"))?;
+        self.type_bits(t, 0)
+    }
+
+    fn type_bits(&self, t: TypeId, depth: usize) -> Result<u64, String> {
+        if depth > 50 {
+            return Err("sizeof: the type contains itself".into());
+        }
+        let def = &self.spec.types[t];
+        let mut bits = 0u64;
+        for a in &def.seq {
+            let one = self.attr_bits(a, depth)?;
+            if !matches!(a.ty, TypeSpec::Bits { .. }) {
+                bits = bits.div_ceil(8) * 8;
+            }
+            let n = match &a.repeat {
+                Repeat::No => 1,
+                Repeat::Expr(e) => const_int(e).ok_or_else(|| {
+                    format!(
+                        "sizeof<{}>: {} repeats a variable number of times",
+                        def.id, a.id
+                    )
+                })? as u64,
+                _ => {
+                    return Err(format!(
+                        "sizeof<{}>: {} repeats a variable number of times",
+                        def.id, a.id
+                    ))
+                }
+            };
+            if a.cond.is_some() {
+                return Err(format!("sizeof<{}>: {} is conditional", def.id, a.id));
+            }
+            bits = bits.saturating_add(one.saturating_mul(n));
+        }
+        Ok(bits)
+    }
+
+    fn attr_bits(&self, a: &Attr, depth: usize) -> Result<u64, String> {
+        let var = || format!("{} has no fixed size", a.id);
+        if let Some(c) = &a.contents {
+            return Ok(c.len() as u64 * 8);
+        }
+        if let Some(s) = &a.size {
+            return const_int(s).map(|n| n as u64 * 8).ok_or_else(var);
+        }
+        match &a.ty {
+            TypeSpec::Int { size, .. } | TypeSpec::Float { size, .. } => Ok(*size as u64 * 8),
+            TypeSpec::Bits { n, .. } => Ok(*n as u64),
+            TypeSpec::User { ty, .. } => self.type_bits(*ty, depth + 1),
+            _ => Err(var()),
+        }
+    }
+
+    // ----- streams -----------------------------------------------------------
+
+    fn slice(&self, io: u32, off: u64, n: u64) -> Vec<u8> {
+        let s = &self.ios[io as usize];
+        let at = s.base + off;
+        match &s.buf {
+            Some(b) => b[at as usize..(at + n) as usize].to_vec(),
+            None => self.b.peek_bytes(at, n),
+        }
+    }
+
+    /// Reads `n` bytes at the stream's position (aligned to a byte first).
+    fn take(&mut self, io: u32, n: u64, what: &str) -> R<(u64, Vec<u8>)> {
+        let s = &mut self.ios[io as usize];
+        s.bits_left = 0;
+        let left = s.len.saturating_sub(s.pos);
+        if n > left {
+            return fail(format!(
+                "expected {what} ({n} bytes) at 0x{:X}, found only {left} before the end of its stream",
+                s.pos
+            ));
+        }
+        let at = s.pos;
+        s.pos += n;
+        Ok((at, self.slice(io, at, n)))
+    }
+
+    /// The span of bytes `[at, at + n)` of stream `io`, and whether it is
+    /// in decoded bytes (offsets into them) rather than the file.
+    fn span(&self, io: u32, at: u64, n: u64) -> (BitSpan, bool) {
+        let s = &self.ios[io as usize];
+        (
+            BitSpan::bytes(s.base + at, s.base + at + n),
+            s.buf.is_some(),
+        )
+    }
+
+    // ----- objects -----------------------------------------------------------
+
+    /// Reads an object of type `ty` from stream `io` (its node named `name`,
+    /// or filling `into`, the root); its index.
+    fn object(
+        &mut self,
+        ty: TypeId,
+        io: u32,
+        parent: Option<u32>,
+        params: Vec<Val>,
+        name: Option<(Name, Option<u64>)>,
+        into: Option<NodeId>,
+    ) -> R<u32> {
+        if self.depth >= MAX_DEPTH {
+            return fail(format!("user types nest deeper than {MAX_DEPTH}"));
+        }
+        if !self.mk && self.objs.len() >= MAX_OBJECTS {
+            return fail("too many objects read for values");
+        }
+        let spec = self.spec;
+        let def = &spec.types[ty];
+        let me = self.objs.len() as u32;
+        let start = self.ios[io as usize].pos;
+        let root = parent.map_or(me, |p| self.objs[p as usize].root);
+        self.objs.push(Obj {
+            ty,
+            parent,
+            root,
+            io,
+            vals: vec![Slot::Unread; def.seq.len() + def.instances.len()],
+            params,
+            le: None,
+            start,
+            end: None,
+        });
+        // The node: the root's (given) or a struct opened here.
+        let node = match (&name, into) {
+            (_, Some(id)) => Some(id),
+            (Some((n, _)), None) if self.mk => {
+                let at = self.span(io, start, 0);
+                Some(self.open(n.clone(), Kind::Struct, at)?)
+            }
+            _ => None,
+        };
+        self.depth += 1;
+        let r = self.read_object(me);
+        self.depth -= 1;
+        let end_pos = self.ios[io as usize].pos;
+        self.objs[me as usize].end = Some(end_pos);
+        if let (Some(id), true) = (node, self.mk) {
+            if let Some(label) = self.label(me) {
+                self.b.set_display(id, label);
+            }
+            let r2 = match r {
+                Err(Fail::Msg(m)) => {
+                    self.b.set_error(id, m);
+                    Err(Fail::Recorded)
+                }
+                other => other,
+            };
+            if into.is_none() {
+                // A sized object spans its whole window.
+                let want = name.as_ref().and_then(|n| n.1);
+                let s = &self.ios[io as usize];
+                // A sized object spans its field's size (its stream may be
+                // shorter: the bytes before a terminator).
+                let end = want.map_or(end_pos.min(s.len), |w| w.max(end_pos));
+                self.b.close_at((s.base + end) * 8);
+            }
+            r2.map(|_| me)
+        } else {
+            r.map(|_| me)
+        }
+    }
+
+    fn read_object(&mut self, me: u32) -> R<()> {
+        let spec = self.spec;
+        let ty = self.objs[me as usize].ty;
+        let def = &spec.types[ty];
+        self.objs[me as usize].le = self.endian_of(me)?;
+        let io = self.objs[me as usize].io;
+        for (k, a) in def.seq.iter().enumerate() {
+            let v = self.attr(me, io, a, Name::from(a.id.clone()))?;
+            self.objs[me as usize].vals[k] = Slot::Done(v);
+        }
+        if self.mk {
+            let n = def.seq.len();
+            for k in 0..def.instances.len() {
+                match self.instance(me, k, None) {
+                    Ok(v) => self.objs[me as usize].vals[n + k] = Slot::Done(v),
+                    Err(Fail::Recorded) => {}
+                    Err(Fail::Msg(m)) => {
+                        let at = self.anchor(me);
+                        let a = &def.instances[k];
+                        let id = self.node(Name::from(a.id.clone()), Kind::Struct, at)?;
+                        self.b.set_error(id, m);
+                        self.b.tree_mut().set_instance(id, true);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The byte order of object `me`: its type's, else the one of the type
+    /// around it, else its parent's.
+    fn endian_of(&mut self, me: u32) -> R<Option<bool>> {
+        let spec = self.spec;
+        let mut t = Some(self.objs[me as usize].ty);
+        while let Some(ty) = t {
+            match &spec.types[ty].endian {
+                Some(EndianSpec::Fixed(e)) => return Ok(Some(*e == Endian::Little)),
+                Some(EndianSpec::Switch { on, cases }) => {
+                    if ty != self.objs[me as usize].ty {
+                        break;
+                    }
+                    let v = self.eval(me, None, on)?;
+                    for (k, e) in cases {
+                        let key = self.eval(me, None, k)?;
+                        if vals_eq(&v, &key) {
+                            return Ok(Some(*e == Endian::Little));
+                        }
+                    }
+                    return fail(format!("no endian case matches {v}"));
+                }
+                None => t = spec.types[ty].outer,
+            }
+        }
+        Ok(self.objs[me as usize]
+            .parent
+            .and_then(|p| self.objs[p as usize].le))
+    }
+
+    /// The label a type's `-webide-representation` gives object `o`.
+    fn label(&mut self, o: u32) -> Option<String> {
+        let spec = self.spec;
+        let rep = spec.types[self.objs[o as usize].ty].webide.as_ref()?;
+        let mut out = String::new();
+        let mut rest = rep.as_str();
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let Some(close) = rest[open..].find('}') else {
+                break;
+            };
+            let inner = &rest[open + 1..open + close];
+            let (text, fmt) = inner.split_once(':').unwrap_or((inner, ""));
+            let shown = expr::parse(text)
+                .ok()
+                .and_then(|e| self.eval(o, None, &e).ok())
+                .map(|v| match (&v, fmt) {
+                    (Val::Int(n), "hex") => format!("0x{n:X}"),
+                    (Val::Str(s), _) => s.to_string(),
+                    (Val::Enum { e, v }, _) => spec.enums[*e as usize]
+                        .name_of(*v)
+                        .map_or(v.to_string(), String::from),
+                    _ => v.to_string(),
+                })
+                .unwrap_or_else(|| "?".into());
+            out.push_str(&shown);
+            rest = &rest[open + close + 1..];
+        }
+        out.push_str(rest);
+        if out.len() > MAX_LABEL {
+            let mut cut = MAX_LABEL;
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push('…');
+        }
+        Some(out)
+    }
+
+    // ----- fields ------------------------------------------------------------
+
+    /// Reads field `a` of object `o` from stream `io`: its value (`Nil`
+    /// when its `if` is false).
+    fn attr(&mut self, o: u32, io: u32, a: &Attr, name: Name) -> R<Val> {
+        if let Some(c) = &a.cond {
+            let v = self.eval(o, None, c);
+            match v.and_then(|v| v.truthy().map_err(Fail::Msg)) {
+                Ok(false) => return Ok(Val::Nil),
+                Ok(true) => {}
+                Err(Fail::Msg(m)) => return self.fail_here(o, name, format!("if: {m}")),
+                Err(e) => return Err(e),
+            }
+        }
+        if matches!(a.repeat, Repeat::No) {
+            return self.one(o, io, a, name, None);
+        }
+        // The list's node, then its elements.
+        let list = if self.mk {
+            let s = &self.ios[io as usize];
+            let at = self.span(io, s.pos.min(s.len), 0);
+            Some(self.open(name, Kind::Array, at)?)
+        } else {
+            None
+        };
+        let r = self.repeat(o, io, a);
+        if let Some(id) = list {
+            let s = &self.ios[io as usize];
+            let end = (s.base + s.pos.min(s.len)) * 8;
+            let (vals, res) = match r {
+                Ok(v) => (v, Ok(())),
+                Err((v, e)) => (v, Err(e)),
+            };
+            let n = vals.len();
+            let res = match res {
+                Err(Fail::Msg(m)) => {
+                    self.b.set_error(id, m);
+                    Err(Fail::Recorded)
+                }
+                other => other,
+            };
+            self.b.close_at(end);
+            self.b.tree_mut().set_uint(id, n as u64);
+            res.map(|_| Val::Array(Arc::new(vals)))
+        } else {
+            r.map(|v| Val::Array(Arc::new(v))).map_err(|(_, e)| e)
+        }
+    }
+
+    /// The elements of repeated field `a`: all of them, or those read
+    /// before the failure.
+    fn repeat(&mut self, o: u32, io: u32, a: &Attr) -> Result<Vec<Val>, (Vec<Val>, Fail)> {
+        let mut vals = Vec::new();
+        let count = match &a.repeat {
+            Repeat::Expr(e) => {
+                match self.eval_int(o, None, e, "repeat-expr") {
+                    Ok(n) if (0..=MAX_REPEAT as i128).contains(&n) => Some(n),
+                    Ok(n) => {
+                        let m = format!("repeat-expr is {n}: not a count this decoder takes (0 to {MAX_REPEAT})");
+                        return Err((vals, Fail::Msg(m)));
+                    }
+                    Err(f) => return Err((vals, f)),
+                }
+            }
+            _ => None,
+        };
+        let mut i = 0i128;
+        loop {
+            let s = &self.ios[io as usize];
+            let before = s.pos;
+            match (&a.repeat, count) {
+                (_, Some(n)) if i >= n => break,
+                (Repeat::Eos, _) if s.pos >= s.len => break,
+                _ if i as u64 >= MAX_REPEAT => {
+                    return Err((vals, Fail::Msg(format!("more than {MAX_REPEAT} elements"))));
+                }
+                _ => {}
+            }
+            let name = Name::Index(i.min(u32::MAX as i128) as u32);
+            let v = match self.one(o, io, a, name, Some(i)) {
+                Ok(v) => v,
+                Err(f) => return Err((vals, f)),
+            };
+            match &a.repeat {
+                Repeat::Eos if self.ios[io as usize].pos == before => {
+                    let m = format!(
+                        "element {i} of repeat: eos read no bytes: it would repeat for ever"
+                    );
+                    vals.push(v);
+                    return Err((vals, Fail::Msg(m)));
+                }
+                Repeat::Until(cond) => {
+                    vals.push(v.clone());
+                    let mut steps = self.steps;
+                    let mut c = Ctx {
+                        run: self,
+                        obj: o,
+                        index: Some(i),
+                        it: Some(v),
+                        on: None,
+                    };
+                    let done =
+                        expr::eval_with_budget(cond, &mut c, &mut steps).and_then(|v| v.truthy());
+                    self.steps = steps;
+                    match done {
+                        Ok(true) => break,
+                        Ok(false) => {}
+                        Err(m) => return Err((vals, Fail::Msg(format!("repeat-until: {m}")))),
+                    }
+                }
+                _ => vals.push(v),
+            }
+            i += 1;
+        }
+        Ok(vals)
+    }
+
+    /// The type a field reads, its switch resolved.
+    fn pick<'t>(
+        &mut self,
+        o: u32,
+        index: Option<i128>,
+        t: &'t TypeSpec,
+    ) -> R<(&'t TypeSpec, Option<Val>)> {
+        let TypeSpec::Switch { on, cases, default } = t else {
+            return Ok((t, None));
+        };
+        let v = self.eval(o, index, on)?;
+        for (k, ty) in cases {
+            let key = self.eval(o, index, k)?;
+            if vals_eq(&v, &key) {
+                return Ok((ty, Some(v)));
+            }
+        }
+        match default {
+            Some(d) => Ok((d, Some(v))),
+            None => Ok((&TypeSpec::Bytes, Some(v))),
+        }
+    }
+
+    /// Reads one value of field `a` (element `index` of a repeated one).
+    fn one(&mut self, o: u32, io: u32, a: &Attr, name: Name, index: Option<i128>) -> R<Val> {
+        let (ty, _on) = match self.pick(o, index, &a.ty) {
+            Ok(t) => t,
+            Err(Fail::Msg(m)) => return self.fail_here(o, name, format!("switch-on: {m}")),
+            Err(e) => return Err(e),
+        };
+        if let Some(c) = &a.contents {
+            return self.contents(io, c, name);
+        }
+        // A size, given or found by a terminator: the field is that run of
+        // bytes (processed if it says so), read as its type.
+        let sized = a.size.is_some()
+            || a.size_eos
+            || (a.terminator.is_some() && !matches!(ty, TypeSpec::Str { z: true }));
+        let untyped_switch =
+            matches!(a.ty, TypeSpec::Switch { .. }) && matches!(ty, TypeSpec::Bytes) && !sized;
+        if untyped_switch {
+            // No case matches and the field has no size: it reads nothing
+            // (as Kaitai's parsers do).
+            return Ok(Val::Nil);
+        }
+        if sized || a.process.is_some() {
+            return self.sized(o, io, a, ty, name, index);
+        }
+        let v = match ty {
+            TypeSpec::Int {
+                size,
+                signed,
+                endian,
+            } => self.int(o, io, *size, *signed, *endian, name.clone(), a),
+            TypeSpec::Float { size, endian } => self.float(o, io, *size, *endian, name.clone()),
+            TypeSpec::Bits { n, le } => self.bits(o, io, *n, *le, name.clone(), a),
+            TypeSpec::Str { .. } => self.strz(o, io, a, name.clone()),
+            TypeSpec::User { ty, args } => self.user(o, io, *ty, args, name.clone(), index, None),
+            TypeSpec::Bytes | TypeSpec::Switch { .. } => {
+                self.fail_here(o, name.clone(), "a byte array needs a size".into())
+            }
+        }?;
+        self.valid(o, a, &v, name, index)?;
+        Ok(v)
+    }
+
+    fn contents(&mut self, io: u32, want: &[u8], name: Name) -> R<Val> {
+        let n = want.len() as u64;
+        let s = &self.ios[io as usize];
+        let at = s.pos;
+        let avail = s.len.saturating_sub(at).min(n);
+        let got = self.slice(io, at, avail);
+        let sp = self.span(io, at, avail);
+        let ok = got == want;
+        if self.mk {
+            let id = self.node(name, Kind::Bytes, sp)?;
+            self.show(id, &Val::Bytes(got.clone().into()));
+            if !ok {
+                self.b.set_error(
+                    id,
+                    format!(
+                        "expected contents {}, found {}",
+                        hex_preview(want),
+                        if got.is_empty() {
+                            "the end of the stream".into()
+                        } else {
+                            hex_preview(&got)
+                        }
+                    ),
+                );
+                return Err(Fail::Recorded);
+            }
+        } else if !ok {
+            return fail(format!(
+                "expected contents {}, found {}",
+                hex_preview(want),
+                hex_preview(&got)
+            ));
+        }
+        self.ios[io as usize].pos += n;
+        self.ios[io as usize].bits_left = 0;
+        Ok(Val::Bytes(got.into()))
+    }
+
+    /// A leaf's node over `[at, at + n)` of `io`, showing `v`; a failure
+    /// message becomes the error of a node over what there is.
+    fn leaf(&mut self, io: u32, name: Name, kind: Kind, at: u64, n: u64, v: &Val) -> R<()> {
+        if !self.mk {
+            return Ok(());
+        }
+        let sp = self.span(io, at, n);
+        let id = self.node(name, kind, sp)?;
+        self.show(id, v);
+        Ok(())
+    }
+
+    fn read_fail<T>(&mut self, io: u32, name: Name, kind: Kind, msg: String) -> R<T> {
+        if !self.mk {
+            return fail(msg);
+        }
+        let s = &self.ios[io as usize];
+        let at = s.pos.min(s.len);
+        let left = s.len - at;
+        let sp = self.span(io, at, left);
+        let id = self.node(name, kind, sp)?;
+        self.b.set_error(id, msg);
+        Err(Fail::Recorded)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn int(
+        &mut self,
+        o: u32,
+        io: u32,
+        size: u8,
+        signed: bool,
+        endian: Option<Endian>,
+        name: Name,
+        a: &Attr,
+    ) -> R<Val> {
+        let kind = match (size, signed) {
+            (1, false) => Kind::U8,
+            (2, false) => Kind::U16,
+            (4, false) => Kind::U32,
+            (_, false) => Kind::U64,
+            (1, true) => Kind::I8,
+            (2, true) => Kind::I16,
+            (4, true) => Kind::I32,
+            (_, true) => Kind::I64,
+        };
+        let le = match endian {
+            Some(e) => e == Endian::Little,
+            None if size == 1 => true,
+            None => match self.objs[o as usize].le {
+                Some(le) => le,
+                None => {
+                    return self.fail_here(
+                        o,
+                        name,
+                        format!(
+                            "{}: a {size}-byte integer without a byte order (no meta/endian)",
+                            a.path
+                        ),
+                    )
+                }
+            },
+        };
+        let (at, bytes) = match self.take(io, size as u64, "an integer") {
+            Ok(x) => x,
+            Err(Fail::Msg(m)) => return self.read_fail(io, name, kind, m),
+            Err(e) => return Err(e),
+        };
+        let mut v: u64 = 0;
+        for i in 0..size as usize {
+            let b = if le {
+                bytes[size as usize - 1 - i]
+            } else {
+                bytes[i]
+            };
+            v = (v << 8) | b as u64;
+        }
+        let val = if signed {
+            let shift = 64 - 8 * size as u32;
+            ((v << shift) as i64 >> shift) as i128
+        } else {
+            v as i128
+        };
+        let val = match a.enum_ {
+            Some(e) => Val::Enum {
+                e: e as u32,
+                v: val,
+            },
+            None => Val::Int(val),
+        };
+        self.leaf(io, name, kind, at, size as u64, &val)?;
+        Ok(val)
+    }
+
+    fn float(&mut self, o: u32, io: u32, size: u8, endian: Option<Endian>, name: Name) -> R<Val> {
+        let kind = if size == 4 { Kind::F32 } else { Kind::F64 };
+        let le = match endian
+            .map(|e| e == Endian::Little)
+            .or(self.objs[o as usize].le)
+        {
+            Some(le) => le,
+            None => {
+                return self.fail_here(
+                    o,
+                    name,
+                    "a float without a byte order (no meta/endian)".into(),
+                )
+            }
+        };
+        let (at, b) = match self.take(io, size as u64, "a float") {
+            Ok(x) => x,
+            Err(Fail::Msg(m)) => return self.read_fail(io, name, kind, m),
+            Err(e) => return Err(e),
+        };
+        let v = if size == 4 {
+            let a = [b[0], b[1], b[2], b[3]];
+            (if le {
+                f32::from_le_bytes(a)
+            } else {
+                f32::from_be_bytes(a)
+            }) as f64
+        } else {
+            let a = [b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]];
+            if le {
+                f64::from_le_bytes(a)
+            } else {
+                f64::from_be_bytes(a)
+            }
+        };
+        let val = Val::Float(v);
+        self.leaf(io, name, kind, at, size as u64, &val)?;
+        Ok(val)
+    }
+
+    fn bits(&mut self, _o: u32, io: u32, n: u8, le: bool, name: Name, a: &Attr) -> R<Val> {
+        let kind = if n == 1 { Kind::Bool } else { Kind::Bits };
+        let n = n as u32;
+        let s = &self.ios[io as usize];
+        // Where the field starts, in bits from the stream's start.
+        let at_bits = s.pos * 8 - s.bits_left as u64;
+        let need = n.saturating_sub(s.bits_left as u32);
+        let bytes = need.div_ceil(8) as u64;
+        if bytes > s.len.saturating_sub(s.pos) {
+            let msg = format!(
+                "expected {n} bits at 0x{:X}, found only {} bytes before the end of its stream",
+                s.pos,
+                s.len.saturating_sub(s.pos)
+            );
+            return self.read_fail(io, name, kind, msg);
+        }
+        let pos = s.pos;
+        let new = self.slice(io, pos, bytes);
+        let s = &mut self.ios[io as usize];
+        let mut acc = s.bits as u128;
+        let mut left = s.bits_left as u32;
+        for (k, &b) in new.iter().enumerate() {
+            if le {
+                acc |= (b as u128) << (left + 8 * k as u32);
+            } else {
+                acc = (acc << 8) | b as u128;
+            }
+        }
+        left += 8 * bytes as u32;
+        let v: u64;
+        if le {
+            v = (acc & ((1u128 << n) - 1)) as u64;
+            acc >>= n;
+            left -= n;
+        } else {
+            left -= n;
+            v = ((acc >> left) & ((1u128 << n) - 1)) as u64;
+            acc &= (1u128 << left) - 1;
+        }
+        s.bits = acc as u64;
+        s.bits_left = left as u8;
+        s.pos += bytes;
+        let val = if n == 1 {
+            Val::Bool(v == 1)
+        } else {
+            match a.enum_ {
+                Some(e) => Val::Enum {
+                    e: e as u32,
+                    v: v as i128,
+                },
+                None => Val::Int(v as i128),
+            }
+        };
+        if self.mk {
+            let s = &self.ios[io as usize];
+            let sp = if le {
+                BitSpan {
+                    start: s.base * 8 + at_bits,
+                    end: s.base * 8 + at_bits + n as u64,
+                }
+            } else {
+                // Big-endian bit order counts from a byte's top bit; the
+                // tree counts bits from the bottom. Within one byte the
+                // span is exact; across bytes it is every byte touched.
+                let first = at_bits / 8;
+                let last = (at_bits + n as u64 - 1) / 8;
+                if first == last {
+                    let o = at_bits % 8;
+                    let lo = 8 - o - n as u64;
+                    BitSpan {
+                        start: (s.base + first) * 8 + lo,
+                        end: (s.base + first) * 8 + 8 - o,
+                    }
+                } else {
+                    BitSpan::bytes(s.base + first, s.base + last + 1)
+                }
+            };
+            let decoded = s.buf.is_some();
+            let id = self.node(name, kind, (sp, decoded))?;
+            self.show(id, &val);
+        }
+        Ok(val)
+    }
+
+    /// A `strz` (or a `str` with a terminator and no size).
+    fn strz(&mut self, o: u32, io: u32, a: &Attr, name: Name) -> R<Val> {
+        let _ = o;
+        let term = a.terminator.unwrap_or(0);
+        let (at, raw, _) = match self.until_terminator(io, term, a) {
+            Ok(x) => x,
+            Err(Fail::Msg(m)) => return self.read_fail(io, name, Kind::Str, m),
+            Err(e) => return Err(e),
+        };
+        let text = self.text(a, &raw)?;
+        let len = self.ios[io as usize].pos - at;
+        self.leaf(io, name, Kind::Str, at, len, &text)?;
+        Ok(text)
+    }
+
+    /// Reads up to terminator `term`: where it started, the value's bytes
+    /// (with the terminator if `include`), and whether it was found.
+    fn until_terminator(&mut self, io: u32, term: u8, a: &Attr) -> R<(u64, Vec<u8>, bool)> {
+        let s = &mut self.ios[io as usize];
+        s.bits_left = 0;
+        let at = s.pos;
+        let len = s.len;
+        let mut end = at;
+        let mut found = false;
+        // Scan in blocks.
+        while end < len {
+            let n = (len - end).min(4096);
+            let block = self.slice(io, end, n);
+            if let Some(k) = block.iter().position(|&b| b == term) {
+                end += k as u64;
+                found = true;
+                break;
+            }
+            end += n;
+        }
+        if !found && a.eos_error {
+            return fail(format!(
+                "no terminator 0x{term:02X} after 0x{at:X} before the end of its stream"
+            ));
+        }
+        let take = if found && a.include {
+            end + 1 - at
+        } else {
+            end - at
+        };
+        let bytes = self.slice(io, at, take);
+        let s = &mut self.ios[io as usize];
+        s.pos = if found && a.consume { end + 1 } else { end };
+        Ok((at, bytes, found))
+    }
+
+    fn text(&mut self, a: &Attr, raw: &[u8]) -> R<Val> {
+        let enc = a.encoding.as_deref().unwrap_or("UTF-8");
+        let e = Encoding::from_name(enc)
+            .ok_or_else(|| Fail::Msg(format!("unknown encoding '{enc}'")))?;
+        Ok(Val::Str(e.decode(raw).into()))
+    }
+
+    /// A field with a size (given, to the end, or to a terminator): its
+    /// bytes, processed, read as its type.
+    fn sized(
+        &mut self,
+        o: u32,
+        io: u32,
+        a: &Attr,
+        ty: &TypeSpec,
+        name: Name,
+        index: Option<i128>,
+    ) -> R<Val> {
+        let kind = match ty {
+            TypeSpec::Str { .. } => Kind::Str,
+            TypeSpec::User { .. } => Kind::Struct,
+            _ => Kind::Bytes,
+        };
+        self.ios[io as usize].bits_left = 0;
+        let at = self.ios[io as usize].pos;
+        let (mut raw, n) = if let Some(e) = &a.size {
+            let n = match self.eval_int(o, index, e, "size") {
+                Ok(n) => n,
+                Err(Fail::Msg(m)) => return self.fail_here(o, name, format!("size: {m}")),
+                Err(f) => return Err(f),
+            };
+            if n < 0 {
+                return self.fail_here(o, name, format!("size is {n}"));
+            }
+            match self.take(io, n as u64, "the field's bytes") {
+                Ok((_, b)) => (b, n as u64),
+                Err(Fail::Msg(m)) => return self.read_fail(io, name, kind, m),
+                Err(f) => return Err(f),
+            }
+        } else if a.size_eos {
+            let s = &self.ios[io as usize];
+            let n = s.len.saturating_sub(s.pos);
+            (self.take(io, n, "the rest")?.1, n)
+        } else {
+            let term = a.terminator.unwrap_or(0);
+            match self.until_terminator(io, term, a) {
+                Ok((_, b, _)) => {
+                    let n = self.ios[io as usize].pos - at;
+                    (b, n)
+                }
+                Err(Fail::Msg(m)) => return self.read_fail(io, name, kind, m),
+                Err(f) => return Err(f),
+            }
+        };
+        // With a size, pad-right is stripped and a terminator ends the value.
+        if a.size.is_some() || a.size_eos {
+            if let Some(p) = a.pad_right {
+                while raw.last() == Some(&p) {
+                    raw.pop();
+                }
+            }
+            if let Some(t) = a.terminator {
+                if let Some(k) = raw.iter().position(|&b| b == t) {
+                    raw.truncate(if a.include { k + 1 } else { k });
+                }
+            }
+        }
+        let data: Arc<[u8]> = match &a.process {
+            Some(p) => match self.process(o, index, p, raw) {
+                Ok(d) => d.into(),
+                Err(Fail::Msg(m)) => {
+                    return self.fail_at(io, name, kind, at, n, format!("process: {m}"));
+                }
+                Err(f) => return Err(f),
+            },
+            None => raw.into(),
+        };
+        let v = match ty {
+            TypeSpec::Bytes | TypeSpec::Switch { .. } => {
+                let v = Val::Bytes(data);
+                self.leaf(io, name.clone(), Kind::Bytes, at, n, &v)?;
+                v
+            }
+            TypeSpec::Str { .. } => {
+                let v = self.text(a, &data)?;
+                self.leaf(io, name.clone(), Kind::Str, at, n, &v)?;
+                v
+            }
+            _ => {
+                // A stream of its own: the window, or the processed bytes.
+                let s = &self.ios[io as usize];
+                let processed = a.process.is_some();
+                let len = data.len() as u64;
+                let sub = if processed {
+                    Io {
+                        buf: Some(data),
+                        base: 0,
+                        len,
+                        pos: 0,
+                        bits: 0,
+                        bits_left: 0,
+                    }
+                } else {
+                    Io {
+                        buf: s.buf.clone(),
+                        base: s.base + at,
+                        len,
+                        pos: 0,
+                        bits: 0,
+                        bits_left: 0,
+                    }
+                };
+                let sub_io = self.ios.len() as u32;
+                self.ios.push(sub);
+                if processed && self.mk {
+                    // The field's node spans its bytes in its own stream;
+                    // what they decode to is read into it, at offsets into
+                    // the decoded bytes.
+                    let raw = self.span(io, at, n);
+                    let holder = self.open(name.clone(), kind, raw)?;
+                    let r = match ty {
+                        TypeSpec::User { ty, args } => self
+                            .params(o, *ty, args, name.clone(), index)
+                            .and_then(|params| {
+                                self.object(*ty, sub_io, Some(o), params, None, Some(holder))
+                                    .map(|me| handle(Ref::Obj(me)))
+                            }),
+                        _ => self.prim_in(o, sub_io, ty, a, Name::from("value".to_string())),
+                    };
+                    let r = match r {
+                        Err(Fail::Msg(m)) => {
+                            self.b.set_error(holder, m);
+                            Err(Fail::Recorded)
+                        }
+                        other => other,
+                    };
+                    self.b.close_at(raw.0.end);
+                    // A sized field contains its failure.
+                    r.unwrap_or(Val::Nil)
+                } else {
+                    let r = match ty {
+                        TypeSpec::User { ty, args } => {
+                            self.user(o, sub_io, *ty, args, name.clone(), index, Some(n))
+                        }
+                        _ => self.prim_in(o, sub_io, ty, a, name.clone()),
+                    };
+                    match r {
+                        Ok(v) => v,
+                        // The window holds the failure: the fields after it are read.
+                        Err(Fail::Recorded) if self.mk => Val::Nil,
+                        Err(e) => return Err(e),
+                    }
+                }
+            }
+        };
+        self.valid(o, a, &v, name, index)?;
+        Ok(v)
+    }
+
+    fn fail_at<T>(
+        &mut self,
+        io: u32,
+        name: Name,
+        kind: Kind,
+        at: u64,
+        n: u64,
+        msg: String,
+    ) -> R<T> {
+        if !self.mk {
+            return fail(msg);
+        }
+        let sp = self.span(io, at, n);
+        let id = self.node(name, kind, sp)?;
+        self.b.set_error(id, msg);
+        Err(Fail::Recorded)
+    }
+
+    /// A number read from a sized stream of its own (`type: u4` with a size).
+    fn prim_in(&mut self, o: u32, io: u32, ty: &TypeSpec, a: &Attr, name: Name) -> R<Val> {
+        match ty {
+            TypeSpec::Int {
+                size,
+                signed,
+                endian,
+            } => self.int(o, io, *size, *signed, *endian, name, a),
+            TypeSpec::Float { size, endian } => self.float(o, io, *size, *endian, name),
+            TypeSpec::Bits { n, le } => self.bits(o, io, *n, *le, name, a),
+            _ => fail("this type cannot be read from a sized stream"),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn user(
+        &mut self,
+        o: u32,
+        io: u32,
+        ty: TypeId,
+        args: &[Expr],
+        name: Name,
+        index: Option<i128>,
+        size: Option<u64>,
+    ) -> R<Val> {
+        let params = self.params(o, ty, args, name.clone(), index)?;
+        let me = self.object(ty, io, Some(o), params, Some((name, size)), None)?;
+        Ok(handle(Ref::Obj(me)))
+    }
+
+    /// The arguments `args` of a user type `ty`, evaluated in object `o`.
+    fn params(
+        &mut self,
+        o: u32,
+        ty: TypeId,
+        args: &[Expr],
+        name: Name,
+        index: Option<i128>,
+    ) -> R<Vec<Val>> {
+        let mut params = Vec::with_capacity(args.len());
+        for (k, e) in args.iter().enumerate() {
+            let v = match self.eval(o, index, e) {
+                Ok(v) => v,
+                Err(Fail::Msg(m)) => {
+                    return self.fail_here(o, name, format!("argument {}: {m}", k + 1))
+                }
+                Err(f) => return Err(f),
+            };
+            let v = match (self.spec.types[ty].params.get(k).and_then(|p| p.enum_), v) {
+                (Some(e), Val::Int(n)) => Val::Enum { e: e as u32, v: n },
+                (_, v) => v,
+            };
+            params.push(v);
+        }
+        Ok(params)
+    }
+
+    fn process(&mut self, o: u32, index: Option<i128>, p: &Process, raw: Vec<u8>) -> R<Vec<u8>> {
+        Ok(match p {
+            Process::Xor(k) => {
+                let key = match self.eval(o, index, k)? {
+                    Val::Int(v) => vec![v as u8],
+                    Val::Bytes(b) => b.to_vec(),
+                    Val::Array(a) => a
+                        .iter()
+                        .map(|x| x.as_int().map(|v| v as u8))
+                        .collect::<Result<_, _>>()
+                        .map_err(Fail::Msg)?,
+                    other => return fail(format!("xor key is {}", other.type_name())),
+                };
+                if key.is_empty() {
+                    return fail("xor key is empty");
+                }
+                raw.iter()
+                    .zip(key.iter().cycle())
+                    .map(|(b, k)| b ^ k)
+                    .collect()
+            }
+            Process::Rol(k) | Process::Ror(k) => {
+                let n = self.eval_int(o, index, k, "rotation")?;
+                let n = (n.rem_euclid(8)) as u32;
+                let left = matches!(p, Process::Rol(_));
+                raw.iter()
+                    .map(|b| {
+                        if left {
+                            b.rotate_left(n)
+                        } else {
+                            b.rotate_right(n)
+                        }
+                    })
+                    .collect()
+            }
+            Process::Zlib => super::inflate::zlib(&raw, MAX_DECODED).map_err(Fail::Msg)?,
+        })
+    }
+
+    /// Checks `valid` on value `v` of field `a`.
+    fn valid(&mut self, o: u32, a: &Attr, v: &Val, name: Name, index: Option<i128>) -> R<()> {
+        let Some(valid) = &a.valid else {
+            return Ok(());
+        };
+        let mut why = None;
+        if let Some(e) = &valid.eq {
+            let want = self.eval(o, index, e)?;
+            if !vals_eq(v, &want) {
+                why = Some(format!("not equal: expected {want}, found {v}"));
+            }
+        }
+        if why.is_none() {
+            if let Some(e) = &valid.min {
+                let min = self.eval(o, index, e)?;
+                if cmp(v, &min).is_some_and(|c| c.is_lt()) {
+                    why = Some(format!("less than the minimum {min}: {v}"));
+                }
+            }
+        }
+        if why.is_none() {
+            if let Some(e) = &valid.max {
+                let max = self.eval(o, index, e)?;
+                if cmp(v, &max).is_some_and(|c| c.is_gt()) {
+                    why = Some(format!("greater than the maximum {max}: {v}"));
+                }
+            }
+        }
+        if why.is_none() && !valid.any_of.is_empty() {
+            let mut any = false;
+            for e in &valid.any_of {
+                let x = self.eval(o, index, e)?;
+                if vals_eq(v, &x) {
+                    any = true;
+                    break;
+                }
+            }
+            if !any {
+                why = Some(format!("{v} is none of the values allowed"));
+            }
+        }
+        if why.is_none() {
+            if let Some(e) = &valid.expr {
+                let mut steps = self.steps;
+                let mut c = Ctx {
+                    run: self,
+                    obj: o,
+                    index,
+                    it: Some(v.clone()),
+                    on: None,
+                };
+                let ok = expr::eval_with_budget(e, &mut c, &mut steps).and_then(|r| r.truthy());
+                self.steps = steps;
+                match ok {
+                    Ok(true) => {}
+                    Ok(false) => why = Some(format!("{v} fails its valid expression")),
+                    Err(m) => why = Some(format!("valid expr: {m}")),
+                }
+            }
+        }
+        if why.is_none() && valid.in_enum {
+            if let Val::Enum { e, v: n } = v {
+                if self.spec.enums[*e as usize].name_of(*n).is_none() {
+                    why = Some(format!(
+                        "{n} is not in enum {}",
+                        self.spec.enums[*e as usize].id
+                    ));
+                }
+            }
+        }
+        let Some(why) = why else {
+            return Ok(());
+        };
+        let msg = format!("{}: {why}", a.path);
+        if !self.mk {
+            return fail(msg);
+        }
+        // The field's node is the last one made in the open group.
+        let _ = name;
+        match self.b.last() {
+            Some(id) => {
+                self.b.set_error(id, msg);
+                Err(Fail::Recorded)
+            }
+            None => fail(msg),
+        }
+    }
+}
+
+/// Bits a built-in type takes (`u4`, `f8`, `b3`, `s2le`).
+fn prim_bits(name: &str) -> Option<u64> {
+    let body = name
+        .strip_suffix("le")
+        .or_else(|| name.strip_suffix("be"))
+        .unwrap_or(name);
+    let (k, d) = body.split_at(1.min(body.len()));
+    let n: u64 = d.parse().ok()?;
+    match k {
+        "u" | "s" if matches!(n, 1 | 2 | 4 | 8) => Some(n * 8),
+        "f" if matches!(n, 4 | 8) => Some(n * 8),
+        "b" if (1..=64).contains(&n) => Some(n),
+        _ => None,
+    }
+}
+
+/// The value of an expression that names nothing (a constant).
+fn const_int(e: &Expr) -> Option<i128> {
+    struct NoNames;
+    impl Scope for NoNames {
+        fn name(&mut self, n: &str) -> Result<Val, String> {
+            Err(format!("'{n}' is not a constant"))
+        }
+        fn attr(&mut self, _: &Val, n: &str) -> Result<Val, String> {
+            Err(format!("'{n}' is not a constant"))
+        }
+        fn enum_value(&mut self, _: &[String], n: &str) -> Result<Val, String> {
+            Err(format!("'{n}' is not a constant"))
+        }
+        fn sizeof(&mut self, _: &TypeName, _: bool) -> Result<Val, String> {
+            Err("sizeof is not a constant here".into())
+        }
+        fn cast(&mut self, v: Val, _: &TypeName) -> Result<Val, String> {
+            Ok(v)
+        }
+    }
+    let mut budget = 10_000;
+    match expr::eval_with_budget(e, &mut NoNames, &mut budget).ok()? {
+        Val::Int(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// `==` as the expression language has it (a byte array equals a list of
+/// the same byte values; an enum equals its own kind's values).
+fn vals_eq(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => x == y,
+        (Val::Int(x), Val::Float(y)) | (Val::Float(y), Val::Int(x)) => (*x as f64) == *y,
+        (Val::Float(x), Val::Float(y)) => x == y,
+        (Val::Bool(x), Val::Bool(y)) => x == y,
+        (Val::Str(x), Val::Str(y)) => x == y,
+        (Val::Bytes(x), Val::Bytes(y)) => x == y,
+        (Val::Bytes(x), Val::Array(y)) | (Val::Array(y), Val::Bytes(x)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(b, v)| matches!(v, Val::Int(i) if *i == *b as i128))
+        }
+        (Val::Array(x), Val::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| vals_eq(p, q))
+        }
+        (Val::Enum { e, v }, Val::Enum { e: f, v: w }) => e == f && v == w,
+        (Val::Enum { v, .. }, Val::Int(w)) | (Val::Int(w), Val::Enum { v, .. }) => v == w,
+        (Val::Nil, Val::Nil) => true,
+        _ => false,
+    }
+}
+
+fn cmp(a: &Val, b: &Val) -> Option<std::cmp::Ordering> {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => Some(x.cmp(y)),
+        (Val::Int(x), Val::Float(y)) => (*x as f64).partial_cmp(y),
+        (Val::Float(x), Val::Int(y)) => x.partial_cmp(&(*y as f64)),
+        (Val::Float(x), Val::Float(y)) => x.partial_cmp(y),
+        (Val::Str(x), Val::Str(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
+        (Val::Bytes(x), Val::Bytes(y)) => Some(x.cmp(y)),
+        (Val::Enum { v, .. }, Val::Int(w)) => Some(v.cmp(w)),
+        _ => None,
+    }
+}

@@ -1,0 +1,5 @@
+meta:
+  id: bad
+seq:
+  - id: a
+    type: no_such_type

@@ -1,0 +1,5 @@
+meta:
+  id: imp_leaf
+seq:
+  - id: w
+    type: u1
