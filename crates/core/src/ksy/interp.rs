@@ -19,14 +19,16 @@ use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 use crate::Endian;
 use std::sync::Arc;
 
-/// Expression steps one decode may take.
-const MAX_STEPS: u64 = 200_000_000;
+/// Work one decode may do (expression steps and values read): this much,
+/// plus [`STEPS_PER_BYTE`] for each byte of the file.
+const BASE_STEPS: u64 = 20_000_000;
+const STEPS_PER_BYTE: u64 = 64;
 /// How deep user types may nest (objects inside objects).
 const MAX_DEPTH: usize = 200;
 /// Elements one repeated field may have.
 const MAX_REPEAT: u64 = 1 << 28;
 /// Bytes a `process` may make (a zlib bomb stops here).
-const MAX_DECODED: u64 = 1 << 30;
+const MAX_DECODED: u64 = 1 << 28;
 /// Objects one decode may make when no node is made for them (instances
 /// read for a value): a budget like the builder's node budget.
 const MAX_OBJECTS: usize = 50_000_000;
@@ -114,7 +116,7 @@ pub fn decode_at(spec: &Spec, b: &mut Builder, at: u64) -> DResult<()> {
             bits: 0,
             bits_left: 0,
         }],
-        steps: MAX_STEPS,
+        steps: BASE_STEPS.saturating_add(len.saturating_mul(STEPS_PER_BYTE)),
         depth: 0,
         mk: true,
     };
@@ -921,6 +923,12 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
 
     /// Reads one value of field `a` (element `index` of a repeated one).
     fn one(&mut self, o: u32, io: u32, a: &Attr, name: Name, index: Option<i128>) -> R<Val> {
+        if self.steps == 0 {
+            let m =
+                "the decode's work budget is spent (a repeat or a recursion that does not end?)";
+            return self.fail_here(o, name, m.into());
+        }
+        self.steps -= 1;
         let (ty, _on) = match self.pick(o, index, &a.ty) {
             Ok(t) => t,
             Err(Fail::Msg(m)) => return self.fail_here(o, name, format!("switch-on: {m}")),
@@ -1340,7 +1348,13 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             Some(p) => match self.process(o, index, p, raw) {
                 Ok(d) => d.into(),
                 Err(Fail::Msg(m)) => {
-                    return self.fail_at(io, name, kind, at, n, format!("process: {m}"));
+                    // The field's size is known: its node says why its bytes
+                    // are not decoded, and the fields after it are read.
+                    return match self.fail_at::<Val>(io, name, kind, at, n, format!("process: {m}"))
+                    {
+                        Err(Fail::Recorded) => Ok(Val::Nil),
+                        other => other,
+                    };
                 }
                 Err(f) => return Err(f),
             },
@@ -1539,6 +1553,9 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                     .collect()
             }
             Process::Zlib => super::inflate::zlib(&raw, MAX_DECODED).map_err(Fail::Msg)?,
+            Process::Custom(name) => {
+                return fail(format!("'{name}' is a routine of the format's own, which hexlens cannot run: the bytes are shown as they are"));
+            }
         })
     }
 

@@ -216,6 +216,8 @@ pub enum Process {
     Rol(Expr),
     Ror(Expr),
     Zlib,
+    /// A routine of the user's own, which hexlens cannot run.
+    Custom(String),
 }
 
 /// A field (`seq` entry) or an instance.
@@ -1195,14 +1197,9 @@ impl Compiler<'_> {
                 want(0)?;
                 Process::Zlib
             }
-            _ => {
-                return Err(self.err(
-                    file,
-                    n.pos,
-                    path,
-                    format!("unknown process '{name}' (xor, rol, ror, zlib)"),
-                ))
-            }
+            // A routine of the user's own (Kaitai's parsers link it in):
+            // the field shows its raw bytes and says so.
+            _ => Process::Custom(name.to_string()),
         })
     }
 

@@ -1,0 +1,256 @@
+//! `.ksy` behaviour checked without the oracle: what Kaitai's JavaScript
+//! runtime cannot show (an included terminator, bit fields over 32 bits,
+//! 64-bit values), what is hexlens's own (labels, instance nodes, a format
+//! applied at an offset), and hostile formats, which must end with an
+//! error, quickly, never a hang or a panic.
+#![cfg(feature = "ksy")]
+
+use hexlens_core::ksy::{self, NoImports};
+use hexlens_core::tree::{Tree, Value};
+use std::time::{Duration, Instant};
+
+fn decode_at(text: &str, data: &[u8], at: u64) -> Tree {
+    let spec = ksy::compile("test.ksy", text, &mut NoImports).unwrap_or_else(|e| panic!("{e}"));
+    let f = hexlens_core::formats::register(ksy::format(spec, at));
+    let d = hexlens_core::decode_as(f, &data);
+    d.tree
+        .validate(data.len() as u64)
+        .unwrap_or_else(|e| panic!("invalid tree: {e}"));
+    d.tree
+}
+
+fn decode(text: &str, data: &[u8]) -> Tree {
+    decode_at(text, data, 0)
+}
+
+fn val(t: &Tree, path: &str) -> Value {
+    let id = t.find(path).unwrap_or_else(|| panic!("no {path}"));
+    t.value(id).unwrap_or_else(|| panic!("{path} has no value"))
+}
+
+fn span(t: &Tree, path: &str) -> (u64, u64) {
+    let s = t.span(t.find(path).unwrap_or_else(|| panic!("no {path}")));
+    (s.start, s.end)
+}
+
+#[test]
+fn an_included_terminator_is_consumed_once() {
+    let t = decode(
+        "meta: {id: t, encoding: ASCII}\nseq:\n  - {id: a, type: str, terminator: 0x2c, include: true}\n  - {id: b, type: str, terminator: 0x2c, consume: false}\n  - {id: c, type: u1}\n",
+        b"x,y,",
+    );
+    assert_eq!(val(&t, "a"), Value::Str("x,".into()));
+    assert_eq!(span(&t, "a"), (0, 16));
+    assert_eq!(val(&t, "b"), Value::Str("y".into()));
+    assert_eq!(val(&t, "c"), Value::U(b',' as u64));
+}
+
+#[test]
+fn bit_fields_reach_64_bits_in_both_orders() {
+    let data = [0xFF, 0, 0, 0, 0, 0, 0, 0x01, 0xAB];
+    let be = decode(
+        "meta: {id: t}\nseq:\n  - {id: a, type: b64}\n  - {id: b, type: b4}\n",
+        &data,
+    );
+    assert_eq!(val(&be, "a"), Value::U(0xFF00_0000_0000_0001));
+    assert_eq!(val(&be, "b"), Value::U(0xA));
+    // The top four bits of the last byte.
+    assert_eq!(span(&be, "b"), (68, 72));
+    let le = decode(
+        "meta: {id: t, bit-endian: le}\nseq:\n  - {id: a, type: b33}\n  - {id: b, type: b31}\n",
+        &data,
+    );
+    assert_eq!(val(&le, "a"), Value::U(0xFF));
+    assert_eq!(val(&le, "b"), Value::U(0x01 << 23));
+    assert_eq!(span(&le, "a"), (0, 33));
+    assert_eq!(span(&le, "b"), (33, 64));
+    let u = decode(
+        "meta: {id: t, endian: be}\nseq:\n  - {id: a, type: u8}\n  - {id: b, type: s8}\n",
+        &[0xFF; 16],
+    );
+    assert_eq!(val(&u, "a"), Value::U(u64::MAX));
+    assert_eq!(val(&u, "b"), Value::I(-1));
+}
+
+#[test]
+fn a_type_label_and_an_instance_outside_its_parent() {
+    let text = "meta: {id: t, endian: le}
+seq:
+  - {id: hdr, type: hdr}
+types:
+  hdr:
+    -webide-representation: 'v{version} at {offset:hex}'
+    seq:
+      - {id: version, type: u1}
+      - {id: offset, type: u1}
+    instances:
+      body:
+        io: _root._io
+        pos: offset
+        type: u2
+";
+    let t = decode(text, &[3, 6, 0, 0, 0, 0, 0x34, 0x12]);
+    let hdr = t.find("hdr").unwrap();
+    assert_eq!(t.display(hdr).as_deref(), Some("v3 at 0x6"));
+    assert_eq!(span(&t, "hdr"), (0, 16));
+    let body = t.find("hdr/body").unwrap();
+    assert!(t.is_instance(body));
+    assert_eq!(span(&t, "hdr/body"), (48, 64));
+    assert_eq!(val(&t, "hdr/body"), Value::U(0x1234));
+    let json = hexlens_core::output::to_json(&hexlens_core::Decoded {
+        format: "ksy:t",
+        file_size: 8,
+        tree: t,
+    });
+    assert!(json.contains("\"name\":\"body\",\"kind\":\"u16\",\"start\":6,\"end\":8,\"value\":4660,\"instance\":true"), "{json}");
+}
+
+#[test]
+fn a_format_applies_at_an_offset() {
+    let t = decode_at("meta: {id: inner, endian: be}\nseq:\n  - {id: a, type: u2}\n  - {id: rest, size-eos: true}\n", &[9, 9, 9, 0x01, 0x02, 7, 7], 3);
+    assert_eq!(val(&t, "inner/a"), Value::U(0x0102));
+    assert_eq!(span(&t, "inner/rest"), (40, 56));
+}
+
+#[test]
+fn processed_bytes_hold_their_fields_at_offsets_into_them() {
+    let t = decode(
+        "meta: {id: t, endian: be}\nseq:\n  - {id: a, type: u1}\n  - {id: p, size: 3, process: xor(0xff), type: inner}\ntypes:\n  inner:\n    seq:\n      - {id: x, type: u1}\n      - {id: y, type: u2}\n",
+        &[1, 0xFE, 0xED, 0xCB],
+    );
+    let p = t.find("p").unwrap();
+    assert!(!t.is_decoded(p));
+    assert_eq!(span(&t, "p"), (8, 32));
+    let y = t.find("p/y").unwrap();
+    assert!(t.is_decoded(y));
+    assert_eq!(span(&t, "p/y"), (8, 24));
+    assert_eq!(val(&t, "p/y"), Value::U(0x1234));
+    let json = hexlens_core::output::to_json(&hexlens_core::Decoded {
+        format: "ksy:t",
+        file_size: 4,
+        tree: t,
+    });
+    assert!(json.contains("\"in\":\"decoded\""), "{json}");
+}
+
+/// A hostile format: it decodes to an error, within a few seconds.
+fn hostile(text: &str, data: &[u8], says: &str) {
+    let start = Instant::now();
+    let t = decode(text, data);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(20), "{took:?} for {text}");
+    let errors: Vec<String> = t
+        .errors()
+        .iter()
+        .map(|&e| t.error(e).unwrap().to_string())
+        .collect();
+    assert!(
+        errors.iter().any(|e| e.contains(says)),
+        "{says:?} not in {errors:?} for\n{text}"
+    );
+}
+
+#[test]
+fn hostile_formats_end_with_an_error() {
+    let data = vec![0u8; 4096];
+    // A repeat that is never done, of elements that read nothing.
+    hostile(
+        "meta: {id: t}\nseq:\n  - {id: a, size: 0, repeat: until, repeat-until: false}\n",
+        &data,
+        "budget",
+    );
+    // The same in an instance (read without nodes).
+    hostile(
+        "meta: {id: t}\ninstances:\n  a: {pos: 0, size: 0, repeat: until, repeat-until: false}\n  b: {value: a.size}\n",
+        &data,
+        "budget",
+    );
+    // Instances that need each other.
+    hostile(
+        "meta: {id: t}\ninstances:\n  a: {value: b + 1}\n  b: {value: a + 1}\n",
+        &data,
+        "depends on itself",
+    );
+    // A type that contains itself and reads nothing first.
+    hostile(
+        "meta: {id: t}\nseq:\n  - {id: a, type: t}\n",
+        &data,
+        "nest deeper",
+    );
+    // Sizes and counts no file holds.
+    hostile(
+        "meta: {id: t}\nseq:\n  - {id: a, size: 0xffffffffffff}\n",
+        &data,
+        "expected",
+    );
+    hostile("meta: {id: t}\nseq:\n  - {id: a, type: u1, repeat: expr, repeat-expr: 0x7fffffffffffffff}\n", &data, "repeat-expr");
+    // A zlib stream that inflates to more than the decoder takes.
+    let mut bomb = vec![0x78, 0x9c];
+    bomb.extend(deflate_zeros(300 << 20));
+    hostile(
+        "meta: {id: t}\nseq:\n  - {id: a, size-eos: true, process: zlib}\n",
+        &bomb,
+        "inflates to more than",
+    );
+    // An instance whose position is past the end.
+    hostile(
+        "meta: {id: t}\ninstances:\n  a: {pos: 100000, type: u1}\n",
+        &data,
+        "outside its stream",
+    );
+}
+
+/// A raw deflate stream of `n` zero bytes, made by hand: stored runs would
+/// be as long as the data, so it repeats one fixed-Huffman block whose
+/// matches copy zeros (258 at a time).
+fn deflate_zeros(n: usize) -> Vec<u8> {
+    // Bits are written least significant first.
+    let mut out = Vec::new();
+    let mut acc: u64 = 0;
+    let mut nbits = 0;
+    let mut put = |v: u64, n: u32, out: &mut Vec<u8>| {
+        acc |= v << nbits;
+        nbits += n;
+        while nbits >= 8 {
+            out.push(acc as u8);
+            acc >>= 8;
+            nbits -= 8;
+        }
+    };
+    // Fixed-Huffman codes are written most significant bit first.
+    let rev =
+        |code: u64, len: u32| (0..len).fold(0, |r, i| r | (((code >> i) & 1) << (len - 1 - i)));
+    put(1, 1, &mut out); // final block
+    put(1, 2, &mut out); // fixed Huffman
+                         // A literal zero: code 0x30, 8 bits.
+    put(rev(0x30, 8), 8, &mut out);
+    let mut left = n - 1;
+    while left >= 258 {
+        // Length 258: symbol 285 (code 0xC5 in the 8-bit range 280..287: 0xC0 + 5).
+        put(rev(0xC0 + 5, 8), 8, &mut out);
+        // Distance 1: distance code 0, 5 bits.
+        put(0, 5, &mut out);
+        left -= 258;
+    }
+    // End of block: symbol 256, 7 bits of zeros.
+    put(0, 7, &mut out);
+    if nbits > 0 {
+        out.push(acc as u8);
+    }
+    out
+}
+
+#[test]
+fn a_process_hexlens_cannot_run_leaves_the_bytes_and_the_fields_after_them() {
+    let t = decode(
+        "meta: {id: t}\nseq:\n  - {id: a, size: 2, process: my_cipher(3)}\n  - {id: b, type: u1}\n",
+        &[1, 2, 3],
+    );
+    let a = t.find("a").unwrap();
+    assert!(
+        t.error(a).unwrap().contains("my_cipher"),
+        "{:?}",
+        t.error(a)
+    );
+    assert_eq!(val(&t, "b"), Value::U(3));
+}
