@@ -1030,6 +1030,9 @@ impl<'s> Builder<'s> {
     pub fn set_error(&mut self, id: NodeId, msg: impl Into<String>) {
         let msg = msg.into();
         match self.tree.error(id) {
+            // The same failure said again (a budget met at each further
+            // read) is said once.
+            Some(prev) if prev.ends_with(msg.as_str()) => {}
             Some(prev) => {
                 let both = format!("{prev}; {msg}");
                 self.tree.set_error_text(id, &both);

@@ -254,3 +254,137 @@ fn a_process_hexlens_cannot_run_leaves_the_bytes_and_the_fields_after_them() {
     );
     assert_eq!(val(&t, "b"), Value::U(3));
 }
+
+/// A small deterministic generator (xorshift).
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len() as u64) as usize]
+    }
+}
+
+/// A random field for a type whose earlier integer fields are `ints`.
+fn field(g: &mut Gen, id: &str, ints: &[String], types: usize) -> String {
+    let size = |g: &mut Gen| match ints.get(g.below(ints.len() as u64 + 1) as usize) {
+        Some(f) if g.below(2) == 0 => format!("{f} % 7"),
+        _ => format!("{}", g.below(6)),
+    };
+    let mut f = match g.below(11) {
+        0 => format!(
+            "type: {}",
+            g.pick(&["u1", "u2le", "u4be", "u8le", "s1", "s2be", "s4le", "s8be"])
+        ),
+        1 => format!("type: {}", g.pick(&["f4le", "f8be"])),
+        2 => format!("type: b{}", 1 + g.below(64)),
+        3 => format!(
+            "type: str, size: {}, encoding: {}",
+            size(g),
+            g.pick(&["UTF-8", "ASCII", "UTF-16LE", "ISO-8859-1"])
+        ),
+        4 => format!(
+            "type: strz, encoding: UTF-8, eos-error: {}",
+            g.below(2) == 0
+        ),
+        5 => format!("size: {}", size(g)),
+        6 if types > 0 => format!("type: t{}", g.below(types as u64)),
+        7 if types > 0 => format!("type: t{}, size: {}", g.below(types as u64), size(g)),
+        8 => format!(
+            "size: {}, process: {}",
+            size(g),
+            g.pick(&["xor(0x55)", "rol(3)", "ror(1)", "zlib", "xor([1, 2])"])
+        ),
+        9 if !ints.is_empty() => format!(
+            "type: {{switch-on: {} % 3, cases: {{0: u1, 1: u2le, _: s1}}}}",
+            ints[g.below(ints.len() as u64) as usize]
+        ),
+        _ => "contents: [0x00]".to_string(),
+    };
+    match g.below(8) {
+        0 => f += ", repeat: eos",
+        1 => f += &format!(", repeat: expr, repeat-expr: {}", size(g)),
+        2 => f += ", repeat: until, repeat-until: _io.eof",
+        _ => {}
+    }
+    if g.below(6) == 0 && !ints.is_empty() {
+        f += &format!(", if: {} > 3", ints[0]);
+    }
+    format!("{{id: {id}, {f}}}")
+}
+
+fn ksy_text(g: &mut Gen) -> String {
+    let mut out = format!(
+        "meta: {{id: g, endian: {}, bit-endian: {}}}\n",
+        g.pick(&["le", "be"]),
+        g.pick(&["le", "be"])
+    );
+    let ntypes = g.below(4) as usize;
+    let mut types = String::new();
+    for t in 0..ntypes {
+        types += &format!("  t{t}:\n    seq:\n");
+        let mut ints = Vec::new();
+        for k in 0..1 + g.below(4) {
+            let id = format!("f{k}");
+            types += &format!("      - {}\n", field(g, &id, &ints, t));
+            ints.push(id);
+        }
+    }
+    out += "seq:\n";
+    let mut ints = vec!["n".to_string()];
+    out += "  - {id: n, type: u1}\n";
+    for k in 0..1 + g.below(6) {
+        let id = format!("a{k}");
+        out += &format!("  - {}\n", field(g, &id, &ints, ntypes));
+        ints.push(id);
+    }
+    if g.below(2) == 0 {
+        out += &format!(
+            "instances:\n  p: {{pos: n % 9, type: {}}}\n  v: {{value: n * 2 + 1}}\n",
+            g.pick(&["u2le", "u1", "s4be"])
+        );
+    }
+    if ntypes > 0 {
+        out += "types:\n";
+        out += &types;
+    }
+    out
+}
+
+#[test]
+fn generated_formats_over_generated_inputs_never_panic_and_give_valid_trees() {
+    let mut g = Gen(0x9E37_79B9_7F4A_7C15);
+    let mut decoded = 0;
+    let mut refused = 0;
+    for i in 0..3000 {
+        let text = ksy_text(&mut g);
+        let n = g.below(300) as usize;
+        let data: Vec<u8> = (0..n).map(|_| g.next() as u8).collect();
+        let spec = match ksy::compile("gen.ksy", &text, &mut NoImports) {
+            Ok(s) => s,
+            Err(_) => {
+                refused += 1;
+                continue;
+            }
+        };
+        let f = hexlens_core::formats::register(ksy::format(spec, 0));
+        let d = hexlens_core::decode_as(f, &data.as_slice());
+        d.tree.validate(data.len() as u64).unwrap_or_else(|e| {
+            panic!(
+                "case {i}: invalid tree: {e}\n{text}\n{data:02x?}\n{}",
+                hexlens_core::output::to_text(&d)
+            )
+        });
+        decoded += 1;
+    }
+    println!("{decoded} formats decoded, {refused} refused");
+    assert!(decoded > 2500, "{decoded} decoded, {refused} refused");
+}

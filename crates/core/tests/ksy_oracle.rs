@@ -528,7 +528,12 @@ fn feature_inputs() -> Vec<(&'static str, Vec<u8>)> {
     plain.extend(0x0304_0506u32.to_le_bytes());
     b.extend(plain.iter().map(|x| x ^ 0x5a));
     let key = [1u8, 2];
-    b.extend([0x10u8, 0x20, 0x30, 0x40, 0x50].iter().zip(key.iter().cycle()).map(|(x, k)| x ^ k));
+    b.extend(
+        [0x10u8, 0x20, 0x30, 0x40, 0x50]
+            .iter()
+            .zip(key.iter().cycle())
+            .map(|(x, k)| x ^ k),
+    );
     b.extend([
         0x81u8.rotate_right(3),
         0x42u8.rotate_right(3),

@@ -41,6 +41,9 @@ const MAX_LABEL: usize = 200;
 enum Fail {
     /// The error is on a node already.
     Recorded,
+    /// A budget of the whole decode is spent (nodes, work): the error is on
+    /// a node already, and nothing more is read anywhere.
+    Spent,
     /// Not recorded yet (read without nodes, or found before the node is
     /// made): the message.
     Msg(String),
@@ -131,8 +134,8 @@ pub fn decode_at(spec: &Spec, b: &mut Builder, at: u64) -> DResult<()> {
             Some((name, Some(len))),
             None,
         ) {
-            Ok(_) => Ok(()),
-            Err(Fail::Recorded) => Ok(()),
+            Ok(_) | Err(Fail::Recorded) => Ok(()),
+            Err(Fail::Spent) => Err(Stop),
             Err(Fail::Msg(m)) => {
                 run.b.set_error(root, m);
                 Err(Stop)
@@ -141,7 +144,7 @@ pub fn decode_at(spec: &Spec, b: &mut Builder, at: u64) -> DResult<()> {
     }
     match run.object(spec.root, 0, None, Vec::new(), None, Some(root)) {
         Ok(_) => Ok(()),
-        Err(Fail::Recorded) => Err(Stop),
+        Err(Fail::Recorded | Fail::Spent) => Err(Stop),
         Err(Fail::Msg(m)) => {
             run.b.set_error(root, m);
             Err(Stop)
@@ -318,7 +321,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         if let Some(k) = def.instances.iter().position(|a| a.id == name) {
             return self.instance_value(o, k).map_err(|f| match f {
                 Fail::Msg(m) => format!("instance '{name}': {m}"),
-                Fail::Recorded => format!("instance '{name}' failed"),
+                Fail::Recorded | Fail::Spent => format!("instance '{name}' failed"),
             });
         }
         Err(format!(
@@ -435,10 +438,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
 
     /// A node over `span` (in decoded bytes if `decoded`).
     fn node(&mut self, name: Name, kind: Kind, (span, decoded): (BitSpan, bool)) -> R<NodeId> {
-        let id = self
-            .b
-            .node_at(name, kind, span)
-            .map_err(|_| Fail::Recorded)?;
+        let id = self.b.node_at(name, kind, span).map_err(|_| Fail::Spent)?;
         if decoded {
             self.b.tree_mut().set_decoded(id, true);
         }
@@ -450,7 +450,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         let id = self
             .b
             .open_at(name, kind, span.start)
-            .map_err(|_| Fail::Recorded)?;
+            .map_err(|_| Fail::Spent)?;
         if decoded {
             self.b.tree_mut().set_decoded(id, true);
         }
@@ -698,6 +698,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             for k in 0..def.instances.len() {
                 match self.instance(me, k, None) {
                     Ok(v) => self.objs[me as usize].vals[n + k] = Slot::Done(v),
+                    Err(Fail::Spent) => return Err(Fail::Spent),
                     Err(Fail::Recorded) => {}
                     Err(Fail::Msg(m)) => {
                         let at = self.anchor(me);
@@ -926,7 +927,10 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         if self.steps == 0 {
             let m =
                 "the decode's work budget is spent (a repeat or a recursion that does not end?)";
-            return self.fail_here(o, name, m.into());
+            return match self.fail_here::<Val>(o, name, m.into()) {
+                Err(Fail::Recorded) => Err(Fail::Spent),
+                other => other,
+            };
         }
         self.steps -= 1;
         let (ty, _on) = match self.pick(o, index, &a.ty) {
