@@ -95,7 +95,14 @@ enum Slot {
 enum Ref {
     Obj(u32),
     Io(u32),
+    /// A long run of bytes left in its stream (stream, start, length) until
+    /// an expression reads it.
+    Bytes(u32, u64, u64),
 }
+
+/// Byte fields longer than this keep their bytes in the file until an
+/// expression reads them.
+const LAZY_BYTES: u64 = 4096;
 
 /// Decodes the builder's file with `spec` into its root.
 pub fn decode(spec: &Spec, b: &mut Builder) -> DResult<()> {
@@ -216,6 +223,14 @@ impl Scope for Ctx<'_, '_, '_, '_> {
                     _ => Err(format!("a stream has no '{name}' (it has pos, size, eof)")),
                 }
             }
+            // Bytes left in their stream reach an expression only inside
+            // another value (`read_lazy` reads a field's own): read them.
+            Some(Ref::Bytes(..)) => {
+                let v = self.run.read_lazy(target.clone());
+                let mut c = Lit(v);
+                let e = expr::parse(&format!("_.{name}")).map_err(|e| e.message)?;
+                expr::eval(&e, &mut c)
+            }
             None => Err(format!("cannot take '{name}' of {}", target.type_name())),
         }
     }
@@ -314,20 +329,43 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         }
         if let Some(k) = def.seq.iter().position(|a| a.id == name) {
             return match &obj.vals[k] {
-                Slot::Done(v) => Ok(v.clone()),
+                Slot::Done(v) => Ok(self.read_lazy(v.clone())),
                 _ => Err(format!("'{name}' is not read yet")),
             };
         }
         if let Some(k) = def.instances.iter().position(|a| a.id == name) {
-            return self.instance_value(o, k).map_err(|f| match f {
-                Fail::Msg(m) => format!("instance '{name}': {m}"),
-                Fail::Recorded | Fail::Spent => format!("instance '{name}' failed"),
-            });
+            return self
+                .instance_value(o, k)
+                .map(|v| self.read_lazy(v))
+                .map_err(|f| match f {
+                    Fail::Msg(m) => format!("instance '{name}': {m}"),
+                    Fail::Recorded | Fail::Spent => format!("instance '{name}' failed"),
+                });
         }
         Err(format!(
             "'{name}' is not a field, instance or parameter of {}",
             def.id
         ))
+    }
+
+    /// `v` with the bytes it leaves in their stream read.
+    fn read_lazy(&self, v: Val) -> Val {
+        match &v {
+            Val::Handle(_) => match as_ref(&v) {
+                Some(Ref::Bytes(io, at, n)) => Val::Bytes(self.slice(io, at, n).into()),
+                _ => v,
+            },
+            Val::Array(items)
+                if items
+                    .iter()
+                    .any(|x| matches!(as_ref(x), Some(Ref::Bytes(..)))) =>
+            {
+                Val::Array(Arc::new(
+                    items.iter().map(|x| self.read_lazy(x.clone())).collect(),
+                ))
+            }
+            _ => v,
+        }
     }
 
     /// Instance `k` of object `o`, read (without nodes) if it was not yet.
@@ -375,7 +413,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             };
             if self.mk {
                 let at = self.anchor(o);
-                let id = self.node(Name::from(a.id.clone()), Kind::Derived, at)?;
+                let id = self.node(Name::Static(a.name), Kind::Derived, at)?;
                 self.show(id, &v);
                 self.b.tree_mut().set_instance(id, true);
             }
@@ -398,14 +436,14 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             let len = self.ios[io as usize].len;
             if p < 0 || p as u64 > len {
                 let msg = format!("pos {p} is outside its stream ({len} bytes)");
-                return self.fail_here(o, Name::from(a.id.clone()), msg);
+                return self.fail_here(o, Name::Static(a.name), msg);
             }
             let s = &mut self.ios[io as usize];
             s.pos = p as u64;
             s.bits_left = 0;
         }
         let before = if self.mk { self.b.open_kids().len() } else { 0 };
-        let r = self.attr(o, io, a, Name::from(a.id.clone()));
+        let r = self.attr(o, io, a, Name::Static(a.name));
         if self.mk {
             if let Some(&id) = self.b.open_kids().get(before) {
                 self.b.tree_mut().set_instance(id, true);
@@ -584,6 +622,13 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
 
     /// Reads `n` bytes at the stream's position (aligned to a byte first).
     fn take(&mut self, io: u32, n: u64, what: &str) -> R<(u64, Vec<u8>)> {
+        let at = self.advance(io, n, what)?;
+        Ok((at, self.slice(io, at, n)))
+    }
+
+    /// Passes `n` bytes at the stream's position (aligned to a byte first),
+    /// reading nothing; where they start.
+    fn advance(&mut self, io: u32, n: u64, what: &str) -> R<u64> {
         let s = &mut self.ios[io as usize];
         s.bits_left = 0;
         let left = s.len.saturating_sub(s.pos);
@@ -595,7 +640,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         }
         let at = s.pos;
         s.pos += n;
-        Ok((at, self.slice(io, at, n)))
+        Ok(at)
     }
 
     /// The span of bytes `[at, at + n)` of stream `io`, and whether it is
@@ -690,7 +735,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         self.objs[me as usize].le = self.endian_of(me)?;
         let io = self.objs[me as usize].io;
         for (k, a) in def.seq.iter().enumerate() {
-            let v = self.attr(me, io, a, Name::from(a.id.clone()))?;
+            let v = self.attr(me, io, a, Name::Static(a.name))?;
             self.objs[me as usize].vals[k] = Slot::Done(v);
         }
         if self.mk {
@@ -703,7 +748,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                     Err(Fail::Msg(m)) => {
                         let at = self.anchor(me);
                         let a = &def.instances[k];
-                        let id = self.node(Name::from(a.id.clone()), Kind::Struct, at)?;
+                        let id = self.node(Name::Static(a.name), Kind::Struct, at)?;
                         self.b.set_error(id, m);
                         self.b.tree_mut().set_instance(id, true);
                     }
@@ -1315,6 +1360,22 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             if n < 0 {
                 return self.fail_here(o, name, format!("size is {n}"));
             }
+            // A long plain run of bytes is not copied (a 64 MB sample body).
+            let plain = matches!(ty, TypeSpec::Bytes)
+                && a.process.is_none()
+                && a.pad_right.is_none()
+                && a.terminator.is_none()
+                && a.valid.is_none();
+            if plain && n as u64 > LAZY_BYTES {
+                let at = match self.advance(io, n as u64, "the field's bytes") {
+                    Ok(at) => at,
+                    Err(Fail::Msg(m)) => return self.read_fail(io, name, kind, m),
+                    Err(f) => return Err(f),
+                };
+                let v = handle(Ref::Bytes(io, at, n as u64));
+                self.leaf(io, name, Kind::Bytes, at, n as u64, &v)?;
+                return Ok(v);
+            }
             match self.take(io, n as u64, "the field's bytes") {
                 Ok((_, b)) => (b, n as u64),
                 Err(Fail::Msg(m)) => return self.read_fail(io, name, kind, m),
@@ -1414,7 +1475,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                                 self.object(*ty, sub_io, Some(o), params, None, Some(holder))
                                     .map(|me| handle(Ref::Obj(me)))
                             }),
-                        _ => self.prim_in(o, sub_io, ty, a, Name::from("value".to_string())),
+                        _ => self.prim_in(o, sub_io, ty, a, Name::Static("value")),
                     };
                     let r = match r {
                         Err(Fail::Msg(m)) => {
@@ -1692,6 +1753,31 @@ fn const_int(e: &Expr) -> Option<i128> {
     match expr::eval_with_budget(e, &mut NoNames, &mut budget).ok()? {
         Val::Int(v) => Some(v),
         _ => None,
+    }
+}
+
+/// A scope holding one value, `_`.
+struct Lit(Val);
+
+impl Scope for Lit {
+    fn name(&mut self, n: &str) -> Result<Val, String> {
+        if n == "_" {
+            Ok(self.0.clone())
+        } else {
+            Err(format!("'{n}' is not known here"))
+        }
+    }
+    fn attr(&mut self, _: &Val, n: &str) -> Result<Val, String> {
+        Err(format!("'{n}' is not known here"))
+    }
+    fn enum_value(&mut self, _: &[String], n: &str) -> Result<Val, String> {
+        Err(format!("'{n}' is not known here"))
+    }
+    fn sizeof(&mut self, _: &TypeName, _: bool) -> Result<Val, String> {
+        Err("sizeof is not known here".into())
+    }
+    fn cast(&mut self, v: Val, _: &TypeName) -> Result<Val, String> {
+        Ok(v)
     }
 }
 

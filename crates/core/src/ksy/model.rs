@@ -225,6 +225,8 @@ pub enum Process {
 pub struct Attr {
     /// Its id (`_unnamedN` for a `seq` entry without one).
     pub id: String,
+    /// The same, interned: its nodes' name (see [`intern`]).
+    pub name: &'static str,
     /// Where it is defined, for messages.
     pub pos: Pos,
     pub path: String,
@@ -931,6 +933,7 @@ impl Compiler<'_> {
             get(k).map(|v| s.expr(file, v, &sub(k))).transpose()
         };
         let mut a = Attr {
+            name: intern(&id),
             id,
             pos: n.pos,
             path: path.clone(),
@@ -1393,6 +1396,24 @@ impl Compiler<'_> {
         }
         Ok(())
     }
+}
+
+/// `id`, kept for the program's life: a field's nodes are named by it (the
+/// tree keeps an index per node, not a copy). Each distinct id is kept
+/// once, so a `.ksy` compiled again and again (edited as it is used) adds
+/// only the ids never seen before.
+pub fn intern(id: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static NAMES: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    let set = names.get_or_insert_with(HashSet::new);
+    if let Some(s) = set.get(id) {
+        return s;
+    }
+    let s: &'static str = Box::leak(id.to_string().into_boxed_str());
+    set.insert(s);
+    s
 }
 
 /// Looks the type `path` (`[name]` or `[outer, inner]`) up from type
