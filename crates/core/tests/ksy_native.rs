@@ -388,3 +388,69 @@ fn generated_formats_over_generated_inputs_never_panic_and_give_valid_trees() {
     println!("{decoded} formats decoded, {refused} refused");
     assert!(decoded > 2500, "{decoded} decoded, {refused} refused");
 }
+
+/// Decodes `data` with `text` eagerly and on demand (every part of `lazy`
+/// bytes or more left to be decoded when opened, then every one opened):
+/// both give the same tree; returns how many parts were left.
+fn same_on_demand(text: &str, data: &[u8], lazy: u64) -> usize {
+    let spec = ksy::compile("t.ksy", text, &mut NoImports).unwrap_or_else(|e| panic!("{e}"));
+    let f = hexlens_core::formats::register(ksy::format(spec, 0));
+    let eager = hexlens_core::decode_as(f, &data);
+    let opts = hexlens_core::Options {
+        lazy_threshold: Some(lazy),
+        ..Default::default()
+    };
+    let mut d = hexlens_core::decode_as_with(f, &data, &opts);
+    d.tree
+        .validate(data.len() as u64)
+        .unwrap_or_else(|e| panic!("invalid lazy tree: {e}"));
+    let left =
+        hexlens_testkit::lazy::expand_all(data, &mut d, false).unwrap_or_else(|e| panic!("{e}"));
+    hexlens_testkit::lazy::assert_same(
+        "on demand",
+        &hexlens_core::output::to_json(&d),
+        &hexlens_core::output::to_json(&eager),
+    );
+    left
+}
+
+#[test]
+fn sized_objects_are_decoded_when_opened_into_the_eager_tree() {
+    let png = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/ksy/files/debian-nodejs-logo.png"
+    ))
+    .unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/ksy/formats/png.ksy"
+    ))
+    .unwrap();
+    // The chunk bodies are sized: the header, the palette, the image data.
+    assert!(same_on_demand(&text, &png, 8) >= 1);
+    // A later field reads a field of an object not opened yet; a nested
+    // object is left too; `_parent`, `_root` and parameters reach into it.
+    let text = "meta: {id: t, endian: le}
+seq:
+  - {id: n, type: u1}
+  - {id: box, size: 12, type: outer(n)}
+  - {id: after, size: box.inner.len}
+types:
+  outer:
+    params:
+      - {id: k, type: u1}
+    seq:
+      - {id: tag, type: u2}
+      - {id: inner, size: 10, type: inner}
+    instances:
+      k_twice: {value: k * 2 + _root.n}
+  inner:
+    seq:
+      - {id: len, type: u1}
+      - {id: data, size-eos: true}
+    instances:
+      up: {value: _parent.tag}
+";
+    let data = [5, 0x34, 0x12, 3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xA, 0xB, 0xC];
+    assert!(same_on_demand(text, &data, 4) >= 2);
+}

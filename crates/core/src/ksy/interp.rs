@@ -17,7 +17,7 @@ use super::model::{self, Attr, EndianSpec, Process, Repeat, Spec, TypeId, TypeSp
 use crate::builder::{hex_preview, Builder, DResult, Stop};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 use crate::Endian;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Work one decode may do (expression steps and values read): this much,
 /// plus [`STEPS_PER_BYTE`] for each byte of the file.
@@ -57,6 +57,7 @@ fn fail<T>(msg: impl Into<String>) -> R<T> {
 
 /// A stream objects read from: a window of the file, or of bytes a
 /// `process` made.
+#[derive(Clone)]
 struct Io {
     /// Bytes a `process` made; `None`: the file.
     buf: Option<Arc<[u8]>>,
@@ -70,6 +71,7 @@ struct Io {
 }
 
 /// An object of a user type.
+#[derive(Clone)]
 struct Obj {
     ty: TypeId,
     parent: Option<u32>,
@@ -82,7 +84,20 @@ struct Obj {
     /// Where it starts and ends in its stream (bytes), once read.
     start: u64,
     end: Option<u64>,
+    /// Its fields are not read yet (its node is decoded when opened): they
+    /// are read, for their values only, when an expression names one.
+    pending: bool,
 }
+
+/// The objects and streams of a decode, kept once it ends for the nodes it
+/// left to be decoded when opened (their parents, roots and streams).
+struct Arena {
+    objs: Vec<Obj>,
+    ios: Vec<Io>,
+}
+
+/// Where a decode's [`Arena`] is put when it ends.
+type Frozen = Arc<OnceLock<Arc<Arena>>>;
 
 #[derive(Clone)]
 enum Slot {
@@ -105,62 +120,83 @@ enum Ref {
 const LAZY_BYTES: u64 = 4096;
 
 /// Decodes the builder's file with `spec` into its root.
-pub fn decode(spec: &Spec, b: &mut Builder) -> DResult<()> {
+pub fn decode(spec: &Arc<Spec>, b: &mut Builder) -> DResult<()> {
     decode_at(spec, b, 0)
 }
 
 /// Decodes the file with `spec` from byte `at` on: at 0 the root is the
 /// format's top-level object; further in, that object is the root's child
 /// named by the format's id (a structure inside another file).
-pub fn decode_at(spec: &Spec, b: &mut Builder, at: u64) -> DResult<()> {
+pub fn decode_at(spec: &Arc<Spec>, b: &mut Builder, at: u64) -> DResult<()> {
     let len = b.file_len().saturating_sub(at);
-    let mut run = Run {
-        spec,
-        b,
-        objs: Vec::new(),
-        ios: vec![Io {
-            buf: None,
-            base: at,
-            len,
-            pos: 0,
-            bits: 0,
-            bits_left: 0,
-        }],
-        steps: BASE_STEPS.saturating_add(len.saturating_mul(STEPS_PER_BYTE)),
-        depth: 0,
-        mk: true,
+    let file = Io {
+        buf: None,
+        base: at,
+        len,
+        pos: 0,
+        bits: 0,
+        bits_left: 0,
     };
+    let mut run = Run::new(spec, b, Vec::new(), vec![file], len);
     let root = run.b.current();
-    if at > 0 {
-        let name = Name::from(spec.id.clone());
-        return match run.object(
-            spec.root,
-            0,
-            None,
-            Vec::new(),
-            Some((name, Some(len))),
-            None,
-        ) {
-            Ok(_) | Err(Fail::Recorded) => Ok(()),
-            Err(Fail::Spent) => Err(Stop),
+    let (name, into) = if at > 0 {
+        (Some((Name::from(spec.id.clone()), Some(len))), None)
+    } else {
+        (None, Some(root))
+    };
+    let r = run.object(spec.root, 0, None, Vec::new(), name, into);
+    let r = run.end(r.map(|_| ()), root);
+    match r {
+        Err(Stop) if at > 0 && !run.b.tree().is_damaged(root) => Ok(()),
+        other => other,
+    }
+}
+
+impl<'a, 'b, 's> Run<'a, 'b, 's> {
+    fn new(
+        spec: &'a Arc<Spec>,
+        b: &'b mut Builder<'s>,
+        objs: Vec<Obj>,
+        ios: Vec<Io>,
+        len: u64,
+    ) -> Self {
+        Run {
+            spec,
+            shared: spec.clone(),
+            b,
+            objs,
+            ios,
+            steps: BASE_STEPS.saturating_add(len.saturating_mul(STEPS_PER_BYTE)),
+            depth: 0,
+            mk: true,
+            frozen: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// Ends the decode with `r`: a failure not recorded yet goes on `at`;
+    /// the objects and streams are kept for the nodes left to be decoded
+    /// when opened.
+    fn end(&mut self, r: R<()>, at: NodeId) -> DResult<()> {
+        let arena = Arena {
+            objs: std::mem::take(&mut self.objs),
+            ios: std::mem::take(&mut self.ios),
+        };
+        let _ = self.frozen.set(Arc::new(arena));
+        match r {
+            Ok(()) => Ok(()),
+            Err(Fail::Recorded | Fail::Spent) => Err(Stop),
             Err(Fail::Msg(m)) => {
-                run.b.set_error(root, m);
+                self.b.set_error(at, m);
                 Err(Stop)
             }
-        };
-    }
-    match run.object(spec.root, 0, None, Vec::new(), None, Some(root)) {
-        Ok(_) => Ok(()),
-        Err(Fail::Recorded | Fail::Spent) => Err(Stop),
-        Err(Fail::Msg(m)) => {
-            run.b.set_error(root, m);
-            Err(Stop)
         }
     }
 }
 
 struct Run<'a, 'b, 's> {
     spec: &'a Spec,
+    /// The same, for the nodes left to be decoded when opened.
+    shared: Arc<Spec>,
     b: &'b mut Builder<'s>,
     objs: Vec<Obj>,
     ios: Vec<Io>,
@@ -168,6 +204,8 @@ struct Run<'a, 'b, 's> {
     depth: usize,
     /// Whether reads make nodes (not while an instance is read for a value).
     mk: bool,
+    /// Where this decode's objects and streams are kept when it ends.
+    frozen: Frozen,
 }
 
 /// The context an expression is evaluated in.
@@ -306,6 +344,12 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
     /// `name` of object `o`: a field, an instance, a parameter, or one of
     /// `_io`, `_root`, `_parent`, `_sizeof`, `_is_le`.
     fn member(&mut self, o: u32, name: &str) -> Result<Val, String> {
+        if self.objs[o as usize].pending && !name.starts_with('_') {
+            self.fill(o).map_err(|f| match f {
+                Fail::Msg(m) => m,
+                Fail::Recorded | Fail::Spent => "its fields could not be read".into(),
+            })?;
+        }
         let obj = &self.objs[o as usize];
         match name {
             "_io" => return Ok(handle(Ref::Io(obj.io))),
@@ -687,6 +731,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             le: None,
             start,
             end: None,
+            pending: false,
         });
         // The node: the root's (given) or a struct opened here.
         let node = match (&name, into) {
@@ -1487,6 +1532,14 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                     self.b.close_at(raw.0.end);
                     // A sized field contains its failure.
                     r.unwrap_or(Val::Nil)
+                } else if let (TypeSpec::User { ty, args }, true) = (ty, self.leave(io, n)) {
+                    // Big enough to be decoded when opened.
+                    let start = self.ios[io as usize].base + at;
+                    match self.later(o, sub_io, *ty, args, name.clone(), index, start, n) {
+                        Ok(v) => v,
+                        Err(Fail::Recorded) => Val::Nil,
+                        Err(e) => return Err(e),
+                    }
                 } else {
                     let r = match ty {
                         TypeSpec::User { ty, args } => {
@@ -1553,6 +1606,84 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         let params = self.params(o, ty, args, name.clone(), index)?;
         let me = self.object(ty, io, Some(o), params, Some((name, size)), None)?;
         Ok(handle(Ref::Obj(me)))
+    }
+
+    /// True if an object of `n` bytes in stream `io` is left to be decoded
+    /// when opened: the builder leaves parts of that size lazy, and the
+    /// stream is the file's (a node in decoded bytes is made at once).
+    fn leave(&self, io: u32, n: u64) -> bool {
+        self.mk
+            && self.ios[io as usize].buf.is_none()
+            && self.b.lazy_threshold().is_some_and(|t| n >= t.max(1))
+    }
+
+    /// An object of type `ty` over the `n`-byte window `io` (at byte
+    /// `start` of the file), left to be decoded when opened: its node is
+    /// lazy, and its fields are read for their values when an expression
+    /// names one.
+    #[allow(clippy::too_many_arguments)]
+    fn later(
+        &mut self,
+        o: u32,
+        io: u32,
+        ty: TypeId,
+        args: &[Expr],
+        name: Name,
+        index: Option<i128>,
+        start: u64,
+        n: u64,
+    ) -> R<Val> {
+        let params = self.params(o, ty, args, name.clone(), index)?;
+        let me = self.objs.len() as u32;
+        let root = self.objs[o as usize].root;
+        let def = &self.spec.types[ty];
+        self.objs.push(Obj {
+            ty,
+            parent: Some(o),
+            root,
+            io,
+            vals: vec![Slot::Unread; def.seq.len() + def.instances.len()],
+            params: params.clone(),
+            le: None,
+            start: 0,
+            end: Some(n),
+            pending: true,
+        });
+        let (spec, frozen) = (self.shared.clone(), self.frozen.clone());
+        let open = move |b: &mut Builder| -> DResult<()> {
+            let Some(arena) = frozen.get() else {
+                let at = b.current();
+                b.set_error(at, "the decode this part belongs to did not finish");
+                return Err(Stop);
+            };
+            let mut run = Run::new(&spec, b, arena.objs.clone(), arena.ios.clone(), n);
+            let s = &mut run.ios[io as usize];
+            (s.pos, s.bits_left) = (0, 0);
+            let into = run.b.current();
+            let r = run.object(ty, io, Some(o), params.clone(), None, Some(into));
+            run.end(r.map(|_| ()), into)
+        };
+        self.b.lazy_region(name, Kind::Struct, start, n, None, open);
+        Ok(handle(Ref::Obj(me)))
+    }
+
+    /// Reads the fields of object `o`, left to be decoded when opened, for
+    /// their values (no nodes).
+    fn fill(&mut self, o: u32) -> R<()> {
+        self.objs[o as usize].pending = false;
+        let io = self.objs[o as usize].io;
+        let s = &self.ios[io as usize];
+        let saved = (s.pos, s.bits, s.bits_left);
+        let s = &mut self.ios[io as usize];
+        (s.pos, s.bits_left) = (self.objs[o as usize].start, 0);
+        let mk = std::mem::replace(&mut self.mk, false);
+        self.depth += 1;
+        let r = self.read_object(o);
+        self.depth -= 1;
+        self.mk = mk;
+        let s = &mut self.ios[io as usize];
+        (s.pos, s.bits, s.bits_left) = saved;
+        r
     }
 
     /// The arguments `args` of a user type `ty`, evaluated in object `o`.
