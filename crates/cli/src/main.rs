@@ -318,6 +318,12 @@ struct FindArgs {
     /// Search the containers a scan finds (as dump --scan)
     #[arg(long)]
     scan: bool,
+    /// Search the tree a Kaitai Struct format (a .ksy file) gives FILE
+    #[arg(long, value_name = "FORMAT.ksy", conflicts_with = "scan")]
+    ksy: Option<PathBuf>,
+    /// A folder the .ksy's absolute imports are found in (repeatable)
+    #[arg(long, value_name = "DIR", requires = "ksy")]
+    ksy_path: Vec<PathBuf>,
 }
 
 /// Compare two files by their structure
@@ -358,6 +364,12 @@ struct DiffArgs {
     /// List at most N differences
     #[arg(long, value_name = "N", default_value_t = hexlens_core::diff::MAX_DIFFERENCES as u64)]
     max: u64,
+    /// Compare the trees a Kaitai Struct format (a .ksy file) gives A and B
+    #[arg(long, value_name = "FORMAT.ksy")]
+    ksy: Option<PathBuf>,
+    /// A folder the .ksy's absolute imports are found in (repeatable)
+    #[arg(long, value_name = "DIR", requires = "ksy")]
+    ksy_path: Vec<PathBuf>,
 }
 
 /// When the text tree is coloured.
@@ -792,7 +804,11 @@ fn diff(args: DiffArgs) -> Result<ExitCode, String> {
     let a = Input::open(pa)?;
     let b = Input::open(pb)?;
     let max = usize::try_from(args.max.max(1)).unwrap_or(usize::MAX);
-    let d = hexlens_core::diff::diff(&a, &b, max);
+    let format = match &args.ksy {
+        Some(k) => Some(ksy_format(k, &args.ksy_path, 0)?),
+        None => None,
+    };
+    let d = hexlens_core::diff::diff_as(&a, &b, format, max);
     a.check(pa)?;
     b.check(pb)?;
     // The JSON names a file as given ('-' for standard input); the summary
@@ -931,7 +947,12 @@ fn diff(args: DiffArgs) -> Result<ExitCode, String> {
 fn find(args: FindArgs) -> Result<ExitCode, String> {
     let src = Input::open(&args.file)?;
     let max = usize::try_from(args.max.max(1)).unwrap_or(usize::MAX);
-    let hits = hexlens_core::search::find_nodes(&src, &args.query, max, args.scan, &mut |_| {});
+    let format = match &args.ksy {
+        Some(k) => Some(ksy_format(k, &args.ksy_path, 0)?),
+        None => None,
+    };
+    let hits =
+        hexlens_core::search::find_nodes_as(&src, format, &args.query, max, args.scan, &mut |_| {});
     src.check(&args.file)?;
     let json = args.json;
     let mut out: Vec<u8> = Vec::new();

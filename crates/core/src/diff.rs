@@ -276,10 +276,25 @@ const MAX_RUNS: usize = 1 << 16;
 /// Compares `a` and `b` by their structure (see the module's description),
 /// listing at most `max` differences.
 pub fn diff(a: &dyn ByteSource, b: &dyn ByteSource, max: usize) -> Diff {
+    diff_as(a, b, None, max)
+}
+
+/// [`diff`] of the trees `format` decodes (a `.ksy` format, say), or those
+/// the files' own formats give when `None`.
+pub fn diff_as(
+    a: &dyn ByteSource,
+    b: &dyn ByteSource,
+    format: Option<&'static crate::Format>,
+    max: usize,
+) -> Diff {
     // As a viewer decodes: groups are decoded when the walk opens them.
     let opts = crate::view::viewer_options();
-    let mut da = crate::decode_with(a, &opts);
-    let mut db = crate::decode_with(b, &opts);
+    let decode = |src: &dyn ByteSource| match format {
+        Some(f) => crate::decode_as_with(f, src, &opts),
+        None => crate::decode_with(src, &opts),
+    };
+    let mut da = decode(a);
+    let mut db = decode(b);
     let (runs, changed_bytes) = differing_runs(a, b);
     let mut w = Walk {
         a,

@@ -662,6 +662,19 @@ pub fn find_nodes(
     scan: bool,
     progress: &mut dyn FnMut(u64),
 ) -> Vec<NodeHit> {
+    find_nodes_as(src, None, query, max, scan, progress)
+}
+
+/// [`find_nodes`] in the tree `format` decodes (a `.ksy` format, say), or
+/// the one the file's own format gives when `None`.
+pub fn find_nodes_as(
+    src: &dyn ByteSource,
+    format: Option<&'static crate::Format>,
+    query: &str,
+    max: usize,
+    scan: bool,
+    progress: &mut dyn FnMut(u64),
+) -> Vec<NodeHit> {
     struct V<'p> {
         q: NodeQuery,
         hits: Vec<NodeHit>,
@@ -703,7 +716,10 @@ pub fn find_nodes(
         scan,
         ..crate::stream::streaming_options()
     };
-    let mut d = crate::decode_with(src, &opts);
+    let mut d = match format {
+        Some(f) => crate::decode_as_with(f, src, &opts),
+        None => crate::decode_with(src, &opts),
+    };
     let mut v = V {
         q: NodeQuery::new(query),
         hits: Vec::new(),
