@@ -118,6 +118,8 @@ enum Ref {
 /// Byte fields longer than this keep their bytes in the file until an
 /// expression reads them.
 const LAZY_BYTES: u64 = 4096;
+/// Byte fields up to this long show their bytes in their node's display.
+const PREVIEW_BYTES: u64 = 32;
 
 /// Decodes the builder's file with `spec` into its root.
 pub fn decode(spec: &Arc<Spec>, b: &mut Builder) -> DResult<()> {
@@ -556,10 +558,10 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                 } else {
                     t.set_value(id, Value::I(*v as i64));
                 }
-                let name = self.spec.enums.get(*e as usize).and_then(|d| d.name_of(*v));
-                if let Some(n) = name {
-                    let text = format!("{}::{n}", self.spec.enums[*e as usize].id);
-                    self.b.tree_mut().set_display_text(id, &text);
+                if let Some(n) = self.spec.enums.get(*e as usize).and_then(|d| d.shown(*v)) {
+                    self.b
+                        .tree_mut()
+                        .set_display_render(id, crate::tree::Render::Static(n));
                 }
             }
             Val::Float(f) => t.set_value(id, Value::F(*f)),
@@ -668,6 +670,29 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
     fn take(&mut self, io: u32, n: u64, what: &str) -> R<(u64, Vec<u8>)> {
         let at = self.advance(io, n, what)?;
         Ok((at, self.slice(io, at, n)))
+    }
+
+    /// Reads `n` bytes (at most 8) at the stream's position, aligned to a
+    /// byte first, without allocating.
+    fn take_small(&mut self, io: u32, n: u64, what: &str) -> R<(u64, [u8; 8])> {
+        let at = self.advance(io, n, what)?;
+        Ok((at, self.small(io, at, n).0))
+    }
+
+    /// Bytes `[off, off + n)` of stream `io` (n at most 8; checked by the
+    /// caller), in a buffer.
+    fn small(&self, io: u32, off: u64, n: u64) -> ([u8; 8], usize) {
+        let mut buf = [0u8; 8];
+        let n = n.min(8) as usize;
+        let s = &self.ios[io as usize];
+        let at = s.base + off;
+        match &s.buf {
+            Some(b) => buf[..n].copy_from_slice(&b[at as usize..at as usize + n]),
+            None => {
+                self.b.source().read_at(at, &mut buf[..n]);
+            }
+        }
+        (buf, n)
     }
 
     /// Passes `n` bytes at the stream's position (aligned to a byte first),
@@ -781,7 +806,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         let io = self.objs[me as usize].io;
         for (k, a) in def.seq.iter().enumerate() {
             let v = self.attr(me, io, a, Name::Static(a.name))?;
-            self.objs[me as usize].vals[k] = Slot::Done(v);
+            self.objs[me as usize].vals[k] = Slot::Done(if a.used { v } else { Val::Nil });
         }
         if self.mk {
             let n = def.seq.len();
@@ -960,11 +985,11 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                     let m = format!(
                         "element {i} of repeat: eos read no bytes: it would repeat for ever"
                     );
-                    vals.push(v);
+                    vals.push(if a.used { v } else { Val::Nil });
                     return Err((vals, Fail::Msg(m)));
                 }
                 Repeat::Until(cond) => {
-                    vals.push(v.clone());
+                    vals.push(if a.used { v.clone() } else { Val::Nil });
                     let mut steps = self.steps;
                     let mut c = Ctx {
                         run: self,
@@ -982,7 +1007,8 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                         Err(m) => return Err((vals, Fail::Msg(format!("repeat-until: {m}")))),
                     }
                 }
-                _ => vals.push(v),
+                // What no expression reads is not kept.
+                _ => vals.push(if a.used { v } else { Val::Nil }),
             }
             i += 1;
         }
@@ -1165,7 +1191,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                 }
             },
         };
-        let (at, bytes) = match self.take(io, size as u64, "an integer") {
+        let (at, bytes) = match self.take_small(io, size as u64, "an integer") {
             Ok(x) => x,
             Err(Fail::Msg(m)) => return self.read_fail(io, name, kind, m),
             Err(e) => return Err(e),
@@ -1211,7 +1237,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                 )
             }
         };
-        let (at, b) = match self.take(io, size as u64, "a float") {
+        let (at, b) = match self.take_small(io, size as u64, "a float") {
             Ok(x) => x,
             Err(Fail::Msg(m)) => return self.read_fail(io, name, kind, m),
             Err(e) => return Err(e),
@@ -1253,7 +1279,8 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             return self.read_fail(io, name, kind, msg);
         }
         let pos = s.pos;
-        let new = self.slice(io, pos, bytes);
+        let (new, _) = self.small(io, pos, bytes);
+        let new = &new[..bytes as usize];
         let s = &mut self.ios[io as usize];
         let mut acc = s.bits as u128;
         let mut left = s.bits_left as u32;
@@ -1411,7 +1438,9 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                 && a.pad_right.is_none()
                 && a.terminator.is_none()
                 && a.valid.is_none();
-            if plain && n as u64 > LAZY_BYTES {
+            // One no expression reads is read only for its preview.
+            let keep = if a.used { LAZY_BYTES } else { PREVIEW_BYTES };
+            if plain && n as u64 > keep {
                 let at = match self.advance(io, n as u64, "the field's bytes") {
                     Ok(at) => at,
                     Err(Fail::Msg(m)) => return self.read_fail(io, name, kind, m),

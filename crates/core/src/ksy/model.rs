@@ -133,6 +133,8 @@ pub struct Param {
 pub struct EnumDef {
     pub id: String,
     pub values: Vec<(i128, String)>,
+    /// How each value shows (`kind::name`), interned (see [`intern`]).
+    shown: Vec<&'static str>,
     /// Name to value, for enum literals.
     by_name: HashMap<String, i128>,
 }
@@ -145,6 +147,14 @@ impl EnumDef {
             .ok()
             .map(|i| self.values[i].1.as_str())
     }
+    /// How value `v` shows in its node (`kind::name`), if it has a name.
+    pub fn shown(&self, v: i128) -> Option<&'static str> {
+        self.values
+            .binary_search_by_key(&v, |e| e.0)
+            .ok()
+            .map(|i| self.shown[i])
+    }
+
     /// The value named `name`.
     pub fn value_of(&self, name: &str) -> Option<i128> {
         self.by_name.get(name).copied()
@@ -227,6 +237,9 @@ pub struct Attr {
     pub id: String,
     /// The same, interned: its nodes' name (see [`intern`]).
     pub name: &'static str,
+    /// Some expression or label of the format could read its value (else
+    /// its value is not kept: only its node shows it).
+    pub used: bool,
     /// Where it is defined, for messages.
     pub pos: Pos,
     pub path: String,
@@ -258,6 +271,7 @@ pub struct Attr {
 /// importer) and the files it imports.
 pub fn compile(name: &str, text: &str, importer: &mut dyn Importer) -> Result<Spec, KsyError> {
     let mut c = Compiler {
+        used: Default::default(),
         types: Vec::new(),
         enums: Vec::new(),
         files: Vec::new(),
@@ -323,6 +337,8 @@ struct Loc {
 }
 
 struct Compiler<'a> {
+    /// Every name an expression or a label of the format could read.
+    used: std::cell::RefCell<std::collections::HashSet<String>>,
     types: Vec<TypeDef>,
     enums: Vec<EnumDef>,
     files: Vec<FileInfo>,
@@ -557,6 +573,7 @@ impl Compiler<'_> {
             doc: n.get("doc").and_then(scalar).map(String::from),
             webide: n
                 .get("-webide-representation")
+                .inspect(|w| self.note_names(scalar(w).unwrap_or_default()))
                 .and_then(scalar)
                 .map(String::from),
         };
@@ -797,7 +814,7 @@ impl Compiler<'_> {
             let mut cases = Vec::new();
             for (k, pos, v) in list {
                 let cpath = format!("{path}/cases/{k}");
-                let key = expr::parse(k).map_err(|e| {
+                let key = self.parse(k).map_err(|e| {
                     self.err(
                         file,
                         *pos,
@@ -854,12 +871,35 @@ impl Compiler<'_> {
         if values.windows(2).any(|w| w[0].0 == w[1].0) {
             return Err(self.err(file, n.pos, path, "an enum value appears twice"));
         }
+        let shown = values
+            .iter()
+            .map(|(_, n)| intern(&format!("{name}::{n}")))
+            .collect();
         self.enums.push(EnumDef {
             id: name.to_string(),
             values,
+            shown,
             by_name,
         });
         Ok(self.enums.len() - 1)
+    }
+
+    /// Parses expression `text`, noting the names it could read.
+    fn parse(&self, text: &str) -> Result<Expr, expr::ExprError> {
+        self.note_names(text);
+        expr::parse(text)
+    }
+
+    /// Notes every identifier in `text` as a name some expression or label
+    /// could read (more than it reads is harmless: such a field's value is
+    /// kept when it need not be).
+    fn note_names(&self, text: &str) {
+        let mut used = self.used.borrow_mut();
+        for w in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if w.starts_with(|c: char| c.is_ascii_lowercase() || c == '_') {
+                used.insert(w.to_string());
+            }
+        }
     }
 
     fn expr(&self, file: usize, n: &Node, path: &str) -> Result<Expr, KsyError> {
@@ -867,7 +907,7 @@ impl Compiler<'_> {
             Yaml::Str { text, .. } => text.as_str(),
             _ => return Err(self.err(file, n.pos, path, "expected an expression")),
         };
-        expr::parse(text).map_err(|e| {
+        self.parse(text).map_err(|e| {
             self.err(
                 file,
                 n.pos,
@@ -934,6 +974,7 @@ impl Compiler<'_> {
         };
         let mut a = Attr {
             name: intern(&id),
+            used: true,
             id,
             pos: n.pos,
             path: path.clone(),
@@ -1163,7 +1204,7 @@ impl Compiler<'_> {
                     format!("process {name} takes an argument"),
                 )
             })?;
-            expr::parse(a).map_err(|e| {
+            self.parse(a).map_err(|e| {
                 self.err(
                     file,
                     n.pos,
@@ -1283,7 +1324,7 @@ impl Compiler<'_> {
                     )?));
                     continue;
                 }
-                let key = expr::parse(k).map_err(|e| {
+                let key = self.parse(k).map_err(|e| {
                     self.err(
                         file,
                         *pos,
@@ -1308,7 +1349,7 @@ impl Compiler<'_> {
         };
         let mut parsed = Vec::new();
         for a in &args {
-            parsed.push(expr::parse(a).map_err(|e| {
+            parsed.push(self.parse(a).map_err(|e| {
                 self.err(
                     file,
                     n.pos,
@@ -1341,6 +1382,12 @@ impl Compiler<'_> {
 
     /// Resolves every type and enum name met.
     fn resolve(&mut self) -> Result<(), KsyError> {
+        let used = self.used.take();
+        for t in &mut self.types {
+            for a in t.seq.iter_mut().chain(t.instances.iter_mut()) {
+                a.used = used.contains(&a.id);
+            }
+        }
         let pending = std::mem::take(&mut self.pending);
         for p in pending {
             match p {
