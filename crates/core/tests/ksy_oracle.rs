@@ -6,6 +6,7 @@
 //! is byte-aligned, the same span (bit fields: the bits the tree gives them).
 //! The inputs are real files other programs make here (Python's zipfile,
 //! wave and sqlite3, gzip, gcc), real files copied in with their provenance
+//! (PNG, GIF, BMP, JPEG, TrueType, PE)
 //! (`tests/ksy/files/PROVENANCE.md`), and the feature formats' own inputs.
 #![cfg(feature = "ksy")]
 
@@ -395,18 +396,17 @@ fn real_files_of_common_formats_decode_as_kaitai_decodes_them() {
         &db,
     );
     check("tests/ksy/formats/sqlite.ksy", &db, &[], &mut t);
-    // Real images copied in (tests/ksy/files/PROVENANCE.md).
-    for f in [
-        "debian-nodejs-logo.png",
-        "debian-libxslt-node.gif",
-        "cpython-python.bmp",
+    // Real files copied in (tests/ksy/files/PROVENANCE.md).
+    for (f, ksy) in [
+        ("debian-nodejs-logo.png", "png"),
+        ("debian-libxslt-node.gif", "gif"),
+        ("cpython-python.bmp", "bmp"),
+        ("cpython-python.jpg", "jpeg"),
+        ("debian-liberation-mono.ttf", "ttf"),
+        ("setuptools-cli.exe", "pe"),
     ] {
-        let ksy = match f.rsplit('.').next().unwrap() {
-            "png" => "tests/ksy/formats/png.ksy",
-            "gif" => "tests/ksy/formats/gif.ksy",
-            _ => "tests/ksy/formats/bmp.ksy",
-        };
-        check(ksy, &files.join(f), &[], &mut t);
+        let ksy = format!("tests/ksy/formats/{ksy}.ksy");
+        check(&ksy, &files.join(f), &[], &mut t);
     }
     report(&t, "real files");
 }
