@@ -454,3 +454,29 @@ types:
     let data = [5, 0x34, 0x12, 3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0xA, 0xB, 0xC];
     assert!(same_on_demand(text, &data, 4) >= 2);
 }
+
+#[test]
+fn a_case_s_arguments_name_the_value_switched_on() {
+    // Kaitai's 0.11 compiler stops on `_on` in a case's arguments (it is
+    // tested here, not against it).
+    let text = "meta: {id: t}
+seq:
+  - {id: k, type: u1}
+  - id: body
+    type:
+      switch-on: k
+      cases:
+        1: foo(_on)
+        _: foo(_on + 10)
+types:
+  foo:
+    params:
+      - {id: p, type: u1}
+    seq:
+      - {id: x, type: u1}
+    instances:
+      pp: {value: p}
+";
+    assert_eq!(val(&decode(text, &[1, 5]), "body/pp"), Value::U(1));
+    assert_eq!(val(&decode(text, &[7, 5]), "body/pp"), Value::U(17));
+}

@@ -172,6 +172,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             depth: 0,
             mk: true,
             frozen: Arc::new(OnceLock::new()),
+            on: None,
         }
     }
 
@@ -208,6 +209,8 @@ struct Run<'a, 'b, 's> {
     mk: bool,
     /// Where this decode's objects and streams are kept when it ends.
     frozen: Frozen,
+    /// The value the field being read switched on (`_on`).
+    on: Option<Val>,
 }
 
 /// The context an expression is evaluated in.
@@ -323,12 +326,13 @@ impl Scope for Ctx<'_, '_, '_, '_> {
 impl<'a, 'b, 's> Run<'a, 'b, 's> {
     fn eval(&mut self, obj: u32, index: Option<i128>, e: &Expr) -> R<Val> {
         let mut steps = self.steps;
+        let on = self.on.clone();
         let mut c = Ctx {
             run: self,
             obj,
             index,
             it: None,
-            on: None,
+            on,
         };
         let r = expr::eval_with_budget(e, &mut c, &mut steps);
         self.steps = steps;
@@ -768,7 +772,10 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             _ => None,
         };
         self.depth += 1;
+        // A switch's value is its case's arguments', not the object's fields'.
+        let on = self.on.take();
         let r = self.read_object(me);
+        self.on = on;
         self.depth -= 1;
         let end_pos = self.ios[io as usize].pos;
         self.objs[me as usize].end = Some(end_pos);
@@ -1049,11 +1056,28 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             };
         }
         self.steps -= 1;
-        let (ty, _on) = match self.pick(o, index, &a.ty) {
+        let (ty, on) = match self.pick(o, index, &a.ty) {
             Ok(t) => t,
             Err(Fail::Msg(m)) => return self.fail_here(o, name, format!("switch-on: {m}")),
             Err(e) => return Err(e),
         };
+        // The chosen case's arguments may name the switch's value, `_on`.
+        let outer = std::mem::replace(&mut self.on, on);
+        let r = self.one_of(o, io, a, ty, name, index);
+        self.on = outer;
+        r
+    }
+
+    /// Reads one value of field `a` as type `ty` (its switch resolved).
+    fn one_of(
+        &mut self,
+        o: u32,
+        io: u32,
+        a: &Attr,
+        ty: &TypeSpec,
+        name: Name,
+        index: Option<i128>,
+    ) -> R<Val> {
         if let Some(c) = &a.contents {
             return self.contents(io, c, name);
         }
