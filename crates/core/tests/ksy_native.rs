@@ -393,11 +393,17 @@ fn generated_formats_over_generated_inputs_never_panic_and_give_valid_trees() {
 /// bytes or more left to be decoded when opened, then every one opened):
 /// both give the same tree; returns how many parts were left.
 fn same_on_demand(text: &str, data: &[u8], lazy: u64) -> usize {
+    same_in_pages(text, data, lazy, None)
+}
+
+/// [`same_on_demand`], long lists in pages of `page` elements.
+fn same_in_pages(text: &str, data: &[u8], lazy: u64, page: Option<u32>) -> usize {
     let spec = ksy::compile("t.ksy", text, &mut NoImports).unwrap_or_else(|e| panic!("{e}"));
     let f = hexlens_core::formats::register(ksy::format(spec, 0));
     let eager = hexlens_core::decode_as(f, &data);
     let opts = hexlens_core::Options {
         lazy_threshold: Some(lazy),
+        page_size: page,
         ..Default::default()
     };
     let mut d = hexlens_core::decode_as_with(f, &data, &opts);
@@ -479,4 +485,46 @@ types:
 ";
     assert_eq!(val(&decode(text, &[1, 5]), "body/pp"), Value::U(1));
     assert_eq!(val(&decode(text, &[7, 5]), "body/pp"), Value::U(17));
+}
+
+#[test]
+fn long_lists_of_fixed_size_elements_come_in_pages_decoded_when_opened() {
+    let text = "meta: {id: t, endian: le}
+seq:
+  - {id: n, type: u2}
+  - {id: words, type: u4, repeat: expr, repeat-expr: n}
+  - {id: points, type: point, repeat: expr, repeat-expr: n}
+  - {id: blocks, size: 3, repeat: expr, repeat-expr: n}
+  - {id: tail, type: point, repeat: eos}
+types:
+  point:
+    seq:
+      - {id: x, type: s2}
+      - {id: y, type: s2}
+    instances:
+      sum: {value: x + y}
+";
+    let n = 1000u16;
+    let mut data = n.to_le_bytes().to_vec();
+    data.extend((0..n as usize * (4 + 4 + 3) + 400).map(|i| (i * 7 % 251) as u8));
+    let spec = ksy::compile("t.ksy", text, &mut NoImports).unwrap();
+    let f = hexlens_core::formats::register(ksy::format(spec, 0));
+    let opts = hexlens_core::Options {
+        lazy_threshold: Some(1 << 20),
+        page_size: Some(64),
+        ..Default::default()
+    };
+    let d = hexlens_core::decode_as_with(f, &data.as_slice(), &opts);
+    // Each list is its pages, none decoded yet.
+    let words = d.tree.find("words").unwrap();
+    assert_eq!(d.tree.children(words).len(), 16);
+    assert!(d
+        .tree
+        .children(words)
+        .iter()
+        .all(|&p| d.tree.is_page(p) && d.tree.is_lazy(p)));
+    assert_eq!(d.tree.value(words), Some(Value::U(1000)));
+    // Opened, every page is the eager tree's.
+    let opened = same_in_pages(text, &data, 1 << 20, Some(64));
+    assert_eq!(opened, 16 + 16 + 16 + 2);
 }

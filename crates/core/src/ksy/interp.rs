@@ -921,6 +921,9 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         if matches!(a.repeat, Repeat::No) {
             return self.one(o, io, a, name, None);
         }
+        if let Some((count, size)) = self.pageable(o, io, a) {
+            return self.paged(o, io, a, name, count, size);
+        }
         // The list's node, then its elements.
         let list = if self.mk {
             let s = &self.ios[io as usize];
@@ -950,6 +953,131 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             res.map(|_| Val::Array(Arc::new(vals)))
         } else {
             r.map(|v| Val::Array(Arc::new(v))).map_err(|(_, e)| e)
+        }
+    }
+
+    /// The count and size of the elements of repeated field `a` of object
+    /// `o` if its list comes in pages decoded when opened: the builder pages
+    /// lists, the list is longer than a page, in the file's bytes, no
+    /// expression reads it, and each element takes a size known without
+    /// reading it (a constant `size`, or a type of fixed size), so where
+    /// each page starts is known.
+    fn pageable(&mut self, o: u32, io: u32, a: &Attr) -> Option<(u64, u64)> {
+        let page = self.b.page_size()? as u64;
+        if !self.mk
+            || a.used
+            || self.ios[io as usize].buf.is_some()
+            || self.b.lazy_threshold().is_none()
+        {
+            return None;
+        }
+        if a.process.is_some()
+            || a.terminator.is_some()
+            || a.contents.is_some()
+            || a.valid.is_some()
+            || a.cond.is_some()
+        {
+            return None;
+        }
+        let bits = match (&a.size, &a.ty) {
+            (Some(e), TypeSpec::Bytes | TypeSpec::User { args: _, .. }) => {
+                const_int(e).filter(|n| *n > 0)? as u64 * 8
+            }
+            (None, TypeSpec::Int { size, .. } | TypeSpec::Float { size, .. }) => *size as u64 * 8,
+            (None, TypeSpec::User { ty, args }) if args.is_empty() => {
+                self.type_bits(*ty, 0).ok()?
+            }
+            _ => return None,
+        };
+        if bits == 0 || bits % 8 != 0 || a.size_eos {
+            return None;
+        }
+        let size = bits / 8;
+        let s = &self.ios[io as usize];
+        let left = s.len.saturating_sub(s.pos);
+        let count = match &a.repeat {
+            Repeat::Expr(e) => {
+                u64::try_from(self.eval_int(o, None, e, "repeat-expr").ok()?).ok()?
+            }
+            Repeat::Eos if left % size == 0 => left / size,
+            _ => return None,
+        };
+        (count > page && count.checked_mul(size)? <= left).then_some((count, size))
+    }
+
+    /// Repeated field `a` of object `o`, `count` elements of `size` bytes,
+    /// in pages each decoded when opened (see [`Run::pageable`]).
+    fn paged(&mut self, o: u32, io: u32, a: &Attr, name: Name, count: u64, size: u64) -> R<Val> {
+        let page = self.b.page_size().unwrap_or(1).max(1) as u64;
+        let from = self.ios[io as usize].pos;
+        let at = self.span(io, from, 0);
+        let list = self.open(name, Kind::Array, at)?;
+        let (ty, k, instance) = self.attr_place(o, a);
+        let base = self.ios[io as usize].base;
+        let mut first = 0;
+        while first < count {
+            let last = (first + page).min(count) - 1;
+            let start = from + first * size;
+            let (spec, frozen) = (self.shared.clone(), self.frozen.clone());
+            let len = (last - first + 1) * size;
+            let open = move |b: &mut Builder| -> DResult<()> {
+                let Some(arena) = frozen.get() else {
+                    let at = b.current();
+                    b.set_error(at, "the decode this page belongs to did not finish");
+                    return Err(Stop);
+                };
+                let mut run = Run::new(&spec, b, arena.objs.clone(), arena.ios.clone(), len);
+                let s = &mut run.ios[io as usize];
+                (s.pos, s.bits_left) = (start, 0);
+                let def = &spec.types[ty];
+                let a = if instance {
+                    &def.instances[k]
+                } else {
+                    &def.seq[k]
+                };
+                let at = run.b.current();
+                let mut r = Ok(());
+                for i in first..=last {
+                    if let Err(f) = run.one(
+                        o,
+                        io,
+                        a,
+                        Name::Index(i.min(u32::MAX as u64) as u32),
+                        Some(i as i128),
+                    ) {
+                        r = Err(f);
+                        break;
+                    }
+                }
+                run.end(r, at)
+            };
+            if self.b.page(first, last, base + start, len, open).is_err() {
+                break;
+            }
+            first = last + 1;
+        }
+        let s = &mut self.ios[io as usize];
+        (s.pos, s.bits_left) = (from + count * size, 0);
+        self.b.close_at((base + from + count * size) * 8);
+        self.b.tree_mut().set_uint(list, count);
+        Ok(Val::Nil)
+    }
+
+    /// Where field `a` of object `o` is defined: its type, its index, and
+    /// whether it is an instance.
+    fn attr_place(&self, o: u32, a: &Attr) -> (TypeId, usize, bool) {
+        let ty = self.objs[o as usize].ty;
+        let def = &self.spec.types[ty];
+        match def.seq.iter().position(|x| std::ptr::eq(x, a)) {
+            Some(k) => (ty, k, false),
+            None => (
+                ty,
+                def.instances
+                    .iter()
+                    .position(|x| std::ptr::eq(x, a))
+                    .unwrap_or(0),
+                true,
+            ),
         }
     }
 
