@@ -989,7 +989,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             }
             _ => return None,
         };
-        if bits == 0 || bits % 8 != 0 || a.size_eos {
+        if bits == 0 || !bits.is_multiple_of(8) || a.size_eos {
             return None;
         }
         let size = bits / 8;
@@ -999,7 +999,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             Repeat::Expr(e) => {
                 u64::try_from(self.eval_int(o, None, e, "repeat-expr").ok()?).ok()?
             }
-            Repeat::Eos if left % size == 0 => left / size,
+            Repeat::Eos if left.is_multiple_of(size) => left / size,
             _ => return None,
         };
         (count > page && count.checked_mul(size)? <= left).then_some((count, size))
