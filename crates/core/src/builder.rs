@@ -1070,6 +1070,17 @@ impl<'s> Builder<'s> {
     }
 
     #[cfg(feature = "ksy")]
+    /// True if [`Builder::lazy_region`] would leave `[start, start + len)`
+    /// (bytes) lazy here rather than decode it now.
+    pub(crate) fn would_leave(&self, start: u64, len: u64) -> bool {
+        let end = start.saturating_add(len).saturating_mul(8);
+        self.lazy_threshold.is_some_and(|t| len >= t)
+            && len > 0
+            && start.saturating_mul(8) >= self.frame().start
+            && end <= self.frame().limit
+    }
+
+    #[cfg(feature = "ksy")]
     /// The children made so far in the open group.
     pub(crate) fn open_kids(&self) -> &[NodeId] {
         &self.frame().kids

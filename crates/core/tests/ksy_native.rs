@@ -528,3 +528,38 @@ types:
     let opened = same_in_pages(text, &data, 1 << 20, Some(64));
     assert_eq!(opened, 16 + 16 + 16 + 2);
 }
+
+#[test]
+fn sized_instances_before_and_after_their_object_open_as_the_eager_tree() {
+    let text = "meta: {id: t, endian: le}
+seq:
+  - {id: pad, size: 4}
+  - {id: box, type: box}
+types:
+  box:
+    seq:
+      - {id: a, type: u2}
+    instances:
+      back: {io: _root._io, pos: 0, size: 4, type: pair}
+      ahead: {io: _root._io, pos: 8, size: 4, type: pair}
+  pair:
+    seq:
+      - {id: x, type: u2}
+      - {id: y, type: u2}
+";
+    let data = [1, 2, 3, 4, 5, 6, 0, 0, 9, 0, 10, 0];
+    let spec = ksy::compile("t.ksy", text, &mut NoImports).unwrap();
+    let f = hexlens_core::formats::register(ksy::format(spec, 0));
+    let opts = hexlens_core::Options {
+        lazy_threshold: Some(2),
+        ..Default::default()
+    };
+    let d = hexlens_core::decode_as_with(f, &data.as_slice(), &opts);
+    let (back, ahead) = (
+        d.tree.find("box/back").unwrap(),
+        d.tree.find("box/ahead").unwrap(),
+    );
+    assert!(d.tree.is_instance(back) && !d.tree.is_lazy(back));
+    assert!(d.tree.is_instance(ahead) && d.tree.is_lazy(ahead));
+    assert_eq!(same_on_demand(text, &data, 2), 1);
+}

@@ -1713,7 +1713,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                     self.b.close_at(raw.0.end);
                     // A sized field contains its failure.
                     r.unwrap_or(Val::Nil)
-                } else if let (TypeSpec::User { ty, args }, true) = (ty, self.leave(io, n)) {
+                } else if let (TypeSpec::User { ty, args }, true) = (ty, self.leave(io, at, n)) {
                     // Big enough to be decoded when opened.
                     let start = self.ios[io as usize].base + at;
                     match self.later(o, sub_io, *ty, args, name.clone(), index, start, n) {
@@ -1789,13 +1789,13 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         Ok(handle(Ref::Obj(me)))
     }
 
-    /// True if an object of `n` bytes in stream `io` is left to be decoded
-    /// when opened: the builder leaves parts of that size lazy, and the
-    /// stream is the file's (a node in decoded bytes is made at once).
-    fn leave(&self, io: u32, n: u64) -> bool {
-        self.mk
-            && self.ios[io as usize].buf.is_none()
-            && self.b.lazy_threshold().is_some_and(|t| n >= t.max(1))
+    /// True if an object of `n` bytes at `at` in stream `io` is left to be
+    /// decoded when opened: the builder leaves parts of that size there
+    /// lazy, and the stream is the file's (a node in decoded bytes is made
+    /// at once).
+    fn leave(&self, io: u32, at: u64, n: u64) -> bool {
+        let s = &self.ios[io as usize];
+        self.mk && s.buf.is_none() && self.b.would_leave(s.base + at, n)
     }
 
     /// An object of type `ty` over the `n`-byte window `io` (at byte
