@@ -13,10 +13,11 @@
 
 use super::encoding::Encoding;
 use super::expr::{self, Expr, Handle, Scope, TypeName, Val};
-use super::model::{self, Attr, EndianSpec, Process, Repeat, Spec, TypeId, TypeSpec};
+use super::model::{self, Attr, EndianSpec, LabelPart, Process, Repeat, Spec, TypeId, TypeSpec};
 use crate::builder::{hex_preview, Builder, DResult, Stop};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 use crate::Endian;
+use std::fmt::Write as _;
 use std::sync::{Arc, OnceLock};
 
 /// Work one decode may do (expression steps and values read): this much,
@@ -867,32 +868,34 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
     /// The label a type's `-webide-representation` gives object `o`.
     fn label(&mut self, o: u32) -> Option<String> {
         let spec = self.spec;
-        let rep = spec.types[self.objs[o as usize].ty].webide.as_ref()?;
+        let parts = spec.types[self.objs[o as usize].ty].webide.as_ref()?;
         let mut out = String::new();
-        let mut rest = rep.as_str();
-        while let Some(open) = rest.find('{') {
-            out.push_str(&rest[..open]);
-            let Some(close) = rest[open..].find('}') else {
-                break;
-            };
-            let inner = &rest[open + 1..open + close];
-            let (text, fmt) = inner.split_once(':').unwrap_or((inner, ""));
-            let shown = expr::parse(text)
-                .ok()
-                .and_then(|e| self.eval(o, None, &e).ok())
-                .map(|v| match (&v, fmt) {
-                    (Val::Int(n), "hex") => format!("0x{n:X}"),
-                    (Val::Str(s), _) => s.to_string(),
-                    (Val::Enum { e, v }, _) => spec.enums[*e as usize]
-                        .name_of(*v)
-                        .map_or(v.to_string(), String::from),
-                    _ => v.to_string(),
-                })
-                .unwrap_or_else(|| "?".into());
-            out.push_str(&shown);
-            rest = &rest[open + close + 1..];
+        for p in parts {
+            match p {
+                LabelPart::Text(t) => out.push_str(t),
+                LabelPart::Value(e, hex) => {
+                    let v = e.as_ref().and_then(|e| self.eval(o, None, e).ok());
+                    match (&v, hex) {
+                        (Some(Val::Int(n)), true) => {
+                            let _ = write!(out, "0x{n:X}");
+                        }
+                        (Some(Val::Str(s)), _) => out.push_str(s),
+                        (Some(Val::Enum { e, v }), _) => {
+                            match spec.enums[*e as usize].name_of(*v) {
+                                Some(name) => out.push_str(name),
+                                None => {
+                                    let _ = write!(out, "{v}");
+                                }
+                            }
+                        }
+                        (Some(v), _) => {
+                            let _ = write!(out, "{v}");
+                        }
+                        (None, _) => out.push('?'),
+                    }
+                }
+            }
         }
-        out.push_str(rest);
         if out.len() > MAX_LABEL {
             let mut cut = MAX_LABEL;
             while !out.is_char_boundary(cut) {

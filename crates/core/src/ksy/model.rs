@@ -117,8 +117,18 @@ pub struct TypeDef {
     /// Its own or inherited `meta/encoding`.
     pub encoding: Option<String>,
     pub doc: Option<String>,
-    /// `-webide-representation`: the label Kaitai's Web IDE shows.
-    pub webide: Option<String>,
+    /// `-webide-representation`: the label Kaitai's Web IDE shows, in its
+    /// parts (`{expr}` and `{expr:hex}` placeholders parsed once).
+    pub webide: Option<Vec<LabelPart>>,
+}
+
+/// A part of a type's label (`-webide-representation`).
+#[derive(Clone, Debug)]
+pub enum LabelPart {
+    Text(String),
+    /// A placeholder's expression (a placeholder that does not parse shows
+    /// `?`), and whether it shows in hex (`{len:hex}`).
+    Value(Option<Expr>, bool),
 }
 
 /// A type parameter.
@@ -573,9 +583,8 @@ impl Compiler<'_> {
             doc: n.get("doc").and_then(scalar).map(String::from),
             webide: n
                 .get("-webide-representation")
-                .inspect(|w| self.note_names(scalar(w).unwrap_or_default()))
                 .and_then(scalar)
-                .map(String::from),
+                .map(|w| self.label(w)),
         };
         if let Some(meta) = n.get("meta") {
             let mpath = format!("{path}/meta");
@@ -882,6 +891,28 @@ impl Compiler<'_> {
             by_name,
         });
         Ok(self.enums.len() - 1)
+    }
+
+    /// A `-webide-representation` in its parts.
+    fn label(&self, text: &str) -> Vec<LabelPart> {
+        let mut parts = Vec::new();
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}') else {
+                break;
+            };
+            if open > 0 {
+                parts.push(LabelPart::Text(rest[..open].to_string()));
+            }
+            let inner = &rest[open + 1..open + close];
+            let (e, fmt) = inner.split_once(':').unwrap_or((inner, ""));
+            parts.push(LabelPart::Value(self.parse(e).ok(), fmt == "hex"));
+            rest = &rest[open + close + 1..];
+        }
+        if !rest.is_empty() {
+            parts.push(LabelPart::Text(rest.to_string()));
+        }
+        parts
     }
 
     /// Parses expression `text`, noting the names it could read.
