@@ -142,12 +142,14 @@ fn fmt_off(bits: u64) -> String {
 
 /// Renders up to [`HEX_PREVIEW`] bytes as spaced hex.
 pub fn hex_preview(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut s = String::with_capacity(bytes.len() * 3);
-    for (i, b) in bytes.iter().enumerate() {
+    for (i, &b) in bytes.iter().enumerate() {
         if i > 0 {
             s.push(' ');
         }
-        s.push_str(&format!("{b:02X}"));
+        s.push(HEX[(b >> 4) as usize] as char);
+        s.push(HEX[(b & 15) as usize] as char);
     }
     s
 }
