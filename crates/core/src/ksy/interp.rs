@@ -13,7 +13,9 @@
 
 use super::encoding::Encoding;
 use super::expr::{self, Expr, Handle, Scope, TypeName, Val};
-use super::model::{self, Attr, EndianSpec, LabelPart, Process, Repeat, Spec, TypeId, TypeSpec};
+use super::model::{
+    self, Attr, EndianSpec, LabelPart, Member, Process, Repeat, Spec, TypeId, TypeSpec,
+};
 use crate::builder::{hex_preview, Builder, DResult, Stop};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
 use crate::Endian;
@@ -375,16 +377,17 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             _ => {}
         }
         let def = &self.spec.types[obj.ty];
-        if let Some(k) = def.params.iter().position(|p| p.id == name) {
-            return Ok(obj.params[k].clone());
+        match def.member(name) {
+            Some(Member::Param(k)) => return Ok(obj.params[k].clone()),
+            Some(Member::Seq(k)) => {
+                return match &obj.vals[k] {
+                    Slot::Done(v) => Ok(self.read_lazy(v.clone())),
+                    _ => Err(format!("'{name}' is not read yet")),
+                };
+            }
+            _ => {}
         }
-        if let Some(k) = def.seq.iter().position(|a| a.id == name) {
-            return match &obj.vals[k] {
-                Slot::Done(v) => Ok(self.read_lazy(v.clone())),
-                _ => Err(format!("'{name}' is not read yet")),
-            };
-        }
-        if let Some(k) = def.instances.iter().position(|a| a.id == name) {
+        if let Some(Member::Instance(k)) = def.member(name) {
             return self
                 .instance_value(o, k)
                 .map(|v| self.read_lazy(v))

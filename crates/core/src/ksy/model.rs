@@ -117,9 +117,27 @@ pub struct TypeDef {
     /// Its own or inherited `meta/encoding`.
     pub encoding: Option<String>,
     pub doc: Option<String>,
+    /// Its parameters', fields' and instances' names, for expressions.
+    members: HashMap<String, Member, rustc_hash::FxBuildHasher>,
     /// `-webide-representation`: the label Kaitai's Web IDE shows, in its
     /// parts (`{expr}` and `{expr:hex}` placeholders parsed once).
     pub webide: Option<Vec<LabelPart>>,
+}
+
+/// What a name means in a type: a parameter, a field or an instance, by
+/// its index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Member {
+    Param(usize),
+    Seq(usize),
+    Instance(usize),
+}
+
+impl TypeDef {
+    /// What `name` names in the type.
+    pub fn member(&self, name: &str) -> Option<Member> {
+        self.members.get(name).copied()
+    }
 }
 
 /// A part of a type's label (`-webide-representation`).
@@ -581,6 +599,7 @@ impl Compiler<'_> {
             bit_le: o_bit_le,
             encoding: o_enc,
             doc: n.get("doc").and_then(scalar).map(String::from),
+            members: HashMap::default(),
             webide: n
                 .get("-webide-representation")
                 .and_then(scalar)
@@ -761,6 +780,25 @@ impl Compiler<'_> {
             )?;
             self.types[me].instances.push(attr);
         }
+        let t = &mut self.types[me];
+        let members = (t
+            .params
+            .iter()
+            .enumerate()
+            .map(|(k, p)| (p.id.clone(), Member::Param(k))))
+        .chain(
+            t.seq
+                .iter()
+                .enumerate()
+                .map(|(k, a)| (a.id.clone(), Member::Seq(k))),
+        )
+        .chain(
+            t.instances
+                .iter()
+                .enumerate()
+                .map(|(k, a)| (a.id.clone(), Member::Instance(k))),
+        );
+        t.members = members.collect();
         Ok(me)
     }
 
