@@ -273,7 +273,7 @@ impl Scope for Ctx<'_, '_, '_, '_> {
             // another value (`read_lazy` reads a field's own): read them.
             Some(Ref::Bytes(..)) => {
                 let v = self.run.read_lazy(target.clone());
-                let mut c = Lit(v);
+                let mut c = Lit(Some(v));
                 let e = expr::parse(&format!("_.{name}")).map_err(|e| e.message)?;
                 expr::eval(&e, &mut c)
             }
@@ -2049,40 +2049,22 @@ fn prim_bits(name: &str) -> Option<u64> {
 
 /// The value of an expression that names nothing (a constant).
 fn const_int(e: &Expr) -> Option<i128> {
-    struct NoNames;
-    impl Scope for NoNames {
-        fn name(&mut self, n: &str) -> Result<Val, String> {
-            Err(format!("'{n}' is not a constant"))
-        }
-        fn attr(&mut self, _: &Val, n: &str) -> Result<Val, String> {
-            Err(format!("'{n}' is not a constant"))
-        }
-        fn enum_value(&mut self, _: &[String], n: &str) -> Result<Val, String> {
-            Err(format!("'{n}' is not a constant"))
-        }
-        fn sizeof(&mut self, _: &TypeName, _: bool) -> Result<Val, String> {
-            Err("sizeof is not a constant here".into())
-        }
-        fn cast(&mut self, v: Val, _: &TypeName) -> Result<Val, String> {
-            Ok(v)
-        }
-    }
     let mut budget = 10_000;
-    match expr::eval_with_budget(e, &mut NoNames, &mut budget).ok()? {
+    match expr::eval_with_budget(e, &mut Lit(None), &mut budget).ok()? {
         Val::Int(v) => Some(v),
         _ => None,
     }
 }
 
-/// A scope holding one value, `_`.
-struct Lit(Val);
+/// A scope that knows one value at most, `_`: for constants, and for an
+/// attribute of a value read apart from its object.
+struct Lit(Option<Val>);
 
 impl Scope for Lit {
     fn name(&mut self, n: &str) -> Result<Val, String> {
-        if n == "_" {
-            Ok(self.0.clone())
-        } else {
-            Err(format!("'{n}' is not known here"))
+        match (&self.0, n) {
+            (Some(v), "_") => Ok(v.clone()),
+            _ => Err(format!("'{n}' is not known here")),
         }
     }
     fn attr(&mut self, _: &Val, n: &str) -> Result<Val, String> {
