@@ -27,7 +27,7 @@ use std::sync::{Arc, OnceLock};
 const BASE_STEPS: u64 = 20_000_000;
 const STEPS_PER_BYTE: u64 = 64;
 /// How deep user types may nest (objects inside objects).
-const MAX_DEPTH: usize = 200;
+const MAX_DEPTH: usize = 64;
 /// Elements one repeated field may have.
 const MAX_REPEAT: u64 = 1 << 28;
 /// Bytes a `process` may make (a zlib bomb stops here).
@@ -118,6 +118,9 @@ enum Ref {
     Bytes(u32, u64, u64),
 }
 
+/// Elements in a row that read nothing a `repeat: until` may have.
+const MAX_EMPTY: u32 = 4096;
+
 /// Byte fields longer than this keep their bytes in the file until an
 /// expression reads them.
 const LAZY_BYTES: u64 = 4096;
@@ -176,6 +179,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             mk: true,
             frozen: Arc::new(OnceLock::new()),
             on: None,
+            sizes: Default::default(),
         }
     }
 
@@ -214,6 +218,8 @@ struct Run<'a, 'b, 's> {
     frozen: Frozen,
     /// The value the field being read switched on (`_on`).
     on: Option<Val>,
+    /// The fixed sizes of types found so far (bits), for `sizeof`.
+    sizes: std::cell::RefCell<std::collections::HashMap<TypeId, Result<u64, String>>>,
 }
 
 /// The context an expression is evaluated in.
@@ -432,9 +438,17 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             }
             Slot::Unread => {}
         }
+        // An instance read for a value nests like an object.
+        if self.depth >= MAX_DEPTH {
+            return fail(format!(
+                "objects and instances nest deeper than {MAX_DEPTH}"
+            ));
+        }
         self.objs[o as usize].vals[slot] = Slot::Busy;
         let mk = std::mem::replace(&mut self.mk, false);
+        self.depth += 1;
         let r = self.instance(o, k, None);
+        self.depth -= 1;
         self.mk = mk;
         match r {
             Ok(v) => {
@@ -488,7 +502,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         if let Some(p) = &a.at {
             let p = self.eval_int(o, None, p, "pos")?;
             let len = self.ios[io as usize].len;
-            if p < 0 || p as u64 > len {
+            if !u64::try_from(p).is_ok_and(|p| p <= len) {
                 let msg = format!("pos {p} is outside its stream ({len} bytes)");
                 return self.fail_here(o, Name::Static(a.name), msg);
             }
@@ -617,6 +631,17 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         if depth > 50 {
             return Err("sizeof: the type contains itself".into());
         }
+        // Each type's size is found once (types made of types of types…
+        // would otherwise be visited exponentially often).
+        if let Some(r) = self.sizes.borrow().get(&t) {
+            return r.clone();
+        }
+        let r = self.type_bits_now(t, depth);
+        self.sizes.borrow_mut().insert(t, r.clone());
+        r
+    }
+
+    fn type_bits_now(&self, t: TypeId, depth: usize) -> Result<u64, String> {
         let def = &self.spec.types[t];
         let mut bits = 0u64;
         for a in &def.seq {
@@ -985,14 +1010,11 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         {
             return None;
         }
+        // Elements that cannot fail once their bytes are there (a failure
+        // ends a list, which a page could not know).
         let bits = match (&a.size, &a.ty) {
-            (Some(e), TypeSpec::Bytes | TypeSpec::User { args: _, .. }) => {
-                const_int(e).filter(|n| *n > 0)? as u64 * 8
-            }
+            (Some(e), TypeSpec::Bytes) => const_int(e).filter(|n| *n > 0)? as u64 * 8,
             (None, TypeSpec::Int { size, .. } | TypeSpec::Float { size, .. }) => *size as u64 * 8,
-            (None, TypeSpec::User { ty, args }) if args.is_empty() => {
-                self.type_bits(*ty, 0).ok()?
-            }
             _ => return None,
         };
         if bits == 0 || !bits.is_multiple_of(8) || a.size_eos {
@@ -1105,12 +1127,14 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             _ => None,
         };
         let mut i = 0i128;
+        let mut empty = 0u32;
         loop {
             let s = &self.ios[io as usize];
-            let before = s.pos;
+            let before = (s.pos, s.bits_left);
             match (&a.repeat, count) {
                 (_, Some(n)) if i >= n => break,
-                (Repeat::Eos, _) if s.pos >= s.len => break,
+                // A stream is at its end when no byte and no bit is left.
+                (Repeat::Eos, _) if s.pos >= s.len && s.bits_left == 0 => break,
                 _ if i as u64 >= MAX_REPEAT => {
                     return Err((vals, Fail::Msg(format!("more than {MAX_REPEAT} elements"))));
                 }
@@ -1122,7 +1146,9 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                 Err(f) => return Err((vals, f)),
             };
             match &a.repeat {
-                Repeat::Eos if self.ios[io as usize].pos == before => {
+                Repeat::Eos
+                    if (self.ios[io as usize].pos, self.ios[io as usize].bits_left) == before =>
+                {
                     let m = format!(
                         "element {i} of repeat: eos read no bytes: it would repeat for ever"
                     );
@@ -1130,6 +1156,18 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                     return Err((vals, Fail::Msg(m)));
                 }
                 Repeat::Until(cond) => {
+                    // Elements that read nothing may repeat until the
+                    // condition holds, but not without end.
+                    let s = &self.ios[io as usize];
+                    empty = if (s.pos, s.bits_left) == before {
+                        empty + 1
+                    } else {
+                        0
+                    };
+                    if empty > MAX_EMPTY {
+                        let m = format!("repeat-until: {MAX_EMPTY} elements in a row read no bytes and the condition is still false");
+                        return Err((vals, Fail::Msg(m)));
+                    }
                     vals.push(if a.used { v.clone() } else { Val::Nil });
                     let mut steps = self.steps;
                     let mut c = Ctx {
@@ -1421,7 +1459,12 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
     }
 
     fn bits(&mut self, _o: u32, io: u32, n: u8, le: bool, name: Name, a: &Attr) -> R<Val> {
-        let kind = if n == 1 { Kind::Bool } else { Kind::Bits };
+        // `b1` is a boolean, unless an enum names its values.
+        let kind = if n == 1 && a.enum_.is_none() {
+            Kind::Bool
+        } else {
+            Kind::Bits
+        };
         let n = n as u32;
         let s = &self.ios[io as usize];
         // Where the field starts, in bits from the stream's start.
@@ -1463,7 +1506,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         s.bits = acc as u64;
         s.bits_left = left as u8;
         s.pos += bytes;
-        let val = if n == 1 {
+        let val = if n == 1 && a.enum_.is_none() {
             Val::Bool(v == 1)
         } else {
             match a.enum_ {
@@ -1587,9 +1630,22 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                 Err(Fail::Msg(m)) => return self.fail_here(o, name, format!("size: {m}")),
                 Err(f) => return Err(f),
             };
-            if n < 0 {
-                return self.fail_here(o, name, format!("size is {n}"));
-            }
+            let left = {
+                let s = &self.ios[io as usize];
+                s.len.saturating_sub(s.pos)
+            };
+            let n = match u64::try_from(n) {
+                Ok(n) if n <= left => n as i128,
+                _ => {
+                    let at = self.ios[io as usize].pos;
+                    let m = if n < 0 {
+                        format!("size is {n}")
+                    } else {
+                        format!("expected the field's bytes ({n} bytes) at 0x{at:X}, found only {left} before the end of its stream")
+                    };
+                    return self.read_fail(io, name, kind, m);
+                }
+            };
             // A long plain run of bytes is not copied (a 64 MB sample body).
             let plain = matches!(ty, TypeSpec::Bytes)
                 && a.process.is_none()
@@ -1635,7 +1691,11 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                     raw.pop();
                 }
             }
-            if let Some(t) = a.terminator {
+            // A sized `strz` ends at its first NUL.
+            let term = a
+                .terminator
+                .or(matches!(ty, TypeSpec::Str { z: true }).then_some(0));
+            if let Some(t) = term {
                 if let Some(k) = raw.iter().position(|&b| b == t) {
                     raw.truncate(if a.include { k + 1 } else { k });
                 }
@@ -1836,6 +1896,16 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             end: Some(n),
             pending: true,
         });
+        // Where the streams of the objects around it are now: opened later,
+        // it sees them as it would have here (`_parent._io.pos`).
+        let mut around = Vec::new();
+        let mut at = Some(o);
+        while let Some(p) = at {
+            let i = self.objs[p as usize].io;
+            let s = &self.ios[i as usize];
+            around.push((i, s.pos, s.bits, s.bits_left));
+            at = self.objs[p as usize].parent;
+        }
         let (spec, frozen) = (self.shared.clone(), self.frozen.clone());
         let open = move |b: &mut Builder| -> DResult<()> {
             let Some(arena) = frozen.get() else {
@@ -1844,6 +1914,10 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                 return Err(Stop);
             };
             let mut run = Run::new(&spec, b, arena.objs.clone(), arena.ios.clone(), n);
+            for &(i, pos, bits, left) in &around {
+                let s = &mut run.ios[i as usize];
+                (s.pos, s.bits, s.bits_left) = (pos, bits, left);
+            }
             let s = &mut run.ios[io as usize];
             (s.pos, s.bits_left) = (0, 0);
             let into = run.b.current();
