@@ -450,15 +450,10 @@ fn be16(v: u16) -> Vec<u8> {
     v.to_be_bytes().to_vec()
 }
 
-/// Deterministic bytes (an LCG).
-fn noise(n: usize, seed: u32) -> Vec<u8> {
-    let mut x = seed;
-    (0..n)
-        .map(|_| {
-            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-            (x >> 16) as u8
-        })
-        .collect()
+/// Deterministic bytes (the tests' [`Rng`]).
+fn noise(n: usize, seed: u64) -> Vec<u8> {
+    let mut r = hexlens_testkit::invariants::Rng(seed);
+    (0..n).map(|_| r.next_u64() as u8).collect()
 }
 
 /// The inputs of the feature formats in tests/ksy/features.

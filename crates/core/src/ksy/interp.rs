@@ -1336,17 +1336,13 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         Ok(())
     }
 
+    /// A read that failed at the stream's position: its error on a node
+    /// over what is left of the stream.
     fn read_fail<T>(&mut self, io: u32, name: Name, kind: Kind, msg: String) -> R<T> {
-        if !self.mk {
-            return fail(msg);
-        }
         let s = &self.ios[io as usize];
         let at = s.pos.min(s.len);
         let left = s.len - at;
-        let sp = self.span(io, at, left);
-        let id = self.node(name, kind, sp)?;
-        self.b.set_error(id, msg);
-        Err(Fail::Recorded)
+        self.fail_at(io, name, kind, at, left, msg)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1807,6 +1803,8 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         Ok(v)
     }
 
+    /// An error on a node over bytes `[at, at + n)` of stream `io` (the
+    /// message alone when no node is made).
     fn fail_at<T>(
         &mut self,
         io: u32,
