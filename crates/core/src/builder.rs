@@ -119,6 +119,9 @@ pub struct Builder<'s> {
     pos: u64,
     last: Option<NodeId>,
     budget: usize,
+    /// A lazy region being made may lie outside the open group (see
+    /// [`Builder::lazy_anywhere`]).
+    anywhere: bool,
     endian: Endian,
     lazy_threshold: Option<u64>,
     page_size: Option<u32>,
@@ -186,6 +189,7 @@ impl<'s> Builder<'s> {
             pos: 0,
             last: None,
             budget,
+            anywhere: false,
             endian: Endian::Little,
             lazy_threshold: None,
             page_size: None,
@@ -240,6 +244,7 @@ impl<'s> Builder<'s> {
             pos: span.start,
             last: None,
             budget,
+            anywhere: false,
             endian: Endian::Little,
             lazy_threshold,
             page_size,
@@ -1055,6 +1060,53 @@ impl<'s> Builder<'s> {
     }
 
     #[cfg(feature = "ksy")]
+    /// Integer leaves in the open group, one per value of `vals`, named by
+    /// their index from `first_index`, each `width` bits from bit `start`
+    /// on: what [`Builder::node_at`] and a value on each would make, at
+    /// once. Fails as `node_at` does when the node budget runs out.
+    pub(crate) fn int_leaves(
+        &mut self,
+        kind: Kind,
+        (start, width): (u64, u64),
+        first_index: u32,
+        vals: &[u64],
+        signed: bool,
+    ) -> DResult<()> {
+        if self.tree.len().saturating_add(vals.len()) > self.budget {
+            // Node by node, to the budget's end and its error.
+            for (k, &v) in vals.iter().enumerate() {
+                let at = start + k as u64 * width;
+                let name = Name::Index(first_index.saturating_add(k as u32));
+                let id = self.push(
+                    name,
+                    kind,
+                    BitSpan {
+                        start: at,
+                        end: at + width,
+                    },
+                )?;
+                let v = if signed && (v as i64) < 0 {
+                    Value::I(v as i64)
+                } else {
+                    Value::U(v)
+                };
+                self.tree.set_value(id, v);
+            }
+            return Ok(());
+        }
+        let parent = self.frame().id;
+        let first =
+            self.tree
+                .push_int_leaves(parent, kind, (start, width), first_index, vals, signed);
+        let f = self.stack.last_mut().expect("builder stack never empty");
+        f.kids.extend(first..first + vals.len() as NodeId);
+        if !vals.is_empty() {
+            self.last = Some(first + vals.len() as NodeId - 1);
+        }
+        Ok(())
+    }
+
+    #[cfg(feature = "ksy")]
     /// Opens a group starting at bit `start`; [`Builder::close_at`] closes it.
     pub(crate) fn open_at(&mut self, name: Name, kind: Kind, start: u64) -> DResult<NodeId> {
         let id = self.push(name, kind, BitSpan { start, end: start })?;
@@ -1080,6 +1132,34 @@ impl<'s> Builder<'s> {
             && len > 0
             && start.saturating_mul(8) >= self.frame().start
             && end <= self.frame().limit
+    }
+
+    #[cfg(feature = "ksy")]
+    /// [`Builder::lazy_region`] for a part that may lie outside the open
+    /// group (a `.ksy` `pos` instance, marked as one by the caller), within
+    /// the file: lazy if it is big enough. Returns the lazy node, or `None`
+    /// when it was decoded now.
+    pub(crate) fn lazy_anywhere<F>(
+        &mut self,
+        name: Name,
+        kind: Kind,
+        start: u64,
+        len: u64,
+        f: F,
+    ) -> Option<NodeId>
+    where
+        F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
+    {
+        let fits = start.saturating_add(len).saturating_mul(8) <= self.len_bits;
+        let big = self.lazy_threshold.is_some_and(|t| len >= t) && fits;
+        let how = LazyHow {
+            vouched: false,
+            reads: None,
+        };
+        self.anywhere = true;
+        let made = self.lazy_region_if(big, how, name, kind, start, len, None, f);
+        self.anywhere = false;
+        made.flatten()
     }
 
     #[cfg(feature = "ksy")]
@@ -1410,8 +1490,8 @@ impl<'s> Builder<'s> {
         let name = name.into();
         let parent_limit = self.frame().limit;
         let end = start.saturating_add(len).saturating_mul(8);
-        let lazy =
-            lazy && start.saturating_mul(8) >= self.frame().start && end <= parent_limit && len > 0;
+        let inside = start.saturating_mul(8) >= self.frame().start && end <= parent_limit;
+        let lazy = lazy && (inside || self.anywhere) && len > 0;
         if !lazy {
             return self.region(name, kind, start, len, |b| f(b)).map(|_| None);
         }
@@ -1637,31 +1717,30 @@ fn fill_gaps_of(tree: &mut Tree, ids: impl Iterator<Item = NodeId>) {
     let mut spans: Vec<BitSpan> = Vec::new();
     let mut gaps: Vec<BitSpan> = Vec::new();
     for id in ids {
+        if tree.children(id).is_empty() {
+            continue;
+        }
         let span = tree.span(id);
-        if tree.children(id).is_empty()
-            || span.is_empty()
-            || tree.kind(id) == Kind::Derived
-            || tree.is_decoded(id)
-        {
+        if span.is_empty() || tree.kind(id) == Kind::Derived || tree.is_decoded(id) {
             continue;
         }
         spans.clear();
-        // A `.ksy` instance claims its parent's bytes only where it lies
-        // inside it; nodes in decoded bytes claim none of the file's.
-        spans.extend(
-            tree.children(id)
-                .iter()
-                .filter(|&&c| {
-                    !tree.is_decoded(c) && (!tree.is_instance(c) || span.contains(&tree.span(c)))
-                })
-                .map(|&c| tree.span(c))
-                .filter(|s| !s.is_empty()),
-        );
         // Children usually come in order: sort only when they do not.
-        if !spans
-            .windows(2)
-            .all(|w| (w[0].start, w[0].end) <= (w[1].start, w[1].end))
-        {
+        let mut sorted = true;
+        let mut last = (0, 0);
+        for &c in tree.children(id) {
+            let s = tree.span(c);
+            // A `.ksy` instance claims its parent's bytes only where it
+            // lies inside it; nodes in decoded bytes claim none of the
+            // file's.
+            if s.is_empty() || tree.is_decoded(c) || (tree.is_instance(c) && !span.contains(&s)) {
+                continue;
+            }
+            sorted &= last <= (s.start, s.end);
+            last = (s.start, s.end);
+            spans.push(s);
+        }
+        if !sorted {
             crate::sorted::sort_by_key(&mut spans, |s| (s.start, s.end));
         }
         gaps.clear();
@@ -1684,18 +1763,24 @@ fn fill_gaps_of(tree: &mut Tree, ids: impl Iterator<Item = NodeId>) {
         if gaps.is_empty() {
             continue;
         }
-        let mut list = tree.children(id).to_vec();
-        for &g in &gaps {
-            let gid = tree.push_rec(Some(id), Name::Static("unknown"), Kind::Unknown, g);
-            let at = list
-                .iter()
-                .position(|&c| {
-                    let s = tree.span(c);
-                    !s.is_empty() && s.start >= g.end
-                })
-                .unwrap_or(list.len());
-            list.insert(at, gid);
+        // Each gap goes before the first child (with bytes) that starts at
+        // or after its end. The gaps are in order, so a merge places them.
+        let first_gap = tree.push_rec(Some(id), Name::Static("unknown"), Kind::Unknown, gaps[0]);
+        for &g in &gaps[1..] {
+            tree.push_rec(Some(id), Name::Static("unknown"), Kind::Unknown, g);
         }
+        let kids = tree.children(id);
+        let mut list = Vec::with_capacity(kids.len() + gaps.len());
+        let mut next = 0;
+        for &c in kids {
+            let s = tree.span(c);
+            while next < gaps.len() && !s.is_empty() && s.start >= gaps[next].end {
+                list.push(first_gap + next as NodeId);
+                next += 1;
+            }
+            list.push(c);
+        }
+        list.extend((next..gaps.len()).map(|k| first_gap + k as NodeId));
         tree.set_children(id, &list);
     }
 }

@@ -727,9 +727,10 @@ impl Tree {
     ) -> NodeId {
         let id = self.recs.len() as NodeId;
         let name = self.name_code(name);
+        let n = span.end.saturating_sub(span.start);
         self.recs.push(Rec {
             start: span.start,
-            len: 0,
+            len: n.min(u32::MAX as u64) as u32,
             name,
             parent: parent.unwrap_or(NONE),
             kind: kind.code(),
@@ -737,8 +738,48 @@ impl Tree {
             disp: D_NONE,
             payload: 0,
         });
-        self.set_span(id, span);
+        if n >= u32::MAX as u64 {
+            self.set_span(id, span);
+        }
         id
+    }
+
+    /// Appends integer leaves `[first_index]`, `[first_index + 1]`, … of
+    /// kind `kind` under `parent`, each `width` bits from bit `start` on,
+    /// valued `vals` (read as signed when `signed`); returns the first id.
+    /// Its parent does not list them yet (see [`Tree::add_children`]).
+    #[cfg(feature = "ksy")]
+    pub(crate) fn push_int_leaves(
+        &mut self,
+        parent: NodeId,
+        kind: Kind,
+        (start, width): (u64, u64),
+        first_index: u32,
+        vals: &[u64],
+        signed: bool,
+    ) -> NodeId {
+        let first = self.recs.len() as NodeId;
+        self.recs.reserve(vals.len());
+        for (k, &v) in vals.iter().enumerate() {
+            let ix = first_index.saturating_add(k as u32);
+            let name = if ix <= N_MAX_INDEX {
+                N_INDEX | ix
+            } else {
+                self.name_code(Name::Index(ix))
+            };
+            let tag = if signed && (v as i64) < 0 { V_I } else { V_U };
+            self.recs.push(Rec {
+                start: start + k as u64 * width,
+                len: width as u32,
+                name,
+                parent,
+                kind: kind.code() | (tag << 5),
+                flags: 0,
+                disp: D_NONE,
+                payload: v,
+            });
+        }
+        first
     }
 
     /// Appends `new` to the children of `id` (they must name `id` as parent).
@@ -1097,6 +1138,18 @@ impl Tree {
         } else {
             self.set_value(id, Value::U(v));
         }
+    }
+
+    /// Sets a text value without first making it a [`Value`].
+    #[cfg(feature = "ksy")]
+    pub(crate) fn set_str(&mut self, id: NodeId, s: &str) {
+        if self.rec(id).flags & (KIDS | SIDE_VAL) != 0 {
+            return self.set_value(id, Value::Str(s.to_string()));
+        }
+        let t = self.put_text(s);
+        let r = self.rec_mut(id);
+        r.kind = (r.kind & 31) | (V_STR << 5);
+        r.payload = pack(t.off as u64, t.len as u64);
     }
 
     pub(crate) fn clear_value(&mut self, id: NodeId) {

@@ -642,3 +642,116 @@ types:
     let data: Vec<u8> = (1..=12).collect();
     assert_eq!(same_on_demand(text, &data, 8), 1);
 }
+
+#[test]
+fn a_run_of_integers_ends_where_the_element_by_element_read_would() {
+    // repeat: eos over a stream with a partial element at its end: the
+    // whole elements, then an error on the partial one.
+    let t = decode(
+        "meta: {id: t, endian: le}\nseq:\n  - {id: a, type: u2, repeat: eos}\n",
+        &[1, 0, 2, 0, 3],
+    );
+    assert_eq!(val(&t, "a/[1]"), Value::U(2));
+    assert_eq!(span(&t, "a/[1]"), (16, 32));
+    let bad = t.find("a/[2]").expect("the partial element's node");
+    assert_eq!(span(&t, "a/[2]"), (32, 40));
+    assert!(
+        t.error(bad).unwrap().contains("2 bytes"),
+        "{:?}",
+        t.error(bad)
+    );
+    // A count past the stream: what is there, then the error.
+    let t = decode(
+        "meta: {id: t, endian: be}\nseq:\n  - {id: a, type: s4, repeat: expr, repeat-expr: 3}\n",
+        &[0xff, 0xff, 0xff, 0xfe, 0, 0, 0, 7, 1],
+    );
+    assert_eq!(val(&t, "a/[0]"), Value::I(-2));
+    assert_eq!(val(&t, "a/[1]"), Value::U(7));
+    assert!(t.error(t.find("a/[2]").unwrap()).is_some());
+    assert!(t.find("a/[3]").is_none());
+    // No byte order: the first element says so.
+    let t = decode(
+        "meta: {id: t}\nseq:\n  - {id: a, type: u2, repeat: expr, repeat-expr: 2}\n",
+        &[0; 4],
+    );
+    let e = t.error(t.find("a/[0]").unwrap()).unwrap().to_string();
+    assert!(e.contains("byte order"), "{e}");
+    // Bit fields before the list: the list starts at the next byte.
+    let t = decode(
+        "meta: {id: t, endian: be}\nseq:\n  - {id: f, type: b3}\n  - {id: a, type: u1, repeat: expr, repeat-expr: 2}\n",
+        &[0xff, 5, 6],
+    );
+    assert_eq!(span(&t, "a/[0]"), (8, 16));
+    assert_eq!(val(&t, "a/[1]"), Value::U(6));
+}
+
+#[test]
+fn pos_instances_of_unknown_size_wait_until_opened() {
+    // Records of unknown size, each pointing (by `pos`) at a body that a
+    // terminator ends; one instance's value is read by an expression.
+    let text = "meta: {id: t, endian: le, encoding: ASCII}
+seq:
+  - {id: count, type: u1}
+  - {id: refs, type: ref, repeat: expr, repeat-expr: count}
+instances:
+  first_name:
+    value: refs[0].target.name
+types:
+  ref:
+    seq:
+      - {id: at, type: u1}
+    instances:
+      target: {io: _root._io, pos: at, type: body}
+  body:
+    seq:
+      - {id: len, type: u1}
+      - {id: name, type: strz}
+      - {id: data, size: len}
+";
+    let mut data = vec![3, 4, 13, 4];
+    data.extend([2]);
+    data.extend(b"alpha\0");
+    data.extend([0xAA, 0xBB]);
+    data.extend([1]);
+    data.extend(b"beta\0");
+    data.extend([0xCC]);
+    let spec = ksy::compile("t.ksy", text, &mut NoImports).unwrap();
+    let f = hexlens_core::formats::register(ksy::format(spec, 0));
+    let opts = hexlens_core::Options {
+        lazy_threshold: Some(4),
+        ..Default::default()
+    };
+    let d = hexlens_core::decode_as_with(f, &data.as_slice(), &opts);
+    let t = &d.tree;
+    let target = t.find("refs/[0]/target").unwrap();
+    assert!(t.is_instance(target) && t.is_lazy(target));
+    // Its span is what reading it took, found before it is opened.
+    assert_eq!(t.span(target).start, 4 * 8);
+    assert_eq!(t.span(target).end, 13 * 8);
+    assert_eq!(
+        t.value(t.find("first_name").unwrap()),
+        Some(Value::Str("alpha".into()))
+    );
+    // Opened, every one is what the eager decode makes.
+    assert_eq!(same_on_demand(text, &data, 4), 3);
+    // The ZIP format's central entries point back at their local records.
+    let dir = std::env::temp_dir().join(format!("hexlens-ksy-lazy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let zip = dir.join("t.zip");
+    let ok = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n    for i in range(40): z.writestr('f%02d.txt' % i, 'x' * i)",
+            &zip.to_string_lossy(),
+        ])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let bytes = std::fs::read(&zip).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/ksy/formats/zip.ksy"
+    ))
+    .unwrap();
+    assert_eq!(same_on_demand(&text, &bytes, 16), 40);
+}

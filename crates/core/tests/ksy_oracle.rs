@@ -473,6 +473,15 @@ fn feature_inputs() -> Vec<(&'static str, Vec<u8>)> {
     b.extend((-5i64).to_le_bytes());
     b.extend(0x7fffi16.to_be_bytes());
     v.push(("ints", b));
+    // int_lists: runs of integers, signed, enums, both orders, a substream.
+    let mut b = vec![4, 0x80, 0x7f, 0xff, 0x01];
+    for k in [1u32, 7, 9] {
+        b.extend(k.to_le_bytes());
+    }
+    b.extend([0xff, 0xfe, 0x00, 0x01, 0x80, 0x00]);
+    b.extend(0x0001_0002_0003_0004u64.to_be_bytes());
+    b.extend(42u64.to_be_bytes());
+    v.push(("int_lists", b));
     // floats: both widths and orders, NaN, infinity, negative zero.
     let mut b = Vec::new();
     b.extend(1.5f32.to_be_bytes());

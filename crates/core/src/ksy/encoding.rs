@@ -27,6 +27,12 @@ fn norm(name: &str) -> String {
 impl Encoding {
     /// The encoding a `.ksy` names, if it is one hexlens reads.
     pub fn from_name(name: &str) -> Option<Encoding> {
+        // The usual spellings, without normalizing.
+        match name {
+            "UTF-8" | "utf-8" => return Some(Encoding::Utf8),
+            "ASCII" | "ascii" => return Some(Encoding::Ascii),
+            _ => {}
+        }
         Some(match norm(name).as_str() {
             "ASCII" | "USASCII" => Encoding::Ascii,
             "UTF8" => Encoding::Utf8,

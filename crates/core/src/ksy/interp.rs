@@ -14,7 +14,7 @@
 use super::encoding::Encoding;
 use super::expr::{self, Expr, Handle, Scope, TypeName, Val};
 use super::model::{
-    self, Attr, EndianSpec, LabelPart, Member, Process, Repeat, Spec, TypeId, TypeSpec,
+    self, Attr, EndianSpec, LabelPart, Member, Process, Repeat, Spec, TypeId, TypeSpec, Valid,
 };
 use crate::builder::{hex_preview, Builder, DResult, Stop};
 use crate::tree::{BitSpan, Kind, Name, NodeId, Value};
@@ -510,6 +510,11 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             s.pos = p as u64;
             s.bits_left = 0;
         }
+        if let Some(v) = self.instance_later(o, io, a)? {
+            let s = &mut self.ios[io as usize];
+            (s.pos, s.bits, s.bits_left) = saved;
+            return Ok(v);
+        }
         let before = if self.mk { self.b.open_kids().len() } else { 0 };
         let r = self.attr(o, io, a, Name::Static(a.name));
         if self.mk {
@@ -532,6 +537,54 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         let id = self.node(name, Kind::Struct, at)?;
         self.b.set_error(id, msg);
         Err(Fail::Recorded)
+    }
+
+    /// A `pos` instance of a user type, where big parts are decoded when
+    /// opened: read for its value without making nodes, then, if the bytes
+    /// that read took are a big part, left as a lazy node over them (its
+    /// value returned). `None`: read it as any field (also when the read
+    /// for its value failed: read again, it shows the failure).
+    fn instance_later(&mut self, o: u32, io: u32, a: &Attr) -> R<Option<Val>> {
+        let TypeSpec::User { ty, args } = &a.ty else {
+            return Ok(None);
+        };
+        if !self.mk
+            || self.b.lazy_threshold().is_none()
+            || a.at.is_none()
+            || !matches!(a.repeat, Repeat::No)
+            || a.size.is_some()
+            || a.size_eos
+            || a.terminator.is_some()
+            || a.process.is_some()
+            || a.valid.is_some()
+            || self.ios[io as usize].buf.is_some()
+        {
+            return Ok(None);
+        }
+        let at = self.ios[io as usize].pos;
+        self.mk = false;
+        let r = self.one(o, io, a, Name::Static(a.name), None);
+        self.mk = true;
+        let s = &mut self.ios[io as usize];
+        let (end, start) = (s.pos, s.base + at);
+        (s.pos, s.bits_left) = (at, 0);
+        let v = match r {
+            Ok(v) => v,
+            Err(Fail::Spent) => return Err(Fail::Spent),
+            Err(_) => return Ok(None),
+        };
+        let n = end.saturating_sub(at);
+        if n == 0 || self.b.lazy_threshold().is_some_and(|t| n < t) {
+            return Ok(None);
+        }
+        let name = Name::Static(a.name);
+        let params = self.params(o, *ty, args, name.clone(), None)?;
+        match self.lazy_object(o, io, *ty, params, name, (at, start, n), true) {
+            Some(id) => self.b.tree_mut().set_instance(id, true),
+            // The node budget is spent.
+            None => return Err(Fail::Spent),
+        }
+        Ok(Some(v))
     }
 
     /// Where the nodes of object `o` that claim no bytes sit: its stream's
@@ -588,7 +641,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             }
             Val::Float(f) => t.set_value(id, Value::F(*f)),
             Val::Bool(x) => t.set_value(id, Value::Bool(*x)),
-            Val::Str(s) => t.set_value(id, Value::Str(s.to_string())),
+            Val::Str(s) => t.set_str(id, s),
             Val::Bytes(b) => {
                 if !b.is_empty() && b.len() <= 32 {
                     let text = hex_preview(b);
@@ -963,15 +1016,11 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         } else {
             None
         };
-        let r = self.repeat(o, io, a);
+        let (mut vals, mut n) = (Vec::new(), 0);
+        let res = self.repeat(o, io, a, &mut vals, &mut n);
         if let Some(id) = list {
             let s = &self.ios[io as usize];
             let end = (s.base + s.pos.min(s.len)) * 8;
-            let (vals, res) = match r {
-                Ok(v) => (v, Ok(())),
-                Err((v, e)) => (v, Err(e)),
-            };
-            let n = vals.len();
             let res = match res {
                 Err(Fail::Msg(m)) => {
                     self.b.set_error(id, m);
@@ -980,10 +1029,10 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                 other => other,
             };
             self.b.close_at(end);
-            self.b.tree_mut().set_uint(id, n as u64);
+            self.b.tree_mut().set_uint(id, n);
             res.map(|_| Val::Array(Arc::new(vals)))
         } else {
-            r.map(|v| Val::Array(Arc::new(v))).map_err(|(_, e)| e)
+            res.map(|_| Val::Array(Arc::new(vals)))
         }
     }
 
@@ -1111,23 +1160,26 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
 
     /// The elements of repeated field `a`: all of them, or those read
     /// before the failure.
-    fn repeat(&mut self, o: u32, io: u32, a: &Attr) -> Result<Vec<Val>, (Vec<Val>, Fail)> {
-        let mut vals = Vec::new();
+    /// Reads the elements of repeated field `a`: their values onto `vals`
+    /// if an expression may read them, and their count into `n`.
+    fn repeat(&mut self, o: u32, io: u32, a: &Attr, vals: &mut Vec<Val>, n: &mut u64) -> R<()> {
         let count = match &a.repeat {
             Repeat::Expr(e) => {
                 match self.eval_int(o, None, e, "repeat-expr") {
                     Ok(n) if (0..=MAX_REPEAT as i128).contains(&n) => Some(n),
                     Ok(n) => {
                         let m = format!("repeat-expr is {n}: not a count this decoder takes (0 to {MAX_REPEAT})");
-                        return Err((vals, Fail::Msg(m)));
+                        return Err(Fail::Msg(m));
                     }
-                    Err(f) => return Err((vals, f)),
+                    Err(f) => return Err(f),
                 }
             }
             _ => None,
         };
         let mut i = 0i128;
         let mut empty = 0u32;
+        *n = self.int_run(o, io, a, count, vals)?;
+        i += *n as i128;
         loop {
             let s = &self.ios[io as usize];
             let before = (s.pos, s.bits_left);
@@ -1136,15 +1188,12 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                 // A stream is at its end when no byte and no bit is left.
                 (Repeat::Eos, _) if s.pos >= s.len && s.bits_left == 0 => break,
                 _ if i as u64 >= MAX_REPEAT => {
-                    return Err((vals, Fail::Msg(format!("more than {MAX_REPEAT} elements"))));
+                    return Err(Fail::Msg(format!("more than {MAX_REPEAT} elements")));
                 }
                 _ => {}
             }
             let name = Name::Index(i.min(u32::MAX as i128) as u32);
-            let v = match self.one(o, io, a, name, Some(i)) {
-                Ok(v) => v,
-                Err(f) => return Err((vals, f)),
-            };
+            let v = self.one(o, io, a, name, Some(i))?;
             match &a.repeat {
                 Repeat::Eos
                     if (self.ios[io as usize].pos, self.ios[io as usize].bits_left) == before =>
@@ -1152,8 +1201,11 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                     let m = format!(
                         "element {i} of repeat: eos read no bytes: it would repeat for ever"
                     );
-                    vals.push(if a.used { v } else { Val::Nil });
-                    return Err((vals, Fail::Msg(m)));
+                    if a.used {
+                        vals.push(v);
+                    }
+                    *n += 1;
+                    return Err(Fail::Msg(m));
                 }
                 Repeat::Until(cond) => {
                     // Elements that read nothing may repeat until the
@@ -1166,9 +1218,12 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                     };
                     if empty > MAX_EMPTY {
                         let m = format!("repeat-until: {MAX_EMPTY} elements in a row read no bytes and the condition is still false");
-                        return Err((vals, Fail::Msg(m)));
+                        return Err(Fail::Msg(m));
                     }
-                    vals.push(if a.used { v.clone() } else { Val::Nil });
+                    if a.used {
+                        vals.push(v.clone());
+                    }
+                    *n += 1;
                     let mut steps = self.steps;
                     let mut c = Ctx {
                         run: self,
@@ -1183,15 +1238,127 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                     match done {
                         Ok(true) => break,
                         Ok(false) => {}
-                        Err(m) => return Err((vals, Fail::Msg(format!("repeat-until: {m}")))),
+                        Err(m) => return Err(Fail::Msg(format!("repeat-until: {m}"))),
                     }
                 }
                 // What no expression reads is not kept.
-                _ => vals.push(if a.used { v } else { Val::Nil }),
+                _ => {
+                    if a.used {
+                        vals.push(v);
+                    }
+                    *n += 1;
+                }
             }
             i += 1;
         }
-        Ok(vals)
+        Ok(())
+    }
+
+    /// Reads at once the elements of a `repeat: expr` or `repeat: eos` list
+    /// of plain integers (no size, `valid` or `process` of their own) that
+    /// are wholly in the stream and within the work budget, pushing their
+    /// values onto `vals`: what the element-by-element loop would read,
+    /// without its per-element dispatch. The loop goes on from where this
+    /// stops, to the list's end or to the element that fails.
+    fn int_run(
+        &mut self,
+        o: u32,
+        io: u32,
+        a: &Attr,
+        count: Option<i128>,
+        vals: &mut Vec<Val>,
+    ) -> R<u64> {
+        let TypeSpec::Int {
+            size,
+            signed,
+            endian,
+        } = a.ty
+        else {
+            return Ok(0);
+        };
+        if a.contents.is_some()
+            || a.size.is_some()
+            || a.size_eos
+            || a.terminator.is_some()
+            || a.process.is_some()
+            || a.valid.is_some()
+            || !matches!(a.repeat, Repeat::Expr(_) | Repeat::Eos)
+        {
+            return Ok(0);
+        }
+        let le = match endian {
+            Some(e) => e == Endian::Little,
+            None if size == 1 => true,
+            None => match self.objs[o as usize].le {
+                Some(le) => le,
+                // The element's own read reports the missing byte order.
+                None => return Ok(0),
+            },
+        };
+        let size = size as u64;
+        let s = &self.ios[io as usize];
+        let whole = s.len.saturating_sub(s.pos) / size;
+        let n = count
+            .map_or(whole, |c| (c.max(0) as u64).min(whole))
+            .min(self.steps)
+            .min(MAX_REPEAT);
+        if n == 0 {
+            return Ok(0);
+        }
+        let at = s.pos;
+        let raw = self.slice(io, at, n * size);
+        let s = &mut self.ios[io as usize];
+        s.bits_left = 0;
+        s.pos = at + n * size;
+        self.steps -= n;
+        let kind = int_kind(size as u64, signed);
+        let shift = 64 - 8 * size as u32;
+        // Signed values sign-extended to 64 bits.
+        let raw: Vec<u64> = raw
+            .chunks_exact(size as usize)
+            .map(|b| {
+                let mut v: u64 = 0;
+                if le {
+                    for &x in b.iter().rev() {
+                        v = (v << 8) | x as u64;
+                    }
+                } else {
+                    for &x in b {
+                        v = (v << 8) | x as u64;
+                    }
+                }
+                if signed {
+                    ((v << shift) as i64 >> shift) as u64
+                } else {
+                    v
+                }
+            })
+            .collect();
+        let val = |v: u64| {
+            let v = if signed { v as i64 as i128 } else { v as i128 };
+            match a.enum_ {
+                Some(e) => Val::Enum { e: e as u32, v },
+                None => Val::Int(v),
+            }
+        };
+        if self.mk {
+            let (sp, decoded) = self.span(io, at, size);
+            if a.enum_.is_none() && !decoded {
+                self.b
+                    .int_leaves(kind, (sp.start, size * 8), 0, &raw, signed)
+                    .map_err(|_| Fail::Spent)?;
+            } else {
+                for (k, &v) in raw.iter().enumerate() {
+                    let sp = self.span(io, at + k as u64 * size, size);
+                    let id = self.node(Name::Index(k as u32), kind, sp)?;
+                    self.show(id, &val(v));
+                }
+            }
+        }
+        if a.used {
+            vals.extend(raw.iter().map(|&v| val(v)));
+        }
+        Ok(n)
     }
 
     /// The type a field reads, its switch resolved.
@@ -1356,16 +1523,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         name: Name,
         a: &Attr,
     ) -> R<Val> {
-        let kind = match (size, signed) {
-            (1, false) => Kind::U8,
-            (2, false) => Kind::U16,
-            (4, false) => Kind::U32,
-            (_, false) => Kind::U64,
-            (1, true) => Kind::I8,
-            (2, true) => Kind::I16,
-            (4, true) => Kind::I32,
-            (_, true) => Kind::I64,
-        };
+        let kind = int_kind(size as u64, signed);
         let le = match endian {
             Some(e) => e == Endian::Little,
             None if size == 1 => true,
@@ -1894,6 +2052,25 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             end: Some(n),
             pending: true,
         });
+        self.lazy_object(o, io, ty, params, name, (0, start, n), false);
+        Ok(handle(Ref::Obj(me)))
+    }
+
+    /// A lazy node over `n` bytes of the file from `start` that, opened,
+    /// decodes an object of type `ty` (child of `o`) from byte `from` of
+    /// stream `io`, with `params`; it may lie outside the open group if
+    /// `anywhere` (an instance). Returns the node, if it was made lazy.
+    #[allow(clippy::too_many_arguments)]
+    fn lazy_object(
+        &mut self,
+        o: u32,
+        io: u32,
+        ty: TypeId,
+        params: Vec<Val>,
+        name: Name,
+        (from, start, n): (u64, u64, u64),
+        anywhere: bool,
+    ) -> Option<NodeId> {
         // Where the streams of the objects around it are now: opened later,
         // it sees them as it would have here (`_parent._io.pos`).
         let mut around = Vec::new();
@@ -1917,13 +2094,17 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                 (s.pos, s.bits, s.bits_left) = (pos, bits, left);
             }
             let s = &mut run.ios[io as usize];
-            (s.pos, s.bits_left) = (0, 0);
+            (s.pos, s.bits_left) = (from, 0);
             let into = run.b.current();
             let r = run.object(ty, io, Some(o), params.clone(), None, Some(into));
             run.end(r.map(|_| ()), into)
         };
-        self.b.lazy_region(name, Kind::Struct, start, n, None, open);
-        Ok(handle(Ref::Obj(me)))
+        if anywhere {
+            self.b.lazy_anywhere(name, Kind::Struct, start, n, open)
+        } else {
+            self.b.lazy_region(name, Kind::Struct, start, n, None, open);
+            None
+        }
     }
 
     /// Reads the fields of object `o`, left to be decoded when opened, for
@@ -2015,10 +2196,24 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
     }
 
     /// Checks `valid` on value `v` of field `a`.
+    #[inline]
     fn valid(&mut self, o: u32, a: &Attr, v: &Val, name: Name, index: Option<i128>) -> R<()> {
-        let Some(valid) = &a.valid else {
-            return Ok(());
-        };
+        match &a.valid {
+            None => Ok(()),
+            Some(valid) => self.check_valid(o, &a.path, valid, v, name, index),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check_valid(
+        &mut self,
+        o: u32,
+        path: &str,
+        valid: &Valid,
+        v: &Val,
+        name: Name,
+        index: Option<i128>,
+    ) -> R<()> {
         let mut why = None;
         if let Some(e) = &valid.eq {
             let want = self.eval(o, index, e)?;
@@ -2087,7 +2282,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         let Some(why) = why else {
             return Ok(());
         };
-        let msg = format!("{}: {why}", a.path);
+        let msg = format!("{path}: {why}");
         if !self.mk {
             return fail(msg);
         }
@@ -2104,6 +2299,20 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
 }
 
 /// Bits a built-in type takes (`u4`, `f8`, `b3`, `s2le`).
+/// The node kind of a `size`-byte integer.
+fn int_kind(size: u64, signed: bool) -> Kind {
+    match (size, signed) {
+        (1, false) => Kind::U8,
+        (2, false) => Kind::U16,
+        (4, false) => Kind::U32,
+        (_, false) => Kind::U64,
+        (1, true) => Kind::I8,
+        (2, true) => Kind::I16,
+        (4, true) => Kind::I32,
+        (_, true) => Kind::I64,
+    }
+}
+
 fn prim_bits(name: &str) -> Option<u64> {
     let body = name
         .strip_suffix("le")
