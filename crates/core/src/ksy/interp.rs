@@ -1311,7 +1311,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         s.bits_left = 0;
         s.pos = at + n * size;
         self.steps -= n;
-        let kind = int_kind(size as u64, signed);
+        let kind = int_kind(size, signed);
         let shift = 64 - 8 * size as u32;
         // Signed values sign-extended to 64 bits.
         let raw: Vec<u64> = raw
