@@ -3,7 +3,7 @@
 // ?m= parameter, chosen by the page from the file's first bytes) and hands every
 // message from the page to its `worker_handle`, in the order the messages arrived.
 const name = new URL(self.location.href).searchParams.get("m");
-const known = ["llvm", "pdb", "dyno", "llvm1", "cdac", "tools", "listing"];
+const known = ["llvm", "pdb", "dyno", "llvm1", "cdac", "tools", "listing", "ksy"];
 let ready;
 if (known.includes(name)) {
   importScripts("../hexlens-worker-" + name + ".js");

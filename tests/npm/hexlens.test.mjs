@@ -343,3 +343,53 @@ test("listing() is the CLI's dis --json: SM4/5 and DXIL programs, bitcode module
   assert.throws(() => t.listing(program, { dialect: 15 }), /dialect 15/);
   assert.throws(() => t.listing(program, { colour: true }), /unknown option 'colour'/);
 });
+
+test("ksy: a file decoded with a .ksy is the CLI's dump --ksy; imports by name; errors say where", () => {
+  const ksyDir = join(ROOT, "tests/ksy");
+  const png = join(ksyDir, "files/debian-nodejs-logo.png");
+  const pngKsy = join(ksyDir, "formats/png.ksy");
+  const t = hexlens.decode(bytes(png), { ksy: readFileSync(pngKsy, "utf8") });
+  assert.equal(t.format, "ksy:png");
+  assert.equal(t.root().name, "png");
+  const r = spawnSync(BIN, ["dump", png, "--ksy", pngKsy, "--json"], { encoding: "utf8", maxBuffer: 1 << 30 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(t.dumpJSON() + "\n", r.stdout);
+  // Asked for node by node, the tree is the dump's: every path, span and value.
+  const want = paths(JSON.parse(r.stdout).tree);
+  for (const [path, node] of want) {
+    const got = t.find(path);
+    assert.ok(got, `no ${path}`);
+    assert.equal(got.start, node.start, path);
+    assert.equal(got.end, node.end, path);
+    assert.equal(got.value, node.value, path);
+  }
+  // Imports given by name: a relative one and an absolute one.
+  const self = join(ksyDir, "oracle/selftest");
+  const imports = {
+    imp_rel: readFileSync(join(self, "imp_rel.ksy"), "utf8"),
+    "imp_abs.ksy": readFileSync(join(self, "lib/common/imp_abs.ksy"), "utf8"),
+    imp_leaf: readFileSync(join(self, "lib/common/imp_leaf.ksy"), "utf8"),
+  };
+  const main = readFileSync(join(self, "imp_main.ksy"), "utf8");
+  const m = hexlens.decode(bytes(join(self, "imp_main.bin")), { ksy: main, imports });
+  const cliImp = spawnSync(
+    BIN,
+    ["dump", join(self, "imp_main.bin"), "--ksy", join(self, "imp_main.ksy"), "--ksy-path", join(self, "lib"), "--json"],
+    { encoding: "utf8" },
+  );
+  assert.equal(cliImp.status, 0, cliImp.stderr);
+  assert.equal(m.dumpJSON() + "\n", cliImp.stdout);
+  // A missing import, a bad .ksy: thrown, naming the import, the line and the key.
+  assert.throws(() => hexlens.decode(bytes(png), { ksy: main, imports: { imp_rel: imports.imp_rel } }), {
+    message: /imp_abs/,
+  });
+  assert.throws(() => hexlens.decode(bytes(png), { ksy: "meta:\n  id: t\nseq:\n  - id: a\n    type: u9\n" }), {
+    message: /the \.ksy is refused: format\.ksy: line 5, column \d+: \/seq\/0\/type: unknown type/,
+  });
+  assert.throws(() => hexlens.decode(bytes(png), { at: 4 }), { message: /go with `ksy`/ });
+  // At an offset: the PNG inside a bigger file.
+  const padded = new Uint8Array(bytes(png).length + 10);
+  padded.set(bytes(png), 10);
+  const at = hexlens.decode(padded, { ksy: readFileSync(pngKsy, "utf8"), at: 10 });
+  assert.equal(at.find("png").start, 10);
+});

@@ -5,6 +5,7 @@ import { decode, detect, formats, open, type HexNode, type HexDump, type HexTree
 const data = new Uint8Array(8);
 const format: string | undefined = detect(data);
 const tree: HexTree = decode(data, { scan: false, prefetch: 0 });
+const described: HexTree = decode(data, { ksy: "meta: {id: t}\n", imports: { riff: "meta: {id: riff}\n" }, at: 4 });
 const root: HexNode = tree.root();
 const id: number = root.id;
 const parent: number | undefined = root.parent;

@@ -45,18 +45,33 @@ pub fn structure_search(
     scan: bool,
     progress: &mut dyn FnMut(u64),
 ) -> Answer {
-    let (hits, paths) = crate::search::find_nodes(src, text, max as usize, scan, progress)
-        .into_iter()
-        .map(|n| {
-            let len = u32::try_from(n.end - n.start).unwrap_or(u32::MAX);
-            let hit = crate::search::Hit {
-                start: n.start,
-                len,
-                needle: 0,
-            };
-            (hit, n.path)
-        })
-        .unzip();
+    structure_search_as(src, None, gen, text, max, scan, progress)
+}
+
+/// [`structure_search`] in the tree `format` decodes (a `.ksy` format,
+/// say), or the one the file's own format gives when `None`.
+pub fn structure_search_as(
+    src: &dyn ByteSource,
+    format: Option<&'static crate::Format>,
+    gen: u32,
+    text: &str,
+    max: u32,
+    scan: bool,
+    progress: &mut dyn FnMut(u64),
+) -> Answer {
+    let (hits, paths) =
+        crate::search::find_nodes_as(src, format, text, max as usize, scan, progress)
+            .into_iter()
+            .map(|n| {
+                let len = u32::try_from(n.end - n.start).unwrap_or(u32::MAX);
+                let hit = crate::search::Hit {
+                    start: n.start,
+                    len,
+                    needle: 0,
+                };
+                (hit, n.path)
+            })
+            .unzip();
     Answer::Found {
         version: Version::default(),
         gen,
@@ -142,6 +157,14 @@ impl<S: ByteSource> Session<S> {
             ..view::viewer_options()
         };
         let mut d = crate::decode_with(&src, &opts);
+        view::prefetch(&src, &mut d.tree, view::Budget::default());
+        Self::with_tree(src, d.format, d.tree)
+    }
+
+    /// [`Session::open`] with a given decoder (a `.ksy` format the user
+    /// gave: [`crate::ksy::from_text`]).
+    pub fn open_as(src: S, format: &'static crate::formats::Format) -> Self {
+        let mut d = crate::decode_as_with(format, &src, &view::viewer_options());
         view::prefetch(&src, &mut d.tree, view::Budget::default());
         Self::with_tree(src, d.format, d.tree)
     }

@@ -569,11 +569,30 @@ pub fn dump_styled(
     style: &TextStyle,
     w: &mut dyn Write,
 ) -> Result<bool, DumpError> {
+    dump_styled_as(src, None, path, form, max_depth, scan, style, w)
+}
+
+/// [`dump_styled`] of the tree `format` decodes (a `.ksy` format, say), or
+/// the one the file's own format gives when `None`.
+#[allow(clippy::too_many_arguments)]
+pub fn dump_styled_as(
+    src: &dyn ByteSource,
+    format: Option<&'static crate::Format>,
+    path: Option<&str>,
+    form: DumpForm,
+    max_depth: Option<usize>,
+    scan: bool,
+    style: &TextStyle,
+    w: &mut dyn Write,
+) -> Result<bool, DumpError> {
     let opts = Options {
         scan,
         ..streaming_options()
     };
-    let mut d = crate::decode_with(src, &opts);
+    let mut d = match format {
+        Some(f) => crate::decode_as_with(f, src, &opts),
+        None => crate::decode_with(src, &opts),
+    };
     let json = form == DumpForm::Json;
     let damage;
     let mut limits = Limits {

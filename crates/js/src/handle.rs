@@ -121,7 +121,30 @@ pub struct OpenOptions {
     /// this many nodes (0: only what the format's top level needs; the rest
     /// waits for `children` or `find`).
     pub prefetch: usize,
+    /// Decode with this format (a `.ksy` the caller gave:
+    /// [`hexlens_core::ksy::from_text`]) instead of the one the file's
+    /// bytes name.
+    pub format: Option<Given>,
 }
+
+/// A format given to [`Handle::open`] (its registry entry; equal only to
+/// itself).
+#[derive(Clone, Copy)]
+pub struct Given(pub &'static hexlens_core::formats::Format);
+
+impl std::fmt::Debug for Given {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name)
+    }
+}
+
+impl PartialEq for Given {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Given {}
 
 impl Default for OpenOptions {
     /// No scan; the viewer's prefetch ([`view::Budget::default`]).
@@ -129,6 +152,7 @@ impl Default for OpenOptions {
         OpenOptions {
             scan: false,
             prefetch: view::Budget::default().nodes,
+            format: None,
         }
     }
 }
@@ -169,6 +193,8 @@ pub struct Handle<S: ByteSource> {
     tree: Tree,
     format: &'static str,
     scan: bool,
+    /// The format it was opened with, if one was given.
+    given: Option<Given>,
 }
 
 impl<S: ByteSource> Handle<S> {
@@ -181,7 +207,10 @@ impl<S: ByteSource> Handle<S> {
             scan: opts.scan,
             ..view::viewer_options()
         };
-        let mut d = hexlens_core::decode_with(&src, &o);
+        let mut d = match opts.format {
+            Some(Given(f)) => hexlens_core::decode_as_with(f, &src, &o),
+            None => hexlens_core::decode_with(&src, &o),
+        };
         let budget = view::Budget {
             nodes: opts.prefetch,
             ..view::Budget::default()
@@ -192,6 +221,7 @@ impl<S: ByteSource> Handle<S> {
             tree: d.tree,
             format: d.format,
             scan: opts.scan,
+            given: opts.format,
         }
     }
 
@@ -260,10 +290,31 @@ impl<S: ByteSource> Handle<S> {
     /// writes, dropping each part once written, so this tree is unchanged.
     pub fn dump(&self, path: Option<&str>, form: DumpForm) -> Result<String, String> {
         let mut out = Vec::new();
-        match stream::dump(&self.src, path, form, None, self.scan, &mut out) {
-            Ok(_) => {}
-            Err(DumpError::NoSuchPath(p)) => return Err(format!("there is no node at '{p}'")),
-            Err(DumpError::Io(e)) => return Err(format!("the dump failed: {e}")),
+        if let Some(Given(f)) = self.given {
+            // A given format: decoded whole, as `hexlens dump --ksy` does.
+            let mut d = hexlens_core::decode_as(f, &self.src);
+            let start = match path {
+                Some(p) => d
+                    .tree
+                    .find(p)
+                    .ok_or_else(|| format!("there is no node at '{p}'"))?,
+                None => d.tree.root(),
+            };
+            let limits = stream::Limits {
+                keep_lazy: true,
+                ..Default::default()
+            };
+            let r = match form {
+                DumpForm::Json => stream::write_json(&self.src, &mut d, start, limits, &mut out),
+                DumpForm::Text => stream::write_text(&self.src, &mut d, start, limits, &mut out),
+            };
+            r.map_err(|e| format!("the dump failed: {e}"))?;
+        } else {
+            match stream::dump(&self.src, path, form, None, self.scan, &mut out) {
+                Ok(_) => {}
+                Err(DumpError::NoSuchPath(p)) => return Err(format!("there is no node at '{p}'")),
+                Err(DumpError::Io(e)) => return Err(format!("the dump failed: {e}")),
+            }
         }
         if form == DumpForm::Json && out.last() == Some(&b'\n') {
             out.pop();

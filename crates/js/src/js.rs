@@ -46,6 +46,17 @@ export interface DecodeOptions {
    * many nodes (default 50000; 0: only what the format's top level needs,
    * the rest waits for `children` and `find`). */
   prefetch?: number;
+  /** Decode with this Kaitai Struct format (the text of a `.ksy` file)
+   * instead of the one the file's bytes name; the tree's format is
+   * `ksy:<meta/id>`. A `.ksy` Kaitai's compiler would refuse throws, with
+   * its line, column and key path. */
+  ksy?: string;
+  /** The `.ksy` files it imports, by name: `riff` (or `riff.ksy`) serves
+   * `imports: [riff]`, `/common/riff` and `../common/riff`. */
+  imports?: Record<string, string>;
+  /** Apply the `.ksy` from this byte of the file (a structure inside
+   * another file). */
+  at?: number;
 }
 
 /** A node of the tree: the JSON contract's keys (without `children`) and
@@ -269,6 +280,9 @@ fn type_of(v: &JsValue) -> String {
 struct Opts {
     scan: bool,
     prefetch: Option<u32>,
+    ksy: Option<String>,
+    imports: std::collections::BTreeMap<String, String>,
+    at: Option<f64>,
 }
 
 /// An options argument: `T`'s default when absent, else an object with no
@@ -304,14 +318,41 @@ fn read_options<T: serde::de::DeserializeOwned + Default>(
 fn options(v: &JsValue) -> Result<OpenOptions, JsError> {
     let o: Opts = read_options(
         v,
-        &["scan", "prefetch"],
-        "{scan: boolean, prefetch: number}",
+        &["scan", "prefetch", "ksy", "imports", "at"],
+        "{scan: boolean, prefetch: number, ksy: string, imports: {name: string}, at: number}",
     )?;
+    if o.ksy.is_none() && (o.at.is_some() || !o.imports.is_empty()) {
+        return Err(JsError::new(
+            "bad options: `at` and `imports` go with `ksy`",
+        ));
+    }
+    if o.ksy.is_some() && o.scan {
+        return Err(JsError::new(
+            "bad options: `scan` and `ksy` exclude each other",
+        ));
+    }
+    let at = match o.at {
+        None => 0,
+        Some(a) if a >= 0.0 && a.fract() == 0.0 && a <= 2f64.powi(53) => a as u64,
+        Some(a) => {
+            return Err(JsError::new(&format!(
+                "bad options: at {a} is not a byte offset"
+            )))
+        }
+    };
+    let format = match &o.ksy {
+        Some(text) => Some(handle::Given(
+            hexlens_core::ksy::from_text("format.ksy", text, &o.imports, at)
+                .map_err(|e| JsError::new(&format!("the .ksy is refused: {e}")))?,
+        )),
+        None => None,
+    };
     Ok(OpenOptions {
         scan: o.scan,
         prefetch: o
             .prefetch
             .map_or(OpenOptions::default().prefetch, |n| n as usize),
+        format,
     })
 }
 

@@ -269,9 +269,58 @@ mod worker {
         JOB.with(|j| j.borrow_mut().take());
         // What a viewer needs first: the top levels, and small groups up to a
         // budget; big groups and long lists wait until they are opened.
+        #[cfg(feature = "ksy")]
+        let session = match ksy_format(m) {
+            Some(Ok(format)) => Session::open_as(src, format),
+            Some(Err(e)) => {
+                let missing = js_sys::Array::new();
+                for name in &e.missing {
+                    missing.push(&name.into());
+                }
+                let message = format!("the format is refused: {e}");
+                return post(&msg(
+                    "failed",
+                    &[
+                        ("job", job.into()),
+                        ("message", message.into()),
+                        ("line", e.error.pos.line.into()),
+                        ("missing", missing.into()),
+                    ],
+                ));
+            }
+            None => Session::open_with(src, get(m, "scan").is_truthy()),
+        };
+        #[cfg(not(feature = "ksy"))]
         let session = Session::open_with(src, get(m, "scan").is_truthy());
         answer(job, &session.opened(uint(m, "rows").unwrap_or(100).max(1)));
         JOB.with(|j| *j.borrow_mut() = Some(Job { id: job, session }));
+    }
+
+    /// The `.ksy` format a message gives (`ksy: {name, text, imports:
+    /// {name: text}, at}`: an `open`, or a question to the tools module
+    /// about a file decoded with one), compiled and registered; `None` if
+    /// it gives none.
+    #[cfg(any(feature = "ksy", feature = "tools"))]
+    fn ksy_format(
+        m: &JsValue,
+    ) -> Option<Result<&'static hexlens_core::formats::Format, hexlens_core::ksy::TextError>> {
+        let k = get(m, "ksy");
+        let text = get(&k, "text").as_string()?;
+        let name = get(&k, "name")
+            .as_string()
+            .unwrap_or_else(|| "format.ksy".into());
+        let mut imports = std::collections::BTreeMap::new();
+        let given = get(&k, "imports");
+        if let Some(obj) = given.dyn_ref::<Object>() {
+            for key in Object::keys(obj).iter() {
+                let Some(n) = key.as_string() else { continue };
+                if let Some(t) = get(&given, &n).as_string() {
+                    imports.insert(n, t);
+                }
+            }
+        }
+        let at = uint(&k, "at").unwrap_or(0);
+        Some(hexlens_core::ksy::from_text(&name, &text, &imports, at))
     }
 
     /// A number field as a `u64` (absent or negative: `None`).
@@ -399,6 +448,21 @@ mod worker {
             }
         }
 
+        /// The dump of the subtree at `path` (the whole file: `None`) of
+        /// the tree the session has.
+        fn dump(
+            src: &BlobSource,
+            how: How,
+            path: Option<&str>,
+            form: DumpForm,
+            out: &mut dyn std::io::Write,
+        ) -> Result<bool, DumpError> {
+            let style = hexlens_core::output::TextStyle::default();
+            hexlens_core::stream::dump_styled_as(
+                src, how.format, path, form, None, how.scan, &style, out,
+            )
+        }
+
         fn dump_error(e: DumpError) -> String {
             match e {
                 DumpError::NoSuchPath(p) => format!("there is no node at {p}"),
@@ -429,11 +493,16 @@ mod worker {
         /// `{type: "diff", job, blob, other}`: the open file (A) compared
         /// with `other` (B) by their structure, answered with
         /// [`Answer::Compared`] (the merged tree's rows, or why not).
-        fn compare(m: &JsValue, job: u32, a: &BlobSource) {
+        fn compare(
+            m: &JsValue,
+            job: u32,
+            a: &BlobSource,
+            format: Option<&'static hexlens_core::formats::Format>,
+        ) {
             use hexlens_core::protocol::{MergedRow, Version};
             let answered = match other_file(m, job) {
                 Ok(b) => {
-                    let d = hexlens_core::diff::diff(a, &b, MAX_DIFFERENCES);
+                    let d = hexlens_core::diff::diff_as(a, &b, format, MAX_DIFFERENCES);
                     Answer::Compared {
                         version: Version::default(),
                         summary: d.summary("A", "B"),
@@ -471,15 +540,33 @@ mod worker {
             }
         }
 
-        /// The file of message `m` (its `blob`) as the session decoded it.
-        fn file(m: &JsValue, job: u32) -> Result<(BlobSource, bool), ()> {
+        /// How the session decoded the file: scanned for containers when the
+        /// page asked for that, or with the `.ksy` format it was given.
+        #[derive(Clone, Copy)]
+        struct How {
+            scan: bool,
+            format: Option<&'static hexlens_core::formats::Format>,
+        }
+
+        /// The file of message `m` (its `blob`) and how the session decoded it.
+        fn file(m: &JsValue, job: u32) -> Result<(BlobSource, How), ()> {
             let Ok(blob) = get(m, "blob").dyn_into::<web_sys::Blob>() else {
                 fail(job, "no file was given to the tools".into());
                 return Err(());
             };
+            let format = match ksy_format(m).transpose() {
+                Ok(f) => f,
+                Err(e) => {
+                    fail(job, e.to_string());
+                    return Err(());
+                }
+            };
+            let how = How {
+                scan: get(m, "scan").is_truthy(),
+                format,
+            };
             match BlobSource::new(blob, job) {
-                // Scanned for containers when the page asked for that.
-                Ok(s) => Ok((s, get(m, "scan").is_truthy())),
+                Ok(s) => Ok((s, how)),
                 Err(e) => {
                     fail(job, e);
                     Err(())
@@ -510,15 +597,18 @@ mod worker {
         /// A copy for the clipboard from the message's file: bytes in a
         /// [`copy::Form`], or the value of the node at `path`, found by
         /// decoding the file afresh along the path.
-        fn copy_out(m: &JsValue, src: &BlobSource, scan: bool) -> CopyResult {
+        fn copy_out(m: &JsValue, src: &BlobSource, how: How) -> CopyResult {
             let text = |k: &str| get(m, k).as_string().unwrap_or_default();
             if text("what") == "value" {
                 let p = text("path");
                 let opts = hexlens_core::Options {
-                    scan,
+                    scan: how.scan,
                     ..hexlens_core::stream::streaming_options()
                 };
-                let mut d = hexlens_core::decode_with(src, &opts);
+                let mut d = match how.format {
+                    Some(f) => hexlens_core::decode_as_with(f, src, &opts),
+                    None => hexlens_core::decode_with(src, &opts),
+                };
                 let id = hexlens_core::stream::select(src, &mut d.tree, &p)
                     .ok_or_else(|| format!("there is no node at {p}"))?;
                 let v = d.tree.value(id).ok_or("that node has no value")?;
@@ -551,7 +641,7 @@ mod worker {
         /// A structure search (an `ask` whose request is one), over the file
         /// as the message's `blob`.
         pub fn structure(m: &JsValue, job: u32, gen: u32, text: &str, max: u32) {
-            let Ok((src, scan)) = file(m, job) else {
+            let Ok((src, how)) = file(m, job) else {
                 return;
             };
             // Where the walk is, every so often (as a decode's progress).
@@ -571,8 +661,15 @@ mod worker {
                     ));
                 }
             };
-            let a =
-                hexlens_core::session::structure_search(&src, gen, text, max, scan, &mut progress);
+            let a = hexlens_core::session::structure_search_as(
+                &src,
+                how.format,
+                gen,
+                text,
+                max,
+                how.scan,
+                &mut progress,
+            );
             answer(job, &a);
         }
 
@@ -580,18 +677,18 @@ mod worker {
         /// `{type: "diff", …}` and `{type: "bytediff", …}` (see the module's
         /// notes), each with the file as `blob`.
         pub fn handle(kind: &str, m: &JsValue, job: u32) {
-            let Ok((src, scan)) = file(m, job) else {
+            let Ok((src, how)) = file(m, job) else {
                 return;
             };
             let text = |k: &str| get(m, k).as_string().unwrap_or_default();
             if kind == "diff" {
-                return compare(m, job, &src);
+                return compare(m, job, &src, how.format);
             }
             if kind == "bytediff" {
                 return byte_difference(m, job, &src);
             }
             if kind == "copy" && text("what") != "json" {
-                return reply(kind, job, copy_out(m, &src, scan));
+                return reply(kind, job, copy_out(m, &src, how));
             }
             let path = text("path");
             let path = (!path.is_empty()).then_some(path.as_str());
@@ -605,7 +702,7 @@ mod worker {
                     buf: Vec::with_capacity(BLOB_STEP + (1 << 20)),
                     blob: None,
                 };
-                hexlens_core::stream::dump(&src, path, form, None, scan, &mut out)
+                dump(&src, how, path, form, &mut out)
                     .map_err(dump_error)
                     .and_then(|_| {
                         out.seal()
@@ -620,7 +717,7 @@ mod worker {
                     })
             } else {
                 let mut out = Capped(Vec::new());
-                hexlens_core::stream::dump(&src, path, DumpForm::Json, None, scan, &mut out)
+                dump(&src, how, path, DumpForm::Json, &mut out)
                     .map_err(|e| match e {
                         DumpError::Io(_) => format!(
                             "the subtree's JSON is over {} MiB: download it instead",
@@ -831,8 +928,10 @@ mod tests {
         let html = include_str!("../../../www/index.html");
         let modules = modules();
         let mut features: Vec<String> = modules.iter().map(|m| m.name.to_string()).collect();
-        // The listing pane's module, which is no format's.
+        // The listing pane's module and the `.ksy` formats' module, which
+        // are no built-in format's.
         features.push(LISTING.to_string());
+        features.push("ksy".to_string());
         assert_eq!(manifest_features("default"), features);
         for m in &modules {
             // The core's feature of a format is the format's name; the
@@ -844,8 +943,11 @@ mod tests {
                 .collect();
             // Searches are answered by the tools module alone: no decoder
             // module carries the search code.
+            // and answer for files decoded with a `.ksy`, so it holds the
+            // interpreter too.
             if m.name == "tools" {
                 want.push("hexlens-core/byte-search".into());
+                want.push("hexlens-core/ksy".into());
             }
             let mut got = manifest_features(m.name);
             got.sort();
@@ -869,6 +971,12 @@ mod tests {
         assert!(html.contains(&format!(
             "data-bin=\"hexlens-worker-{LISTING}\" data-type=\"worker\" data-cargo-no-default-features data-cargo-features=\"{LISTING}\""
         )));
+        // The `.ksy` module holds the interpreter alone.
+        assert_eq!(manifest_features("ksy"), ["hexlens-core/ksy"]);
+        assert!(toml.contains("name = \"hexlens-worker-ksy\""));
+        assert!(html.contains(
+            "data-bin=\"hexlens-worker-ksy\" data-type=\"worker\" data-cargo-no-default-features data-cargo-features=\"ksy\""
+        ));
         let names: Vec<String> = features.iter().map(|m| format!("\"{m}\"")).collect();
         let known = format!("const known = [{}];", names.join(", "));
         assert!(

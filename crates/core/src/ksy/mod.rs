@@ -17,8 +17,10 @@ pub(crate) fn encoding_known(name: &str) -> bool {
 }
 
 use crate::formats::Format;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 pub use model::{compile, Importer, KsyError, NoImports, Spec};
 
@@ -59,6 +61,96 @@ impl Importer for DirImporter {
             )
         })
     }
+}
+
+/// Imported `.ksy` files given as texts (a browser's or a JavaScript
+/// program's), by name: an import (`riff`, `/common/riff`,
+/// `../common/riff`) is the text named as written (without a leading `/`),
+/// else the one named by its last part (`riff`), with or without `.ksy`.
+/// The names asked for and not given are kept, for the caller to ask for.
+#[derive(Default)]
+pub struct MapImporter {
+    pub files: BTreeMap<String, String>,
+    pub missing: Vec<String>,
+}
+
+impl MapImporter {
+    /// The key of the text an import names, if one is given.
+    fn find(&self, name: &str) -> Option<&str> {
+        let whole = name.trim_start_matches('/');
+        let last = whole.rsplit('/').next().unwrap_or(whole);
+        [whole, last].into_iter().find_map(|n| {
+            [n.to_string(), format!("{n}.ksy")]
+                .into_iter()
+                .find_map(|k| self.files.get_key_value(&k).map(|(k, _)| k.as_str()))
+        })
+    }
+}
+
+impl Importer for MapImporter {
+    fn import(&mut self, name: &str, _from: &str) -> Result<(String, String), String> {
+        if let Some(k) = self.find(name) {
+            let k = k.to_string();
+            let text = self.files[&k].clone();
+            return Ok((k, text));
+        }
+        let last = name.rsplit('/').next().unwrap_or(name);
+        if !self.missing.iter().any(|m| m == last) {
+            self.missing.push(last.to_string());
+        }
+        Err(format!(
+            "cannot import '{name}': give the format {last}.ksy too"
+        ))
+    }
+}
+
+/// Why a `.ksy` given as text could not be used: the error, and the
+/// imports it names that were not given (by their last part, `riff`).
+#[derive(Debug, Clone)]
+pub struct TextError {
+    pub error: KsyError,
+    pub missing: Vec<String>,
+}
+
+impl std::fmt::Display for TextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+type Registered = HashMap<(u64, u64), &'static Format>;
+
+/// The registry entry of the `.ksy` format `text` (called `name` in
+/// messages), with `imports` (see [`MapImporter`]), applied from byte `at`:
+/// registered the first time, found after that (a program that decodes
+/// many files with one format makes its entry once).
+pub fn from_text(
+    name: &str,
+    text: &str,
+    imports: &BTreeMap<String, String>,
+    at: u64,
+) -> Result<&'static Format, TextError> {
+    static SEEN: OnceLock<Mutex<Registered>> = OnceLock::new();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (name, text, imports).hash(&mut h);
+    let key = (h.finish(), at);
+    let seen = SEEN.get_or_init(Default::default);
+    if let Some(&f) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(f);
+    }
+    let mut imp = MapImporter {
+        files: imports.clone(),
+        missing: Vec::new(),
+    };
+    let spec = compile(name, text, &mut imp).map_err(|error| TextError {
+        error,
+        missing: imp.missing,
+    })?;
+    let f = crate::formats::register(format(spec, at));
+    seen.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, f);
+    Ok(f)
 }
 
 /// Reads a `.ksy` file and what it imports (from `dirs`).
