@@ -907,7 +907,7 @@ test("the page holds no decoder: a file's bytes show before the decoder's module
   // holds the bitcode block names too, and the pdb module decodes the
   // DXContainer a shader PDB holds, so it holds the llvm module's texts).
   const wasm = fs.readdirSync(DIST).filter((f) => f.endsWith('.wasm'));
-  assert.equal(wasm.length, 8, `the page's module, five decoder modules, the tools module and the listing pane's: ${wasm}`);
+  assert.equal(wasm.length, 9, `the page's module, five decoder modules, the tools module, the listing pane's and the .ksy interpreter's: ${wasm}`);
   const pageWasm = fs.readFileSync(path.join(DIST, wasm.find((f) => !f.startsWith('hexlens-worker'))));
   const mod = (m) => fs.readFileSync(path.join(DIST, `hexlens-worker-${m}_bg.wasm`));
   const has = {
@@ -916,6 +916,7 @@ test("the page holds no decoder: a file's bytes show before the decoder's module
     pdb: ['free block map'],
     dyno: ['uAST section'],
     cdac: ['DACBLOB'],
+    ksy: ['a format described by a Kaitai Struct .ksy file'],
   };
   // Searching and copying are the tools module's: no decoder module holds them.
   for (const t of ['only wildcards: every offset would match', 'const unsigned char data[']) {

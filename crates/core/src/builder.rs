@@ -108,6 +108,11 @@ struct Frame {
     limit: u64,
     /// Human name of what bounds the frame, for error messages.
     bound: Rc<str>,
+    /// Where its children end if all of them are runs of leaves
+    /// ([`Builder::int_leaves`]) lying end to end from its start: it then
+    /// closes without a look at each, and holds no gap.
+    #[cfg(feature = "ksy")]
+    dense: Option<u64>,
 }
 
 /// Builds a [`Tree`] while reading from a [`ByteSource`]. See the module docs.
@@ -122,6 +127,10 @@ pub struct Builder<'s> {
     /// A lazy region being made may lie outside the open group (see
     /// [`Builder::lazy_anywhere`]).
     anywhere: bool,
+    /// Groups closed over runs of leaves that fill them (see
+    /// [`Frame::dense`]): [`Builder::finish`] looks for no gap in them.
+    #[cfg(feature = "ksy")]
+    gap_free: Vec<NodeId>,
     endian: Endian,
     lazy_threshold: Option<u64>,
     page_size: Option<u32>,
@@ -185,11 +194,15 @@ impl<'s> Builder<'s> {
                 start: 0,
                 limit: len_bits,
                 bound: "end of file".into(),
+                #[cfg(feature = "ksy")]
+                dense: None,
             }],
             pos: 0,
             last: None,
             budget,
             anywhere: false,
+            #[cfg(feature = "ksy")]
+            gap_free: Vec::new(),
             endian: Endian::Little,
             lazy_threshold: None,
             page_size: None,
@@ -232,6 +245,8 @@ impl<'s> Builder<'s> {
                     start: 0,
                     limit: len_bits,
                     bound: "end of file".into(),
+                    #[cfg(feature = "ksy")]
+                    dense: None,
                 },
                 Frame {
                     id,
@@ -239,12 +254,16 @@ impl<'s> Builder<'s> {
                     start: span.start,
                     limit: limit.min(len_bits),
                     bound,
+                    #[cfg(feature = "ksy")]
+                    dense: None,
                 },
             ],
             pos: span.start,
             last: None,
             budget,
             anywhere: false,
+            #[cfg(feature = "ksy")]
+            gap_free: Vec::new(),
             endian: Endian::Little,
             lazy_threshold,
             page_size,
@@ -522,6 +541,10 @@ impl<'s> Builder<'s> {
         let f = self.stack.last_mut().expect("builder stack never empty");
         let id = self.tree.push_rec(Some(f.id), name, kind, span);
         f.kids.push(id);
+        #[cfg(feature = "ksy")]
+        {
+            f.dense = None;
+        }
         self.last = Some(id);
         Ok(id)
     }
@@ -1100,6 +1123,10 @@ impl<'s> Builder<'s> {
                 .push_int_leaves(parent, kind, (start, width), first_index, vals, signed);
         let f = self.stack.last_mut().expect("builder stack never empty");
         f.kids.extend(first..first + vals.len() as NodeId);
+        f.dense = match f.dense {
+            Some(e) if e == start => Some(start + vals.len() as u64 * width),
+            _ => None,
+        };
         if !vals.is_empty() {
             self.last = Some(first + vals.len() as NodeId - 1);
         }
@@ -1196,6 +1223,8 @@ impl<'s> Builder<'s> {
             start,
             limit,
             bound,
+            #[cfg(feature = "ksy")]
+            dense: Some(start),
         });
     }
 
@@ -1211,6 +1240,20 @@ impl<'s> Builder<'s> {
     fn close_to(&mut self, mut end: u64) -> NodeId {
         let f = self.stack.pop().expect("close matches open");
         let mut start = f.start;
+        #[cfg(feature = "ksy")]
+        if let (Some(e), false) = (f.dense, f.kids.is_empty()) {
+            // Runs of leaves end to end from its start: no gap unless it
+            // ends past them.
+            end = end.max(e);
+            if end == e {
+                self.gap_free.push(f.id);
+            }
+            let id = f.id;
+            self.tree.set_span(id, BitSpan { start, end });
+            self.give_kids(f);
+            self.last = Some(id);
+            return id;
+        }
         for &c in &f.kids {
             let s = self.tree.span(c);
             if s.is_empty() || self.tree.is_instance(c) || self.tree.is_decoded(c) {
@@ -1591,7 +1634,26 @@ impl<'s> Builder<'s> {
             self.close();
         }
         self.flush_root();
-        fill_gaps(&mut self.tree);
+        #[cfg(feature = "ksy")]
+        {
+            // In id order (such groups hold no group, so they close in the order
+            // they opened); one out of order would only be looked at again.
+            let mut skip = self.gap_free.iter().copied().peekable();
+            let parents: Vec<NodeId> = self
+                .tree
+                .parents()
+                .filter(|&id| {
+                    while skip.next_if(|&s| s < id).is_some() {}
+                    skip.next_if_eq(&id).is_none()
+                })
+                .collect();
+            fill_gaps_of(&mut self.tree, parents.into_iter());
+        }
+        #[cfg(not(feature = "ksy"))]
+        {
+            let n = self.tree.len() as NodeId;
+            fill_gaps_of(&mut self.tree, 0..n);
+        }
         self.tree.shrink();
         self.tree
     }
@@ -1703,12 +1765,6 @@ pub fn flag_names(v: u64, table: &[(u64, &str)]) -> String {
     } else {
         parts.join(" | ")
     }
-}
-
-/// Inserts `unknown` nodes for the parts of every parent's span that no child covers.
-fn fill_gaps(tree: &mut Tree) {
-    let n = tree.len();
-    fill_gaps_of(tree, 0..n as NodeId);
 }
 
 /// Inserts `unknown` nodes into the parents `ids` where no child covers their span.

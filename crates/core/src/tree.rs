@@ -782,6 +782,16 @@ impl Tree {
         first
     }
 
+    /// The nodes that have children, in id order.
+    #[cfg(feature = "ksy")]
+    pub(crate) fn parents(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.recs
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.flags & KIDS != 0 && unpack(r.payload).1 > 0)
+            .map(|(i, _)| i as NodeId)
+    }
+
     /// Appends `new` to the children of `id` (they must name `id` as parent).
     pub(crate) fn add_children(&mut self, id: NodeId, new: &[NodeId]) {
         if new.is_empty() {

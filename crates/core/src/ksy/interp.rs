@@ -1314,26 +1314,43 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         let kind = int_kind(size, signed);
         let shift = 64 - 8 * size as u32;
         // Signed values sign-extended to 64 bits.
-        let raw: Vec<u64> = raw
-            .chunks_exact(size as usize)
-            .map(|b| {
-                let mut v: u64 = 0;
-                if le {
-                    for &x in b.iter().rev() {
-                        v = (v << 8) | x as u64;
+        let ext = |v: u64| {
+            if signed {
+                ((v << shift) as i64 >> shift) as u64
+            } else {
+                v
+            }
+        };
+        let raw: Vec<u64> = match (size, le) {
+            (1, _) => raw.iter().map(|&b| ext(b as u64)).collect(),
+            (2, true) => raw
+                .chunks_exact(2)
+                .map(|b| ext(u16::from_le_bytes([b[0], b[1]]) as u64))
+                .collect(),
+            (2, false) => raw
+                .chunks_exact(2)
+                .map(|b| ext(u16::from_be_bytes([b[0], b[1]]) as u64))
+                .collect(),
+            (4, true) => raw
+                .chunks_exact(4)
+                .map(|b| ext(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64))
+                .collect(),
+            (4, false) => raw
+                .chunks_exact(4)
+                .map(|b| ext(u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as u64))
+                .collect(),
+            (_, le) => raw
+                .chunks_exact(8)
+                .map(|b| {
+                    let a: [u8; 8] = b.try_into().expect("8 bytes");
+                    if le {
+                        u64::from_le_bytes(a)
+                    } else {
+                        u64::from_be_bytes(a)
                     }
-                } else {
-                    for &x in b {
-                        v = (v << 8) | x as u64;
-                    }
-                }
-                if signed {
-                    ((v << shift) as i64 >> shift) as u64
-                } else {
-                    v
-                }
-            })
-            .collect();
+                })
+                .collect(),
+        };
         let val = |v: u64| {
             let v = if signed { v as i64 as i128 } else { v as i128 };
             match a.enum_ {
