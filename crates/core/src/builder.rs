@@ -124,9 +124,6 @@ pub struct Builder<'s> {
     pos: u64,
     last: Option<NodeId>,
     budget: usize,
-    /// A lazy region being made may lie outside the open group (see
-    /// [`Builder::lazy_anywhere`]).
-    anywhere: bool,
     /// Groups closed over runs of leaves that fill them (see
     /// [`Frame::dense`]): [`Builder::finish`] looks for no gap in them.
     #[cfg(feature = "ksy")]
@@ -200,7 +197,6 @@ impl<'s> Builder<'s> {
             pos: 0,
             last: None,
             budget,
-            anywhere: false,
             #[cfg(feature = "ksy")]
             gap_free: Vec::new(),
             endian: Endian::Little,
@@ -261,7 +257,6 @@ impl<'s> Builder<'s> {
             pos: span.start,
             last: None,
             budget,
-            anywhere: false,
             #[cfg(feature = "ksy")]
             gap_free: Vec::new(),
             endian: Endian::Little,
@@ -1179,14 +1174,14 @@ impl<'s> Builder<'s> {
     {
         let fits = start.saturating_add(len).saturating_mul(8) <= self.len_bits;
         let big = self.lazy_threshold.is_some_and(|t| len >= t) && fits;
+        if !big || len == 0 {
+            return self.region(name, kind, start, len, |b| f(b)).and(None);
+        }
         let how = LazyHow {
             vouched: false,
             reads: None,
         };
-        self.anywhere = true;
-        let made = self.lazy_region_if(big, how, name, kind, start, len, None, f);
-        self.anywhere = false;
-        made.flatten()
+        self.lazy_node_over(how, name, kind, start, len, None, f)
     }
 
     #[cfg(feature = "ksy")]
@@ -1531,13 +1526,32 @@ impl<'s> Builder<'s> {
         F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
     {
         let name = name.into();
-        let parent_limit = self.frame().limit;
         let end = start.saturating_add(len).saturating_mul(8);
-        let inside = start.saturating_mul(8) >= self.frame().start && end <= parent_limit;
-        let lazy = lazy && (inside || self.anywhere) && len > 0;
-        if !lazy {
+        let inside = start.saturating_mul(8) >= self.frame().start && end <= self.frame().limit;
+        if !(lazy && inside && len > 0) {
             return self.region(name, kind, start, len, |b| f(b)).map(|_| None);
         }
+        self.lazy_node_over(how, name, kind, start, len, label, f)
+            .map(Some)
+    }
+
+    /// A lazy node over bytes `[start, start + len)` that `f` decodes when
+    /// it is expanded (see [`Builder::lazy_region`]).
+    #[allow(clippy::too_many_arguments)]
+    fn lazy_node_over<F>(
+        &mut self,
+        how: LazyHow,
+        name: Name,
+        kind: Kind,
+        start: u64,
+        len: u64,
+        label: Option<String>,
+        f: F,
+    ) -> Option<NodeId>
+    where
+        F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
+    {
+        let end = start.saturating_add(len).saturating_mul(8);
         let bound: Rc<str> = format!("end of {name}").into();
         self.pos = start * 8;
         let recipe = FnRecipe {
@@ -1554,7 +1568,7 @@ impl<'s> Builder<'s> {
             self.set_display(id, l);
         }
         self.pos = end;
-        Some(Some(id))
+        Some(id)
     }
 
     /// A page of the current list: entries `first..=last`, lying in bytes
@@ -1634,6 +1648,9 @@ impl<'s> Builder<'s> {
             self.close();
         }
         self.flush_root();
+        // Only the `.ksy` interpreter makes groups of runs of leaves (and
+        // the decoder modules, which the page fetches, stay smaller without
+        // this): elsewhere every node is looked at.
         #[cfg(feature = "ksy")]
         {
             // In id order (such groups hold no group, so they close in the order

@@ -289,10 +289,7 @@ pub fn diff_as(
 ) -> Diff {
     // As a viewer decodes: groups are decoded when the walk opens them.
     let opts = crate::view::viewer_options();
-    let decode = |src: &dyn ByteSource| match format {
-        Some(f) => crate::decode_as_with(f, src, &opts),
-        None => crate::decode_with(src, &opts),
-    };
+    let decode = |src: &dyn ByteSource| crate::decode_as_or_with(format, src, &opts);
     let mut da = decode(a);
     let mut db = decode(b);
     let (runs, changed_bytes) = differing_runs(a, b);

@@ -110,6 +110,19 @@ pub fn decode(src: &dyn ByteSource) -> Decoded {
     decode_with(src, &Options::default())
 }
 
+/// Decodes `src` with `format` (a `.ksy` format the user gave, say), or
+/// like [`decode_with`] when `None`.
+pub fn decode_as_or_with(
+    format: Option<&'static Format>,
+    src: &dyn ByteSource,
+    opts: &Options,
+) -> Decoded {
+    match format {
+        Some(f) => decode_as_with(f, src, opts),
+        None => decode_with(src, opts),
+    }
+}
+
 /// Decodes `src` like [`decode`], with `opts` (see [`Options::lazy_threshold`]).
 pub fn decode_with(src: &dyn ByteSource, opts: &Options) -> Decoded {
     let scan = formats::by_name(formats::embedded::FORMAT.name);

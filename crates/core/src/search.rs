@@ -716,10 +716,7 @@ pub fn find_nodes_as(
         scan,
         ..crate::stream::streaming_options()
     };
-    let mut d = match format {
-        Some(f) => crate::decode_as_with(f, src, &opts),
-        None => crate::decode_with(src, &opts),
-    };
+    let mut d = crate::decode_as_or_with(format, src, &opts);
     let mut v = V {
         q: NodeQuery::new(query),
         hits: Vec::new(),

@@ -152,19 +152,17 @@ impl<S: ByteSource> Session<S> {
     /// [`Session::open`], scanning the file for containers whatever it is
     /// when `scan` is set ([`crate::Options::scan`]).
     pub fn open_with(src: S, scan: bool) -> Self {
+        Self::open_as(src, None, scan)
+    }
+
+    /// [`Session::open_with`] with the decoder `format` if one is given (a
+    /// `.ksy` format the user gave: [`crate::ksy::from_text`]).
+    pub fn open_as(src: S, format: Option<&'static crate::formats::Format>, scan: bool) -> Self {
         let opts = crate::Options {
             scan,
             ..view::viewer_options()
         };
-        let mut d = crate::decode_with(&src, &opts);
-        view::prefetch(&src, &mut d.tree, view::Budget::default());
-        Self::with_tree(src, d.format, d.tree)
-    }
-
-    /// [`Session::open`] with a given decoder (a `.ksy` format the user
-    /// gave: [`crate::ksy::from_text`]).
-    pub fn open_as(src: S, format: &'static crate::formats::Format) -> Self {
-        let mut d = crate::decode_as_with(format, &src, &view::viewer_options());
+        let mut d = crate::decode_as_or_with(format, &src, &opts);
         view::prefetch(&src, &mut d.tree, view::Budget::default());
         Self::with_tree(src, d.format, d.tree)
     }

@@ -589,10 +589,7 @@ pub fn dump_styled_as(
         scan,
         ..streaming_options()
     };
-    let mut d = match format {
-        Some(f) => crate::decode_as_with(f, src, &opts),
-        None => crate::decode_with(src, &opts),
-    };
+    let mut d = crate::decode_as_or_with(format, src, &opts);
     let json = form == DumpForm::Json;
     let damage;
     let mut limits = Limits {

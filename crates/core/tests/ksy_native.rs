@@ -755,3 +755,87 @@ types:
     .unwrap();
     assert_eq!(same_on_demand(&text, &bytes, 16), 40);
 }
+
+#[test]
+fn the_streaming_dump_of_a_ksy_tree_is_the_eager_dump() {
+    // The viewer's exports and the npm package's dump walk the tree as it
+    // is decoded on demand; `hexlens dump --ksy` decodes it whole first.
+    use hexlens_core::output::TextStyle;
+    use hexlens_core::stream::{self, DumpForm, Limits};
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/ksy");
+    for (ksy, file) in [
+        ("png", "debian-nodejs-logo.png"),
+        ("gif", "debian-libxslt-node.gif"),
+        ("bmp", "cpython-python.bmp"),
+        ("jpeg", "cpython-python.jpg"),
+        ("ttf", "debian-liberation-mono.ttf"),
+        ("pe", "setuptools-cli.exe"),
+    ] {
+        let spec = ksy::load_file(format!("{root}/formats/{ksy}.ksy").as_ref(), &[]).unwrap();
+        let f = hexlens_core::formats::register(ksy::format(spec, 0));
+        let data = std::fs::read(format!("{root}/files/{file}")).unwrap();
+        for form in [DumpForm::Json, DumpForm::Text] {
+            let mut eager = Vec::new();
+            let mut d = hexlens_core::decode_as(f, &data);
+            let start = d.tree.root();
+            let limits = Limits {
+                keep_lazy: true,
+                ..Default::default()
+            };
+            match form {
+                DumpForm::Json => stream::write_json(&data, &mut d, start, limits, &mut eager),
+                DumpForm::Text => stream::write_text(&data, &mut d, start, limits, &mut eager),
+            }
+            .unwrap();
+            let mut streamed = Vec::new();
+            let style = TextStyle::default();
+            stream::dump_styled_as(
+                &data,
+                Some(f),
+                None,
+                form,
+                None,
+                false,
+                &style,
+                &mut streamed,
+            )
+            .unwrap();
+            assert!(eager.len() > 500, "{file}: {} bytes of dump", eager.len());
+            assert!(
+                streamed == eager,
+                "{file} ({form:?}): the streaming dump differs from the eager one"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_format_given_as_text_is_made_once_and_names_what_it_misses() {
+    use std::collections::BTreeMap;
+    let text = "meta: {id: given, endian: le}\nseq:\n  - {id: a, type: u2}\n";
+    let none = BTreeMap::new();
+    let a = ksy::from_text("given.ksy", text, &none, 0).unwrap();
+    let b = ksy::from_text("given.ksy", text, &none, 0).unwrap();
+    assert!(std::ptr::eq(a, b), "the same text twice is one entry");
+    let c = ksy::from_text("given.ksy", text, &none, 4).unwrap();
+    assert!(!std::ptr::eq(a, c), "applied elsewhere, another entry");
+    let other = text.replace("u2", "u4");
+    let d = ksy::from_text("given.ksy", &other, &none, 0).unwrap();
+    assert!(!std::ptr::eq(a, d), "another text, another entry");
+    assert_eq!(a.name, "ksy:given");
+    // Imports by name, as written or by their last part, with or without `.ksy`.
+    let main = "meta:\n  id: main\n  imports: [/common/riff, ../up/leaf]\nseq:\n  - {id: r, type: riff}\n  - {id: l, type: leaf}\n";
+    let riff = "meta: {id: riff}\nseq:\n  - {id: x, type: u1}\n";
+    let leaf = "meta: {id: leaf}\nseq:\n  - {id: y, type: u1}\n";
+    let mut imports = BTreeMap::from([("riff.ksy".to_string(), riff.to_string())]);
+    let Err(e) = ksy::from_text("main.ksy", main, &imports, 0) else {
+        panic!("an import is missing");
+    };
+    assert_eq!(e.missing, ["leaf"]);
+    assert!(e.to_string().contains("leaf"), "{e}");
+    imports.insert("leaf".into(), leaf.into());
+    let f = ksy::from_text("main.ksy", main, &imports, 0).unwrap();
+    let t = hexlens_core::decode_as(f, &[7u8, 9].as_slice()).tree;
+    assert_eq!(val(&t, "r/x"), Value::U(7));
+    assert_eq!(val(&t, "l/y"), Value::U(9));
+}

@@ -207,10 +207,7 @@ impl<S: ByteSource> Handle<S> {
             scan: opts.scan,
             ..view::viewer_options()
         };
-        let mut d = match opts.format {
-            Some(Given(f)) => hexlens_core::decode_as_with(f, &src, &o),
-            None => hexlens_core::decode_with(&src, &o),
-        };
+        let mut d = hexlens_core::decode_as_or_with(opts.format.map(|g| g.0), &src, &o);
         let budget = view::Budget {
             nodes: opts.prefetch,
             ..view::Budget::default()
@@ -290,31 +287,14 @@ impl<S: ByteSource> Handle<S> {
     /// writes, dropping each part once written, so this tree is unchanged.
     pub fn dump(&self, path: Option<&str>, form: DumpForm) -> Result<String, String> {
         let mut out = Vec::new();
-        if let Some(Given(f)) = self.given {
-            // A given format: decoded whole, as `hexlens dump --ksy` does.
-            let mut d = hexlens_core::decode_as(f, &self.src);
-            let start = match path {
-                Some(p) => d
-                    .tree
-                    .find(p)
-                    .ok_or_else(|| format!("there is no node at '{p}'"))?,
-                None => d.tree.root(),
-            };
-            let limits = stream::Limits {
-                keep_lazy: true,
-                ..Default::default()
-            };
-            let r = match form {
-                DumpForm::Json => stream::write_json(&self.src, &mut d, start, limits, &mut out),
-                DumpForm::Text => stream::write_text(&self.src, &mut d, start, limits, &mut out),
-            };
-            r.map_err(|e| format!("the dump failed: {e}"))?;
-        } else {
-            match stream::dump(&self.src, path, form, None, self.scan, &mut out) {
-                Ok(_) => {}
-                Err(DumpError::NoSuchPath(p)) => return Err(format!("there is no node at '{p}'")),
-                Err(DumpError::Io(e)) => return Err(format!("the dump failed: {e}")),
-            }
+        let format = self.given.map(|g| g.0);
+        let style = hexlens_core::output::TextStyle::default();
+        match stream::dump_styled_as(
+            &self.src, format, path, form, None, self.scan, &style, &mut out,
+        ) {
+            Ok(_) => {}
+            Err(DumpError::NoSuchPath(p)) => return Err(format!("there is no node at '{p}'")),
+            Err(DumpError::Io(e)) => return Err(format!("the dump failed: {e}")),
         }
         if form == DumpForm::Json && out.last() == Some(&b'\n') {
             out.pop();

@@ -270,9 +270,9 @@ mod worker {
         // What a viewer needs first: the top levels, and small groups up to a
         // budget; big groups and long lists wait until they are opened.
         #[cfg(feature = "ksy")]
-        let session = match ksy_format(m) {
-            Some(Ok(format)) => Session::open_as(src, format),
-            Some(Err(e)) => {
+        let format = match ksy_format(m).transpose() {
+            Ok(f) => f,
+            Err(e) => {
                 let missing = js_sys::Array::new();
                 for name in &e.missing {
                     missing.push(&name.into());
@@ -288,10 +288,10 @@ mod worker {
                     ],
                 ));
             }
-            None => Session::open_with(src, get(m, "scan").is_truthy()),
         };
         #[cfg(not(feature = "ksy"))]
-        let session = Session::open_with(src, get(m, "scan").is_truthy());
+        let format = None;
+        let session = Session::open_as(src, format, get(m, "scan").is_truthy());
         answer(job, &session.opened(uint(m, "rows").unwrap_or(100).max(1)));
         JOB.with(|j| *j.borrow_mut() = Some(Job { id: job, session }));
     }
@@ -605,10 +605,7 @@ mod worker {
                     scan: how.scan,
                     ..hexlens_core::stream::streaming_options()
                 };
-                let mut d = match how.format {
-                    Some(f) => hexlens_core::decode_as_with(f, src, &opts),
-                    None => hexlens_core::decode_with(src, &opts),
-                };
+                let mut d = hexlens_core::decode_as_or_with(how.format, src, &opts);
                 let id = hexlens_core::stream::select(src, &mut d.tree, &p)
                     .ok_or_else(|| format!("there is no node at {p}"))?;
                 let v = d.tree.value(id).ok_or("that node has no value")?;

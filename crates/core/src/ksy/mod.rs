@@ -18,7 +18,6 @@ pub(crate) fn encoding_known(name: &str) -> bool {
 
 use crate::formats::Format;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -118,7 +117,8 @@ impl std::fmt::Display for TextError {
     }
 }
 
-type Registered = HashMap<(u64, u64), &'static Format>;
+/// The formats [`from_text`] registered, by everything they were made from.
+type Registered = HashMap<(String, String, BTreeMap<String, String>, u64), &'static Format>;
 
 /// The registry entry of the `.ksy` format `text` (called `name` in
 /// messages), with `imports` (see [`MapImporter`]), applied from byte `at`:
@@ -131,9 +131,7 @@ pub fn from_text(
     at: u64,
 ) -> Result<&'static Format, TextError> {
     static SEEN: OnceLock<Mutex<Registered>> = OnceLock::new();
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (name, text, imports).hash(&mut h);
-    let key = (h.finish(), at);
+    let key = (name.to_string(), text.to_string(), imports.clone(), at);
     let seen = SEEN.get_or_init(Default::default);
     if let Some(&f) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Ok(f);
