@@ -55,6 +55,13 @@ pub enum Event {
     ListingHover(Option<std::rc::Rc<Vec<(u64, u64)>>>),
     /// A line of the listing pane was clicked: go to this byte.
     ListingGoto(u64),
+    /// `static/ksy.js` hands over a `.ksy` format: the worker's message for
+    /// it (`None`: hexlens's own decoders), and the file to open with it
+    /// (`None`: the open file again).
+    Format {
+        message: Option<JsValue>,
+        file: Option<web_sys::File>,
+    },
 }
 
 struct Client {
@@ -92,6 +99,18 @@ thread_local! {
     /// True if the open file was scanned for containers on request (its
     /// questions to the tools module say so, so exports match the tree).
     static SCANNED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The `.ksy` format the open file is decoded with (`{name, text,
+    /// imports}`, see [`crate::ksy::message`]): its questions to the tools
+    /// module carry it, so exports and searches see the same tree.
+    static KSY: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+}
+
+/// The worker module that decodes with a `.ksy` format.
+const KSY_MODULE: &str = "ksy";
+
+/// The `.ksy` format the open file is decoded with: its worker message.
+pub fn ksy() -> Option<JsValue> {
+    KSY.with(|k| k.borrow().clone())
 }
 
 /// The open file, as the workers were sent it.
@@ -216,9 +235,14 @@ pub fn send_tools(job: u32, fields: &[(&str, JsValue)]) -> Result<(), String> {
     let blob = BLOB.with(|b| b.borrow().clone()).ok_or("no file is open")?;
     let m = js_sys::Object::new();
     let scan = ("scan", JsValue::from(scanned()));
+    let ksy = (
+        "ksy",
+        KSY.with(|k| k.borrow().clone())
+            .unwrap_or(JsValue::UNDEFINED),
+    );
     for (k, v) in fields
         .iter()
-        .chain(&[("job", job.into()), ("blob", blob.into()), scan])
+        .chain(&[("job", job.into()), ("blob", blob.into()), scan, ksy])
     {
         let _ = js_sys::Reflect::set(&m, &(*k).into(), v);
     }
@@ -349,6 +373,11 @@ fn send_open(job: u32, blob: &web_sys::Blob, scan: bool) -> Result<(), String> {
         ("blob", blob.into()),
         ("rows", FIRST_ROWS.into()),
         ("scan", scan.into()),
+        (
+            "ksy",
+            KSY.with(|k| k.borrow().clone())
+                .unwrap_or(JsValue::UNDEFINED),
+        ),
     ])
 }
 
@@ -356,12 +385,22 @@ fn send_open(job: u32, blob: &web_sys::Blob, scan: bool) -> Result<(), String> {
 /// small groups now, the rest when opened (`hexlens_core::view`). Reads the
 /// file's first bytes to pick the decoder module first (a worker holding
 /// another module is stopped); with `scan`, the scan module scans the file
-/// for containers whatever it is. `failed` hears if the worker cannot be
-/// reached.
-pub fn open(job: u32, blob: &web_sys::Blob, scan: bool, failed: impl FnOnce(String) + 'static) {
+/// for containers whatever it is; with `ksy` (`{name, text, imports, at,
+/// size}`, see static/ksy.js), the module that holds the `.ksy` interpreter
+/// decodes it with that format (a `.ksy` it refuses comes back as a failure
+/// naming its line and key, and any import it misses). `failed` hears if the
+/// worker cannot be reached.
+pub fn open(
+    job: u32,
+    blob: &web_sys::Blob,
+    scan: bool,
+    ksy: Option<JsValue>,
+    failed: impl FnOnce(String) + 'static,
+) {
     ROUTING.with(|r| r.set(job));
     BLOB.with(|b| *b.borrow_mut() = Some(blob.clone()));
     SCANNED.with(|s| s.set(scan));
+    KSY.with(|k| *k.borrow_mut() = ksy.clone());
     let head = blob.slice_with_f64_and_f64(0.0, hexlens_core::formats::HEAD_BYTES as f64);
     let blob = blob.clone();
     wasm_bindgen_futures::spawn_local(async move {
@@ -376,7 +415,9 @@ pub fn open(job: u32, blob: &web_sys::Blob, scan: bool, failed: impl FnOnce(Stri
             return;
         }
         ROUTING.with(|r| r.set(0));
-        let module = if scan {
+        let module = if ksy.is_some() {
+            KSY_MODULE
+        } else if scan {
             hexlens_core::formats::SCAN
         } else {
             hexlens_core::formats::module_for(&head, blob.size() as u64)

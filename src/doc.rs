@@ -51,15 +51,21 @@ impl Doc {
 
     /// This doc once the worker decoded it.
     pub fn decoded(&self, summary: Summary) -> Self {
-        let f = hexlens_core::formats::about(&summary.format);
+        let (format, format_description) = match hexlens_core::formats::about(&summary.format) {
+            Some(f) => (f.name, f.description),
+            // A format the user gave (`ksy:<id>`), not compiled in.
+            None if summary.format.starts_with("ksy:") => (
+                interned(&summary.format),
+                "decoded with a .ksy format you gave",
+            ),
+            None => ("raw", "no decoder recognised this file"),
+        };
         Doc {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             load: self.load,
             bytes: self.bytes.clone(),
-            format: f.map(|f| f.name).unwrap_or("raw"),
-            format_description: f
-                .map(|f| f.description)
-                .unwrap_or("no decoder recognised this file"),
+            format,
+            format_description,
             summary: Some(summary),
         }
     }
@@ -78,4 +84,21 @@ impl Doc {
     pub fn is_raw(&self) -> bool {
         self.is_decoded() && self.format == "raw"
     }
+}
+
+/// `name` for the life of the page: one copy of each format name the user's
+/// formats give (a handful).
+fn interned(name: &str) -> &'static str {
+    thread_local! {
+        static NAMES: std::cell::RefCell<Vec<&'static str>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    NAMES.with(|n| {
+        let mut n = n.borrow_mut();
+        if let Some(&s) = n.iter().find(|s| **s == name) {
+            return s;
+        }
+        let s: &'static str = Box::leak(name.to_string().into_boxed_str());
+        n.push(s);
+        s
+    })
 }

@@ -122,6 +122,8 @@ pub async fn load_manifest() -> Result<Vec<Sample>, String> {
 }
 
 thread_local! {
+    /// The open file's name (to decode it again with another format).
+    static OPEN_NAME: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
     /// The number the next load gets (the store holds the open file's; this
     /// only hands out numbers, so a report of a load before is told apart).
     static NEXT_LOAD: std::cell::Cell<u32> = const { std::cell::Cell::new(1) };
@@ -137,17 +139,20 @@ pub fn mark(name: &str) {
 /// Opens `blob` as `name`: the bytes show at once (read a page at a time), the
 /// decoder works in its worker and reports back through the store.
 fn open_blob(name: String, blob: web_sys::Blob, dispatch: UseReducerDispatcher<State>) {
-    open_blob_as(name, blob, false, dispatch)
+    open_blob_as(name, blob, false, None, dispatch)
 }
 
-/// Opens `blob` as `name` again (see [`open_blob`]), scanned for containers
-/// whatever it is (`scan`), or decoded by its own format.
+/// Opens `blob` as `name` (see [`open_blob`]): scanned for containers
+/// whatever it is (`scan`), decoded with the `.ksy` format whose worker
+/// message is `ksy` (see [`crate::ksy`]), or decoded by its own format.
 pub fn open_blob_as(
     name: String,
     blob: web_sys::Blob,
     scan: bool,
+    ksy: Option<JsValue>,
     dispatch: UseReducerDispatcher<State>,
 ) {
+    OPEN_NAME.with(|n| *n.borrow_mut() = Some(name.clone()));
     mark("hexlens:open");
     let load = NEXT_LOAD.with(|n| n.replace(n.get().wrapping_add(1)));
     let arrived = dispatch.clone();
@@ -159,9 +164,18 @@ pub fn open_blob_as(
     // Start reading the first screen now, before the first render asks for it.
     let _ = bytes.window(0, 4096);
     dispatch.dispatch(Action::Open(Rc::new(Doc::pending(Rc::new(bytes), load))));
-    decoder::open(load, &blob, scan, move |message| {
+    decoder::open(load, &blob, scan, ksy, move |message| {
         dispatch.dispatch(Action::Load(LoadAction::DecodeFailed { load, message }))
     });
+}
+
+/// Decodes the open file again: with the `.ksy` format whose worker message
+/// is `ksy`, or with hexlens's own decoders (`None`).
+pub fn reopen(ksy: Option<JsValue>, dispatch: UseReducerDispatcher<State>) -> Result<(), String> {
+    let blob = decoder::blob().ok_or("the format is kept: open a file to decode it with it")?;
+    let name = OPEN_NAME.with(|n| n.borrow().clone()).unwrap_or_default();
+    open_blob_as(name, blob, false, ksy, dispatch);
+    Ok(())
 }
 
 /// Routes the decode worker's reports: into the store, and the tools
@@ -207,6 +221,17 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
             }
             decoder::Event::ListingHover(spans) => Action::Cursor(CursorAction::HoverSpans(spans)),
             decoder::Event::ListingGoto(b) => Action::Cursor(CursorAction::Goto(b)),
+            decoder::Event::Format { message, file } => {
+                match file {
+                    Some(f) => open_file_with(f, message, dispatch.clone()),
+                    None => {
+                        if let Err(why) = reopen(message, dispatch.clone()) {
+                            copy_bar::say(&why);
+                        }
+                    }
+                }
+                return;
+            }
         };
         dispatch.dispatch(a);
     }));
@@ -221,9 +246,23 @@ pub fn cancel(dispatch: &UseReducerDispatcher<State>) {
 /// Opens a picked or dropped file. The bytes stay in this tab, on disk: only
 /// the pages shown and the ones the decoder reads are loaded.
 pub fn open_file(file: web_sys::File, dispatch: UseReducerDispatcher<State>) {
+    if crate::ksy::is_ksy(&file.name()) {
+        // A format: kept, and the open file decoded with it.
+        return crate::ksy::pick(vec![file]);
+    }
+    open_file_with(file, None, dispatch)
+}
+
+/// Opens a picked or dropped file (see [`open_file`]), decoded with the
+/// `.ksy` format whose worker message is `ksy`, if one is given.
+fn open_file_with(
+    file: web_sys::File,
+    ksy: Option<JsValue>,
+    dispatch: UseReducerDispatcher<State>,
+) {
     let name = file.name();
     set_sample_param(None);
-    open_blob(name, file.into(), dispatch);
+    open_blob_as(name, file.into(), false, ksy, dispatch);
 }
 
 /// Fetches a bundled sample (from this site) and opens it.

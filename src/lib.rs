@@ -24,6 +24,15 @@ pub mod hooks;
 #[cfg(target_arch = "wasm32")]
 pub mod io;
 #[cfg(target_arch = "wasm32")]
+pub mod ksy;
+#[cfg(target_arch = "wasm32")]
 pub mod listing;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod wasm_tests;
+
+/// The page's allocator: smaller than the standard library's in the download
+/// (bench/RESULTS.md, "App transfer size"), and as fast on the page's many
+/// small allocations.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

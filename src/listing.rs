@@ -23,15 +23,18 @@ use yew::prelude::*;
 thread_local! {
     /// The selected bits, as last told to the pane.
     static SELECTED: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+    /// The selected bytes, if a range of them is selected.
+    static RANGE: Cell<Option<(u64, u64)>> = const { Cell::new(None) };
 }
 
 fn set(o: &js_sys::Object, k: &str, v: &JsValue) {
     let _ = js_sys::Reflect::set(o, &k.into(), v);
 }
 
-/// What the listing pane opens: `{blob, scan, start, end}` (the open file,
-/// whether it was scanned for containers, the selected bits), or `null`
-/// when no file is open.
+/// What the listing pane opens: `{blob, scan, start, end, range}` (the open
+/// file, whether it was scanned for containers, the selected bits, and the
+/// selected bytes `[start, end]` if a range of them is selected: where
+/// static/ksy.js applies a format), or `null` when no file is open.
 #[wasm_bindgen]
 pub fn listing_source() -> JsValue {
     let Some(blob) = decoder::blob() else {
@@ -43,6 +46,13 @@ pub fn listing_source() -> JsValue {
     set(&o, "scan", &decoder::scanned().into());
     set(&o, "start", &(start as f64).into());
     set(&o, "end", &(end as f64).into());
+    if let Some((a, b)) = RANGE.with(Cell::get) {
+        set(
+            &o,
+            "range",
+            &js_sys::Array::of2(&(a as f64).into(), &(b as f64).into()),
+        );
+    }
     o.into()
 }
 
@@ -87,6 +97,7 @@ pub fn use_listing(state: &UseReducerHandle<State>) {
     use_effect_with(load, |_| {
         call("hexlensListingReload", &js_sys::Array::new())
     });
+    RANGE.with(|r| r.set(state.cursor.byte_range()));
     let c = state.cursor.cursor;
     let range = state
         .cursor

@@ -181,3 +181,88 @@ window.hexlensListing = () => {
     },
   );
 };
+
+// Formats the user describes (static/ksy.js), fetched when first used: the
+// app's "Format…" button and drops of .ksy files call `hexlensFormats(files)`,
+// its "Decode as" and "Built-in" buttons `hexlensFormats.apply(name)`, its
+// "Edit format" button the editor.
+let formats;
+const withFormats = (f) => {
+  formats ??= import('./ksy.js');
+  formats.then(f, (e) => {
+    formats = undefined;
+    alert(`Could not load the formats: ${e && e.message ? e.message : e}`);
+  });
+};
+window.hexlensFormats = (files) => {
+  // Taken now: an input's list empties when the input is cleared.
+  const list = Array.from(files);
+  withFormats((m) => m.pick(list));
+};
+window.hexlensFormats.apply = (name) => withFormats((m) => m.apply(name));
+// The kept formats, a line each (`file id hash ext…`, kept by static/ksy.js
+// in `hexlens.ksy.offers`; it drops `kept` below when it keeps more).
+let kept;
+const keptFormats = () => {
+  if (!kept) {
+    let lines = '';
+    try {
+      lines = localStorage.getItem('hexlens.ksy.offers') ?? '';
+    } catch {}
+    kept = lines.split('\n').map((l) => l.split(' ')).filter((w) => w.length > 2);
+  }
+  return kept;
+};
+// The kept format offered for a file named `name`: the first whose
+// `meta/file-extension`s name its extension, as `file<TAB>id`.
+window.hexlensFormats.offer = (name) => {
+  const dot = name.lastIndexOf('.');
+  const ext = dot < 0 ? null : name.slice(dot + 1).toLowerCase();
+  const k = ext && keptFormats().find((w) => w.slice(3).includes(ext));
+  return k ? `${k[0]}\t${k[1]}` : undefined;
+};
+window.hexlensFormats.forget = () => {
+  kept = undefined;
+};
+// A link's format (its file name, the hash of its text, where it applies:
+// hex, blank for the whole file): decodes the open file with it if it is
+// kept with that text, else says so and returns false.
+window.hexlensFormats.restore = (name, hash, at, size) => {
+  if (!keptFormats().some((w) => w[0] === name && w[2] === hash)) {
+    const s = document.getElementById('copy-status');
+    if (s) s.textContent = `This link's place is in the file decoded with the format ${name}, which this browser does not keep with that text: drop the .ksy to decode with it.`;
+    return false;
+  }
+  const place = {};
+  if (at) place.at = parseInt(at, 16);
+  if (size) place.size = parseInt(size, 16);
+  withFormats((m) => m.apply(name, place));
+  return true;
+};
+// The formats' controls: the app's "Format…" input, its "Decode as" and
+// "Built-in" buttons, and `.ksy` files dropped on the page (alone, or with the
+// file to decode), taken before the app's own drop handler sees them.
+document.addEventListener('change', (e) => {
+  if (e.target.id === 'format-input' && e.target.files.length) {
+    window.hexlensFormats(e.target.files);
+    e.target.value = '';
+  }
+});
+document.addEventListener('click', (e) => {
+  const b = e.target.closest?.('#format-offer, #format-builtin, #format-edit');
+  if (b?.id === 'format-edit') withFormats((m) => m.edit());
+  else if (b) window.hexlensFormats.apply(b.id === 'format-offer' ? b.dataset.file : null);
+});
+window.addEventListener(
+  'drop',
+  (e) => {
+    const files = Array.from(e.dataTransfer?.files ?? []);
+    if (!files.some((f) => f.name.toLowerCase().endsWith('.ksy'))) return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    // The app's drop target closes as when a drag leaves the window.
+    window.dispatchEvent(new Event('dragleave'));
+    window.hexlensFormats(files);
+  },
+  true,
+);

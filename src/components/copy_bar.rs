@@ -194,7 +194,13 @@ fn toggle_scan() {
         return say("This file cannot be opened again");
     };
     let scan = !crate::decoder::scanned();
-    crate::io::open_blob_as(doc.bytes.name().to_string(), blob, scan, st.dispatcher());
+    crate::io::open_blob_as(
+        doc.bytes.name().to_string(),
+        blob,
+        scan,
+        None,
+        st.dispatcher(),
+    );
 }
 
 /// The scan button's label for what is open.

@@ -72,6 +72,44 @@ pub fn file_picker(p: &PickerProps) -> Html {
     }
 }
 
+/// The "Format…" button: picks `.ksy` files (several: a format and what it
+/// imports), kept in the browser and applied to the open file. Its input's
+/// files go to `static/ksy.js` (static/shell.js listens for them).
+#[inline(never)]
+fn format_picker() -> Html {
+    html! {
+        <label class="btn btn-small" for="format-input"
+            title="Decode the file with a Kaitai Struct format (.ksy): pick it and the formats it imports">
+            <input type="file" id="format-input" class="visually-hidden" accept=".ksy" multiple=true />
+            <span>{"Format…"}</span>
+        </label>
+    }
+}
+
+/// What the toolbar says of the formats for the open file `doc`: decoded
+/// with one, the format's editor and a way back to hexlens's own decoders;
+/// else the kept format offered for its extension, if one is. A click goes
+/// to `static/ksy.js` (static/shell.js listens for it), with the format's
+/// file name.
+#[inline(never)]
+fn format_button(doc: &Rc<Doc>) -> Html {
+    if doc.format.starts_with("ksy:") {
+        return html! {
+            <>
+            <button type="button" class="btn btn-small" id="format-edit"
+                title="Edit the format: the file is decoded again as you type">{"Edit format"}</button>
+            <button type="button" class="btn btn-small" id="format-builtin">{"Built-in"}</button>
+            </>
+        };
+    }
+    match crate::ksy::offered(doc.bytes.name()) {
+        Some((file, id)) => html! {
+            <button type="button" class="btn btn-small" id="format-offer" data-file={file}>{format!("Decode as {id}")}</button>
+        },
+        None => Html::default(),
+    }
+}
+
 /// Marks the go-to field as holding an offset that cannot be gone to (or not).
 /// Set on the elements directly: the toolbar keeps no state of its own, so it
 /// is a plain function of the store, not a component.
@@ -159,7 +197,9 @@ pub fn toolbar(p: &Props) -> Html {
                     {onkeydown} {oninput} />
                 <button type="submit" class="btn btn-small" disabled={p.doc.is_none()}>{"Go"}</button>
             </form>
+            { format_picker() }
             { for file_info }
+            { for p.doc.as_ref().map(format_button) }
             if p.doc.is_some() {
                 <button type="button" class="btn btn-small" id="listing-button"
                     onclick={Callback::from(|_| crate::listing::toggle())}>{"Listing"}</button>

@@ -32,7 +32,25 @@ pub fn fragment(sha: &str, node: Option<&str>, at: u64, open: &[String]) -> Stri
     for o in open {
         p.append("open", o);
     }
+    for ((k, _), v) in crate::ksy::LINK_KEYS.iter().zip(crate::ksy::link()) {
+        if !v.is_empty() {
+            p.append(k, &v);
+        }
+    }
     p.to_string().into()
+}
+
+/// The `.ksy` format a fragment says its place is in (the values of
+/// [`crate::ksy::LINK_KEYS`], empty where it says none), if it says one.
+fn wants_ksy(fragment: &str) -> Option<Vec<String>> {
+    let p = web_sys::UrlSearchParams::new_with_str(fragment.trim_start_matches('#')).ok()?;
+    p.get("ksy")?;
+    Some(
+        crate::ksy::LINK_KEYS
+            .iter()
+            .map(|(k, _)| p.get(k).unwrap_or_default())
+            .collect(),
+    )
 }
 
 /// The restore action a fragment says, if it says a place in the file with
@@ -81,6 +99,8 @@ struct Mem {
     key: (Option<u32>, u64, u32, u32),
     written: String,
     restored: Option<Rc<str>>,
+    /// The hash of the file a link's `.ksy` format was last asked for.
+    ksy_tried: Option<Rc<str>>,
     popstate: Option<EventListener>,
     /// A write waiting for moves to pause.
     pending: Option<(gloo_timers::callback::Timeout, String)>,
@@ -126,8 +146,19 @@ pub fn use_permalink(state: &UseReducerHandle<State>) {
                     .as_ref()
                     .and_then(|d| d.bytes.blob().map(|b| (d.clone(), b.clone())))
                 {
-                    crate::io::open_blob_as(doc.bytes.name().to_string(), blob, true, d);
+                    crate::io::open_blob_as(doc.bytes.name().to_string(), blob, true, None, d);
                     return;
+                }
+            }
+            // A place in the file as a kept `.ksy` format decodes it: decode
+            // it so first (once; a format not kept here is said, and the
+            // place is restored in the tree there is).
+            if let Some(want) = place.as_ref().and_then(|_| wants_ksy(&here)) {
+                if crate::ksy::link() != want && m.ksy_tried.as_ref() != Some(&sha) {
+                    m.ksy_tried = Some(sha.clone());
+                    if crate::ksy::restore(&want) {
+                        return;
+                    }
                 }
             }
             m.restored = Some(sha.clone());

@@ -392,4 +392,19 @@ test("ksy: a file decoded with a .ksy is the CLI's dump --ksy; imports by name; 
   padded.set(bytes(png), 10);
   const at = hexlens.decode(padded, { ksy: readFileSync(pngKsy, "utf8"), at: 10 });
   assert.equal(at.find("png").start, 10);
+  // At an offset, over a part: the format's stream ends where the part does,
+  // as `hexlens dump --at --size` gives it; the bytes after it are unclaimed.
+  const tail = new Uint8Array(padded.length + 7).fill(0xee);
+  tail.set(padded);
+  const part = hexlens.decode(tail, { ksy: readFileSync(pngKsy, "utf8"), at: 10, size: bytes(png).length });
+  assert.equal(part.find("png").end, 10 + bytes(png).length);
+  const tailFile = join(tmpdir(), `hexlens-npm-tail-${process.pid}.bin`);
+  writeFileSync(tailFile, tail);
+  const cliPart = spawnSync(BIN, ["dump", tailFile, "--ksy", pngKsy, "--at", "10", "--size", String(bytes(png).length), "--json"], { encoding: "utf8" });
+  assert.equal(cliPart.status, 0, cliPart.stderr);
+  assert.equal(part.dumpJSON() + "\n", cliPart.stdout);
+  // A part too short for the format: the error is the part's end, not the file's.
+  const short = hexlens.decode(tail, { ksy: readFileSync(pngKsy, "utf8"), at: 10, size: 40 });
+  assert.ok(short.find("png").end <= 50);
+  assert.throws(() => hexlens.decode(tail, { ksy: readFileSync(pngKsy, "utf8"), size: -1 }), { message: /size -1 is not a byte count/ });
 });

@@ -225,6 +225,10 @@ struct DumpArgs {
     /// structure inside another file
     #[arg(long, value_name = "OFFSET", requires = "ksy", value_parser = parse_offset)]
     at: Option<u64>,
+    /// Apply the .ksy to this many bytes (from --at, or the file's start;
+    /// hex 0x40 or decimal): its stream ends there
+    #[arg(long, value_name = "BYTES", requires = "ksy", value_parser = parse_offset)]
+    size: Option<u64>,
 }
 
 /// An offset as the command line writes it: decimal, or hex with `0x`.
@@ -238,16 +242,18 @@ fn parse_offset(s: &str) -> Result<u64, String> {
 }
 
 /// The registry entry for the `.ksy` format `path` names (its imports found
-/// beside it and in `dirs`), applied from byte `at`.
+/// beside it and in `dirs`), applied from byte `at` to `size` bytes (or the
+/// file's end).
 fn ksy_format(
     path: &Path,
     dirs: &[PathBuf],
     at: u64,
+    size: Option<u64>,
 ) -> Result<&'static hexlens_core::Format, String> {
     let spec = hexlens_core::ksy::load_file(path, dirs)?;
-    Ok(hexlens_core::formats::register(hexlens_core::ksy::format(
-        spec, at,
-    )))
+    Ok(hexlens_core::formats::register(
+        hexlens_core::ksy::format_in(spec, at, size),
+    ))
 }
 
 /// Print the programs FILE holds as text, each line tied to its bytes
@@ -805,7 +811,7 @@ fn diff(args: DiffArgs) -> Result<ExitCode, String> {
     let b = Input::open(pb)?;
     let max = usize::try_from(args.max.max(1)).unwrap_or(usize::MAX);
     let format = match &args.ksy {
-        Some(k) => Some(ksy_format(k, &args.ksy_path, 0)?),
+        Some(k) => Some(ksy_format(k, &args.ksy_path, 0, None)?),
         None => None,
     };
     let d = hexlens_core::diff::diff_as(&a, &b, format, max);
@@ -948,7 +954,7 @@ fn find(args: FindArgs) -> Result<ExitCode, String> {
     let src = Input::open(&args.file)?;
     let max = usize::try_from(args.max.max(1)).unwrap_or(usize::MAX);
     let format = match &args.ksy {
-        Some(k) => Some(ksy_format(k, &args.ksy_path, 0)?),
+        Some(k) => Some(ksy_format(k, &args.ksy_path, 0, None)?),
         None => None,
     };
     let hits =
@@ -1022,7 +1028,7 @@ fn dump(args: DumpArgs) -> Result<ExitCode, String> {
         Ok::<_, String>((r, d.is_clean()))
     };
     let written = if let Some(k) = &args.ksy {
-        let format = ksy_format(k, &args.ksy_path, args.at.unwrap_or(0))?;
+        let format = ksy_format(k, &args.ksy_path, args.at.unwrap_or(0), args.size)?;
         let opts = hexlens_core::Options {
             lazy_threshold: args.lazy_threshold,
             ..Default::default()

@@ -114,6 +114,32 @@ fn a_format_applies_at_an_offset() {
 }
 
 #[test]
+fn a_format_applied_to_a_part_of_the_file_reads_no_further() {
+    let text = "meta: {id: inner, endian: be}\nseq:\n  - {id: a, type: u2}\n  - {id: rest, size-eos: true}\n";
+    let data = [9, 9, 9, 0x01, 0x02, 7, 7, 8, 8];
+    let spec = || ksy::compile("test.ksy", text, &mut NoImports).unwrap();
+    // Bytes 3..7: `rest` is what is left of the part, the bytes after it
+    // are the file's own.
+    let f = hexlens_core::formats::register(ksy::format_in(spec(), 3, Some(4)));
+    let t = hexlens_core::decode_as(f, &data).tree;
+    t.validate(data.len() as u64).unwrap();
+    assert_eq!(span(&t, "inner"), (24, 56));
+    assert_eq!(span(&t, "inner/rest"), (40, 56));
+    assert_eq!(t.error(t.root()), None);
+    // From the start, a part is still a child of the file.
+    let f = hexlens_core::formats::register(ksy::format_in(spec(), 0, Some(2)));
+    let t = hexlens_core::decode_as(f, &data).tree;
+    assert_eq!(span(&t, "inner/rest"), (16, 16));
+    // A part too short for a field: the error is at the part's end.
+    let f = hexlens_core::formats::register(ksy::format_in(spec(), 3, Some(1)));
+    let t = hexlens_core::decode_as(f, &data).tree;
+    t.validate(data.len() as u64).unwrap();
+    let inner = t.find("inner").unwrap();
+    assert!(t.is_damaged(inner));
+    assert!(t.span(inner).end <= 32, "{:?}", t.span(inner));
+}
+
+#[test]
 fn processed_bytes_hold_their_fields_at_offsets_into_them() {
     let t = decode(
         "meta: {id: t, endian: be}\nseq:\n  - {id: a, type: u1}\n  - {id: p, size: 3, process: xor(0xff), type: inner}\ntypes:\n  inner:\n    seq:\n      - {id: x, type: u1}\n      - {id: y, type: u2}\n",
@@ -814,13 +840,13 @@ fn a_format_given_as_text_is_made_once_and_names_what_it_misses() {
     use std::collections::BTreeMap;
     let text = "meta: {id: given, endian: le}\nseq:\n  - {id: a, type: u2}\n";
     let none = BTreeMap::new();
-    let a = ksy::from_text("given.ksy", text, &none, 0).unwrap();
-    let b = ksy::from_text("given.ksy", text, &none, 0).unwrap();
+    let a = ksy::from_text("given.ksy", text, &none, 0, None).unwrap();
+    let b = ksy::from_text("given.ksy", text, &none, 0, None).unwrap();
     assert!(std::ptr::eq(a, b), "the same text twice is one entry");
-    let c = ksy::from_text("given.ksy", text, &none, 4).unwrap();
+    let c = ksy::from_text("given.ksy", text, &none, 4, None).unwrap();
     assert!(!std::ptr::eq(a, c), "applied elsewhere, another entry");
     let other = text.replace("u2", "u4");
-    let d = ksy::from_text("given.ksy", &other, &none, 0).unwrap();
+    let d = ksy::from_text("given.ksy", &other, &none, 0, None).unwrap();
     assert!(!std::ptr::eq(a, d), "another text, another entry");
     assert_eq!(a.name, "ksy:given");
     // Imports by name, as written or by their last part, with or without `.ksy`.
@@ -828,13 +854,13 @@ fn a_format_given_as_text_is_made_once_and_names_what_it_misses() {
     let riff = "meta: {id: riff}\nseq:\n  - {id: x, type: u1}\n";
     let leaf = "meta: {id: leaf}\nseq:\n  - {id: y, type: u1}\n";
     let mut imports = BTreeMap::from([("riff.ksy".to_string(), riff.to_string())]);
-    let Err(e) = ksy::from_text("main.ksy", main, &imports, 0) else {
+    let Err(e) = ksy::from_text("main.ksy", main, &imports, 0, None) else {
         panic!("an import is missing");
     };
     assert_eq!(e.missing, ["leaf"]);
     assert!(e.to_string().contains("leaf"), "{e}");
     imports.insert("leaf".into(), leaf.into());
-    let f = ksy::from_text("main.ksy", main, &imports, 0).unwrap();
+    let f = ksy::from_text("main.ksy", main, &imports, 0, None).unwrap();
     let t = hexlens_core::decode_as(f, &[7u8, 9].as_slice()).tree;
     assert_eq!(val(&t, "r/x"), Value::U(7));
     assert_eq!(val(&t, "l/y"), Value::U(9));

@@ -57,6 +57,9 @@ export interface DecodeOptions {
   /** Apply the `.ksy` from this byte of the file (a structure inside
    * another file). */
   at?: number;
+  /** Apply it to this many bytes from `at` (default: to the file's end):
+   * its stream ends there. */
+  size?: number;
 }
 
 /** A node of the tree: the JSON contract's keys (without `children`) and
@@ -283,6 +286,19 @@ struct Opts {
     ksy: Option<String>,
     imports: std::collections::BTreeMap<String, String>,
     at: Option<f64>,
+    size: Option<f64>,
+}
+
+/// An offset or length option: a whole number of bytes.
+fn byte_count(v: Option<f64>, what: &str) -> Result<Option<u64>, JsError> {
+    match v {
+        None => Ok(None),
+        Some(a) if a >= 0.0 && a.fract() == 0.0 && a <= 2f64.powi(53) => Ok(Some(a as u64)),
+        Some(a) => Err(JsError::new(&format!(
+            "bad options: {what} {a} is not a byte {}",
+            if what == "at" { "offset" } else { "count" }
+        ))),
+    }
 }
 
 /// An options argument: `T`'s default when absent, else an object with no
@@ -318,12 +334,12 @@ fn read_options<T: serde::de::DeserializeOwned + Default>(
 fn options(v: &JsValue) -> Result<OpenOptions, JsError> {
     let o: Opts = read_options(
         v,
-        &["scan", "prefetch", "ksy", "imports", "at"],
-        "{scan: boolean, prefetch: number, ksy: string, imports: {name: string}, at: number}",
+        &["scan", "prefetch", "ksy", "imports", "at", "size"],
+        "{scan: boolean, prefetch: number, ksy: string, imports: {name: string}, at: number, size: number}",
     )?;
-    if o.ksy.is_none() && (o.at.is_some() || !o.imports.is_empty()) {
+    if o.ksy.is_none() && (o.at.is_some() || o.size.is_some() || !o.imports.is_empty()) {
         return Err(JsError::new(
-            "bad options: `at` and `imports` go with `ksy`",
+            "bad options: `at`, `size` and `imports` go with `ksy`",
         ));
     }
     if o.ksy.is_some() && o.scan {
@@ -331,18 +347,11 @@ fn options(v: &JsValue) -> Result<OpenOptions, JsError> {
             "bad options: `scan` and `ksy` exclude each other",
         ));
     }
-    let at = match o.at {
-        None => 0,
-        Some(a) if a >= 0.0 && a.fract() == 0.0 && a <= 2f64.powi(53) => a as u64,
-        Some(a) => {
-            return Err(JsError::new(&format!(
-                "bad options: at {a} is not a byte offset"
-            )))
-        }
-    };
+    let at = byte_count(o.at, "at")?.unwrap_or(0);
+    let size = byte_count(o.size, "size")?;
     let format = match &o.ksy {
         Some(text) => Some(handle::Given(
-            hexlens_core::ksy::from_text("format.ksy", text, &o.imports, at)
+            hexlens_core::ksy::from_text("format.ksy", text, &o.imports, at, size)
                 .map_err(|e| JsError::new(&format!("the .ksy is refused: {e}")))?,
         )),
         None => None,

@@ -297,7 +297,7 @@ mod worker {
     }
 
     /// The `.ksy` format a message gives (`ksy: {name, text, imports:
-    /// {name: text}, at}`: an `open`, or a question to the tools module
+    /// {name: text}, at, size}`: an `open`, or a question to the tools module
     /// about a file decoded with one), compiled and registered; `None` if
     /// it gives none.
     #[cfg(any(feature = "ksy", feature = "tools"))]
@@ -320,7 +320,10 @@ mod worker {
             }
         }
         let at = uint(&k, "at").unwrap_or(0);
-        Some(hexlens_core::ksy::from_text(&name, &text, &imports, at))
+        let size = uint(&k, "size");
+        Some(hexlens_core::ksy::from_text(
+            &name, &text, &imports, at, size,
+        ))
     }
 
     /// A number field as a `u64` (absent or negative: `None`).
@@ -889,6 +892,13 @@ mod worker {
 /// `worker_handle`): nothing to do at start.
 #[cfg(target_arch = "wasm32")]
 pub fn main() {}
+
+/// The worker's allocator: smaller in the download than the standard
+/// library's, and faster on a decoder's many small allocations
+/// (bench/RESULTS.md, "App transfer size").
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 #[cfg(not(target_arch = "wasm32"))]
 pub fn main() {

@@ -129,14 +129,18 @@ const PREVIEW_BYTES: u64 = 32;
 
 /// Decodes the builder's file with `spec` into its root.
 pub fn decode(spec: &Arc<Spec>, b: &mut Builder) -> DResult<()> {
-    decode_at(spec, b, 0)
+    decode_at(spec, b, 0, None)
 }
 
-/// Decodes the file with `spec` from byte `at` on: at 0 the root is the
-/// format's top-level object; further in, that object is the root's child
-/// named by the format's id (a structure inside another file).
-pub fn decode_at(spec: &Arc<Spec>, b: &mut Builder, at: u64) -> DResult<()> {
-    let len = b.file_len().saturating_sub(at);
+/// Decodes the file with `spec` from byte `at` on (`size` bytes of it, or to
+/// its end): over the whole file the root is the format's top-level object;
+/// over a part of it, that object is the root's child named by the format's
+/// id (a structure inside another file), its stream ending where the part
+/// ends.
+pub fn decode_at(spec: &Arc<Spec>, b: &mut Builder, at: u64, size: Option<u64>) -> DResult<()> {
+    let rest = b.file_len().saturating_sub(at);
+    let len = size.map_or(rest, |n| n.min(rest));
+    let whole = at == 0 && size.is_none();
     let file = Io {
         buf: None,
         base: at,
@@ -147,7 +151,7 @@ pub fn decode_at(spec: &Arc<Spec>, b: &mut Builder, at: u64) -> DResult<()> {
     };
     let mut run = Run::new(spec, b, Vec::new(), vec![file], len);
     let root = run.b.current();
-    let (name, into) = if at > 0 {
+    let (name, into) = if !whole {
         (Some((Name::from(spec.id.clone()), Some(len))), None)
     } else {
         (None, Some(root))
@@ -155,7 +159,7 @@ pub fn decode_at(spec: &Arc<Spec>, b: &mut Builder, at: u64) -> DResult<()> {
     let r = run.object(spec.root, 0, None, Vec::new(), name, into);
     let r = run.end(r.map(|_| ()), root);
     match r {
-        Err(Stop) if at > 0 && !run.b.tree().is_damaged(root) => Ok(()),
+        Err(Stop) if !whole && !run.b.tree().is_damaged(root) => Ok(()),
         other => other,
     }
 }

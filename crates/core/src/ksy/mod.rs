@@ -118,10 +118,12 @@ impl std::fmt::Display for TextError {
 }
 
 /// The formats [`from_text`] registered, by everything they were made from.
-type Registered = HashMap<(String, String, BTreeMap<String, String>, u64), &'static Format>;
+type Registered =
+    HashMap<(String, String, BTreeMap<String, String>, u64, Option<u64>), &'static Format>;
 
 /// The registry entry of the `.ksy` format `text` (called `name` in
-/// messages), with `imports` (see [`MapImporter`]), applied from byte `at`:
+/// messages), with `imports` (see [`MapImporter`]), applied from byte `at`
+/// to `size` bytes of the file (`None`: to its end, see [`format_in`]):
 /// registered the first time, found after that (a program that decodes
 /// many files with one format makes its entry once).
 pub fn from_text(
@@ -129,9 +131,16 @@ pub fn from_text(
     text: &str,
     imports: &BTreeMap<String, String>,
     at: u64,
+    size: Option<u64>,
 ) -> Result<&'static Format, TextError> {
     static SEEN: OnceLock<Mutex<Registered>> = OnceLock::new();
-    let key = (name.to_string(), text.to_string(), imports.clone(), at);
+    let key = (
+        name.to_string(),
+        text.to_string(),
+        imports.clone(),
+        at,
+        size,
+    );
     let seen = SEEN.get_or_init(Default::default);
     if let Some(&f) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Ok(f);
@@ -144,7 +153,7 @@ pub fn from_text(
         error,
         missing: imp.missing,
     })?;
-    let f = crate::formats::register(format(spec, at));
+    let f = crate::formats::register(format_in(spec, at, size));
     seen.lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(key, f);
@@ -165,9 +174,16 @@ pub fn load_file(path: &Path, dirs: &[PathBuf]) -> Result<Spec, String> {
 /// entry and its names live as long as the program: made once per format
 /// a program uses). `at`: the format applies from that byte of the file.
 pub fn format(spec: Spec, at: u64) -> Format {
+    format_in(spec, at, None)
+}
+
+/// The registry entry of a `.ksy` format applied to `size` bytes of the file
+/// from byte `at` (`None`: to its end), as [`format`]: its stream ends
+/// there (`size` past the file's end reads to the file's end).
+pub fn format_in(spec: Spec, at: u64, size: Option<u64>) -> Format {
     let spec = Arc::new(spec);
     let name: &'static str = Box::leak(format!("ksy:{}", spec.id).into_boxed_str());
-    let root: &'static str = if at == 0 {
+    let root: &'static str = if at == 0 && size.is_none() {
         Box::leak(spec.id.clone().into_boxed_str())
     } else {
         "file"
@@ -177,7 +193,8 @@ pub fn format(spec: Spec, at: u64) -> Format {
         .iter()
         .map(|e| &*Box::leak(e.clone().into_boxed_str()))
         .collect();
-    let decode: Box<crate::formats::Decode> = Box::new(move |b| interp::decode_at(&spec, b, at));
+    let decode: Box<crate::formats::Decode> =
+        Box::new(move |b| interp::decode_at(&spec, b, at, size));
     Format {
         name,
         root,

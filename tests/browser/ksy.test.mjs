@@ -1,0 +1,285 @@
+// Formats the user describes (.ksy) in the web app, in headless Chromium: a
+// real file decoded with a .ksy shows the tree `hexlens dump --ksy` gives,
+// linked to its bytes; a refused .ksy says its line and key; a missing
+// import is named, then found once added; kept formats are offered for
+// files with their extension after a reload; the interpreter's module is
+// fetched only when a format is used.
+//
+//   HEXLENS_DIST       the built site (default target/browser-dist)
+//   HEXLENS_ARTIFACTS  where screenshots go (default target/browser-artifacts)
+//   HEXLENS_CLI        the hexlens binary (the tree is compared with its dump --ksy)
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { ART, DIST, ROOT, launch, serve } from './harness.mjs';
+
+const CLI = process.env.HEXLENS_CLI;
+const KSY = path.join(ROOT, 'tests/ksy');
+const PNG = path.join(KSY, 'files/debian-nodejs-logo.png');
+const PNG_KSY = path.join(KSY, 'formats/png.ksy');
+const SELF = path.join(KSY, 'oracle/selftest');
+
+let server;
+let base;
+let browser;
+let context;
+let page;
+const requests = [];
+const problems = [];
+
+async function shot(name) {
+  await page.screenshot({ path: path.join(ART, `${name}.png`) });
+}
+
+async function open() {
+  await page.goto(base);
+  await page.waitForSelector('.toolbar');
+}
+
+async function pickFile(name, bytes) {
+  const input = (await page.$('#file-input')) ? '#file-input' : '#file-input-empty';
+  await page.setInputFiles(input, { name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+}
+
+async function pickFormats(files) {
+  await page.setInputFiles(
+    '#format-input',
+    files.map(([name, text]) => ({ name, mimeType: 'text/yaml', buffer: Buffer.from(text) })),
+  );
+}
+
+async function waitForFormat(name, format) {
+  await page.waitForFunction(
+    ([n, f]) => document.querySelector('#file-info .file-name')?.textContent === n &&
+      document.querySelector('#file-info .badge')?.textContent === f &&
+      document.querySelector('#tree[data-decoded=true]') &&
+      document.querySelector('#hex .hrow:not(.pending)'),
+    [name, format],
+  );
+}
+
+function dump(file, ksy, ...args) {
+  const r = spawnSync(CLI, ['dump', file, '--ksy', ksy, '--json', ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  assert.ok(r.status === 0 || r.status === 1, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+const row = (p) => `#tree .trow[data-path="${p}"]`;
+
+/** Opens the row at path `p` if it is closed. */
+async function expand(p) {
+  await page.waitForSelector(row(p));
+  if ((await page.getAttribute(row(p), 'aria-expanded')) === 'false') await page.click(`${row(p)} .twisty`);
+}
+
+async function highlighted() {
+  return page.$$eval('#hex .hx .c[data-h~=hl], #hex .hrow[data-hall] .hx .c', (els) => els.map((e) => Number(e.dataset.o)));
+}
+
+const range = (start, end) => Array.from({ length: end - start }, (_, i) => start + i);
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(DIST, 'index.html')), `no build in ${DIST}: run scripts/test-browser.sh`);
+  assert.ok(CLI && fs.existsSync(CLI), `HEXLENS_CLI (${CLI}) must name the hexlens binary`);
+  fs.mkdirSync(ART, { recursive: true });
+  ({ server, base } = await serve());
+  browser = await launch();
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light', serviceWorkers: 'block' });
+  context.on('request', (r) => requests.push(r.url()));
+  page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console error: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`);
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+test('a PNG decoded with png.ksy shows the tree of hexlens dump --ksy, linked to its bytes', async () => {
+  await open();
+  const png = fs.readFileSync(PNG);
+  await pickFile('logo.png', png);
+  await page.waitForSelector('#tree[data-decoded=true]');
+  // Opening a file fetches no interpreter: it comes with the first format.
+  assert.ok(!requests.some((u) => u.includes('hexlens-worker-ksy')), 'the .ksy module was fetched before a format was used');
+  await pickFormats([['png.ksy', fs.readFileSync(PNG_KSY, 'utf8')]]);
+  await waitForFormat('logo.png', 'ksy:png');
+  assert.ok(requests.some((u) => u.includes('hexlens-worker-ksy_bg.wasm')), 'the .ksy module was not fetched');
+  const want = dump(PNG, PNG_KSY);
+  assert.equal(want.format, 'ksy:png');
+  // The root's children, in order, with the dump's spans.
+  await page.waitForSelector(row('chunks'));
+  const top = await page.$$eval('#tree .trow', (rs) =>
+    rs.map((r) => [r.dataset.path, Number(r.dataset.start), Number(r.dataset.end)]).filter(([p]) => p && !p.includes('/')),
+  );
+  assert.deepEqual(top, want.tree.children.map((c) => [c.name, c.start, c.end]));
+  // Open the chunk list and its first chunk: rows as the dump has them.
+  await expand('chunks');
+  await page.waitForSelector(row('chunks/[0]'));
+  await expand('chunks/[0]');
+  await page.waitForSelector(row('chunks/[0]/kind'));
+  const chunk = want.tree.children.find((c) => c.name === 'chunks').children[0];
+  for (const c of chunk.children) {
+    const r = page.locator(row(`chunks/[0]/${c.name}`));
+    assert.equal(Number(await r.getAttribute('data-start')), c.start, c.name);
+    assert.equal(Number(await r.getAttribute('data-end')), c.end, c.name);
+  }
+  // Hovering a row lights exactly its bytes.
+  const kind = chunk.children.find((c) => c.name === 'kind');
+  await page.locator(row('chunks/[0]/kind')).hover();
+  await page.waitForSelector('#hex .c[data-h~=hl], #hex .hrow[data-hall] .c');
+  assert.deepEqual(await highlighted(), range(kind.start, kind.end));
+  // Hovering a byte lights its innermost owner.
+  await page.hover(`#hex .hx .c[data-o="${kind.start + 1}"]`);
+  await page.waitForSelector(`${row('chunks/[0]/kind')}.hovered`);
+  await shot('ksy-01-png');
+  // Back to hexlens's own decoders: the file is raw bytes to them.
+  await page.click('#format-builtin');
+  await page.waitForFunction(() => document.querySelector('#file-info .badge')?.textContent === 'raw');
+  assert.deepEqual(problems, []);
+});
+
+test('a refused .ksy says its line and key; a missing import is named, then found once added', async () => {
+  await open();
+  const bin = fs.readFileSync(path.join(SELF, 'imp_main.bin'));
+  await pickFile('imp_main.bin', bin);
+  await page.waitForSelector('#tree[data-decoded=true]');
+  await pickFormats([['bad.ksy', 'meta:\n  id: bad\nseq:\n  - id: a\n    type: u9\n']]);
+  const failed = page.locator('#notice-failed');
+  await failed.waitFor();
+  assert.match(await failed.textContent(), /bad\.ksy: line 5, column \d+: \/seq\/0\/type: unknown type 'u9'/);
+  await shot('ksy-02-refused');
+  // A format whose imports are not kept yet: the error names them.
+  await pickFormats([['imp_main.ksy', fs.readFileSync(path.join(SELF, 'imp_main.ksy'), 'utf8')]]);
+  await page.waitForFunction(() => /imp_rel/.test(document.querySelector('#notice-failed')?.textContent ?? ''));
+  // Adding them (with what they import in turn) decodes the file.
+  await pickFormats([
+    ['imp_rel.ksy', fs.readFileSync(path.join(SELF, 'imp_rel.ksy'), 'utf8')],
+    ['imp_abs.ksy', fs.readFileSync(path.join(SELF, 'lib/common/imp_abs.ksy'), 'utf8')],
+    ['imp_leaf.ksy', fs.readFileSync(path.join(SELF, 'lib/common/imp_leaf.ksy'), 'utf8')],
+    ['imp_main.ksy', fs.readFileSync(path.join(SELF, 'imp_main.ksy'), 'utf8')],
+  ]);
+  await waitForFormat('imp_main.bin', 'ksy:imp_main');
+  const want = dump(path.join(SELF, 'imp_main.bin'), path.join(SELF, 'imp_main.ksy'), '--ksy-path', path.join(SELF, 'lib'));
+  const top = await page.$$eval('#tree .trow', (rs) => rs.map((r) => r.dataset.path).filter((p) => p && !p.includes('/')));
+  assert.deepEqual(top, want.tree.children.map((c) => c.name));
+});
+
+test('kept formats stay after a reload and are offered for files with their extension', async () => {
+  await open();
+  const png = fs.readFileSync(PNG);
+  await pickFile('again.png', png);
+  await page.waitForSelector('#tree[data-decoded=true]');
+  const offer = page.locator('#format-offer', { hasText: 'Decode as png' });
+  await offer.waitFor();
+  await offer.click();
+  await waitForFormat('again.png', 'ksy:png');
+  assert.deepEqual(problems, []);
+});
+
+test('the format editor decodes again as one types, marks an error at its line, and applies the format to a part of the file', async () => {
+  await open();
+  const png = fs.readFileSync(PNG);
+  // The PNG inside a file: ten bytes before it, seven after.
+  const inside = Buffer.concat([Buffer.alloc(10, 0x11), png, Buffer.alloc(7, 0xee)]);
+  const file = path.join(ART, 'ksy-inside.bin');
+  fs.writeFileSync(file, inside);
+  await pickFile('inside.bin', inside);
+  await page.waitForSelector('#tree[data-decoded=true]');
+  const text = fs.readFileSync(PNG_KSY, 'utf8');
+  await pickFormats([['png.ksy', text]]);
+  await waitForFormat('inside.bin', 'ksy:png');
+  await page.click('#format-edit');
+  await page.waitForSelector('#ksy-editor:not([hidden])');
+  assert.equal(await page.inputValue('#ksy-text'), text);
+  // Applied to the PNG's bytes: the tree is the dump's with --at and --size.
+  await page.fill('#ksy-at', '0xA');
+  await page.fill('#ksy-size', String(png.length));
+  await page.dispatchEvent('#ksy-size', 'change');
+  await page.waitForSelector(`${row('png')}[data-start="10"]`);
+  const want = dump(file, PNG_KSY, '--at', '10', '--size', String(png.length));
+  const top = await page.$$eval('#tree .trow', (rs) =>
+    rs.map((r) => [r.dataset.path, Number(r.dataset.start), Number(r.dataset.end)]).filter(([p]) => p && !p.includes('/')),
+  );
+  assert.deepEqual(top, want.tree.children.map((c) => [c.name, c.start, c.end]));
+  assert.equal(top.find(([p]) => p === 'png')[2], 10 + png.length);
+  // An error as one types: marked at its line, said under the text.
+  const lines = text.split('\n');
+  const bad = lines.findIndex((l) => l.includes('type: u4'));
+  const broken = lines.map((l, i) => (i === bad ? l.replace('type: u4', 'type: u9') : l)).join('\n');
+  await page.fill('#ksy-text', broken);
+  await page.waitForSelector('#ksy-editor .ksy-ln.err');
+  assert.equal(await page.textContent('#ksy-editor .ksy-ln.err'), String(bad + 1));
+  assert.match(await page.textContent('#ksy-status'), new RegExp(`png\\.ksy: line ${bad + 1}, column \\d+: .*unknown type 'u9'`));
+  await shot('ksy-03-editor-error');
+  // Mended, and a field renamed: decoded again, the mark gone.
+  await page.fill('#ksy-text', text.replace('- id: signature', '- id: magic'));
+  await page.waitForSelector(row('png/magic'));
+  assert.equal(await page.$('#ksy-editor .ksy-ln.err'), null);
+  assert.match(await page.textContent('#ksy-status'), /Decoded with png\.ksy/);
+  // The selected bytes: the format applied to them.
+  await page.click('#ksy-editor button:text("Whole file")');
+  await page.waitForFunction(() => !document.querySelector('#tree .trow[data-path="png"]') && document.querySelector('#tree[data-decoded=true]'));
+  await page.click('#hex .hx .c[data-o="10"]');
+  await page.click('#hex .hx .c[data-o="17"]', { modifiers: ['Shift'] });
+  await page.click('#ksy-editor button:text("Selection")');
+  await page.waitForSelector(`${row('png')}[data-start="10"][data-end="18"]`);
+  assert.equal(await page.inputValue('#ksy-at'), '0xA');
+  assert.equal(await page.inputValue('#ksy-size'), '0x8');
+  await shot('ksy-04-editor');
+  // Kept as edited.
+  assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('hexlens.ksy'))['png.ksy']), text.replace('- id: signature', '- id: magic'));
+  await page.fill('#ksy-text', text);
+  await page.waitForSelector(row('png/signature'));
+  assert.deepEqual(problems, []);
+});
+
+test('a link names the format and where it applies: the same file opened again after a reload is decoded with it, at that place', async () => {
+  await open();
+  const png = fs.readFileSync(PNG);
+  const inside = Buffer.concat([Buffer.alloc(10, 0x11), png, Buffer.alloc(7, 0xee)]);
+  await pickFile('inside.bin', inside);
+  await page.waitForSelector('#tree[data-decoded=true]');
+  await pickFormats([['png.ksy', fs.readFileSync(PNG_KSY, 'utf8')]]);
+  await waitForFormat('inside.bin', 'ksy:png');
+  await page.click('#format-edit');
+  await page.fill('#ksy-at', '10');
+  await page.fill('#ksy-size', String(png.length));
+  await page.dispatchEvent('#ksy-size', 'change');
+  await page.waitForSelector(`${row('png')}[data-start="10"][data-end="${10 + png.length}"]`);
+  await expand('png');
+  await page.locator(row('png/chunks')).click();
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('node') === 'png/chunks');
+  const link = await page.evaluate(() => Object.fromEntries(new URLSearchParams(location.hash.slice(1))));
+  assert.equal(link.ksy, 'png.ksy');
+  assert.match(link.ksyh, /^[0-9a-f]{16}$/);
+  assert.equal(link.ksyat, 'A');
+  assert.equal(link.ksysize, png.length.toString(16).toUpperCase());
+  const url = page.url();
+  await page.goto('about:blank');
+  await page.goto(url);
+  await page.waitForSelector('#empty-state');
+  await pickFile('inside.bin', inside);
+  await waitForFormat('inside.bin', 'ksy:png');
+  await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'png/chunks');
+  assert.equal(await page.getAttribute(row('png'), 'data-start'), '10');
+  // A link whose format this browser keeps with another text: said, and
+  // the file is shown as hexlens decodes it.
+  await page.evaluate(() => localStorage.setItem('hexlens.ksy.offers', localStorage.getItem('hexlens.ksy.offers').replace(/^(png\.ksy \S+ )\S+/m, '$10000000000000000')));
+  await page.goto('about:blank');
+  await page.goto(url);
+  await page.waitForSelector('#empty-state');
+  await pickFile('inside.bin', inside);
+  await page.waitForFunction(() => /does not keep with that text/.test(document.getElementById('copy-status')?.textContent ?? ''));
+  assert.equal(await page.textContent('#file-info .badge'), 'raw');
+  assert.deepEqual(problems, []);
+});
