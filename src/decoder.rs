@@ -30,7 +30,7 @@ pub enum Event {
     /// An answer about the open file.
     Answer {
         job: u32,
-        answer: hexlens_core::protocol::Answer,
+        answer: std::rc::Rc<hexlens_core::protocol::Answer>,
     },
     /// A request could not be carried out.
     Failed { job: u32, message: String },
@@ -202,7 +202,10 @@ fn on_message(e: web_sys::MessageEvent) {
                 Some(e) => Err(e),
                 None => Ok((summary, rows)),
             }),
-            Ok(answer) => Event::Answer { job, answer },
+            Ok(answer) => Event::Answer {
+                job,
+                answer: std::rc::Rc::new(answer),
+            },
             Err(e) => Event::Failed {
                 job,
                 message: format!("the decoder's answer was damaged: {e}"),
@@ -494,8 +497,13 @@ pub mod local {
 
     /// Delivers an answer after the current task, as a message would arrive.
     fn later(job: u32, answer: Answer) {
-        gloo_timers::callback::Timeout::new(0, move || emit(Event::Answer { job, answer }))
-            .forget();
+        gloo_timers::callback::Timeout::new(0, move || {
+            emit(Event::Answer {
+                job,
+                answer: std::rc::Rc::new(answer),
+            })
+        })
+        .forget();
     }
 }
 

@@ -190,16 +190,13 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
                 total,
             }),
             decoder::Event::Answer { job, answer } => {
-                let first = matches!(answer, hexlens_core::protocol::Answer::Decoded { .. });
+                let first = matches!(*answer, hexlens_core::protocol::Answer::Decoded { .. });
                 if first {
                     // "received": the worker's first answer arrived; "decoded":
                     // the store has taken it in.
                     mark("hexlens:received");
                 }
-                dispatch.dispatch(Action::Answer {
-                    load: job,
-                    answer: Rc::new(answer),
-                });
+                dispatch.dispatch(Action::Answer { load: job, answer });
                 if first {
                     mark("hexlens:decoded");
                 }

@@ -44,10 +44,7 @@ fn Harness(p: &HarnessProps) -> Html {
             let sink = d.clone();
             crate::decoder::set_sink(Callback::from(move |e| {
                 if let crate::decoder::Event::Answer { job, answer } = e {
-                    sink.dispatch(Action::Answer {
-                        load: job,
-                        answer: Rc::new(answer),
-                    });
+                    sink.dispatch(Action::Answer { load: job, answer });
                 }
             }));
             let data = doc

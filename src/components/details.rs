@@ -100,6 +100,7 @@ pub fn details(p: &Props) -> Html {
                     if let Some(b) = bits { <dt>{"Bits"}</dt><dd class="mono">{b}</dd> }
                     if let Some(v) = n.value.clone() { <dt>{"Value"}</dt><dd class="mono value">{v}</dd> }
                     if let Some(d) = n.display.clone() { <dt>{"Display"}</dt><dd class="value">{d}</dd> }
+                    if let Some(d) = n.doc.clone() { <dt>{"Doc"}</dt><dd class="doc" id="details-doc">{d}</dd> }
                     if n.value.is_none() && n.display.is_none() {
                         <dt>{"Content"}</dt><dd class="muted">{n.text.clone()}</dd>
                     }

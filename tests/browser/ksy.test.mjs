@@ -141,6 +141,11 @@ test('a PNG decoded with png.ksy shows the tree of hexlens dump --ksy, linked to
   // Hovering a byte lights its innermost owner.
   await page.hover(`#hex .hx .c[data-o="${kind.start + 1}"]`);
   await page.waitForSelector(`${row('chunks/[0]/kind')}.hovered`);
+  // The details say what the .ksy says of a node: the format's doc at its root.
+  await page.locator('#tree .trow[data-path=""]').click();
+  await page.waitForSelector('#details-doc');
+  assert.equal(await page.textContent('#details-doc'), 'A PNG file is an 8-byte signature followed by length-prefixed, CRC-checked chunks.');
+  await page.locator(row('chunks/[0]/kind')).hover();
   await shot('ksy-01-png');
   // Back to hexlens's own decoders: the file is raw bytes to them.
   await page.click('#format-builtin');

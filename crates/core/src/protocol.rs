@@ -63,6 +63,9 @@ pub struct NodeInfo {
     pub value: Option<String>,
     /// Details only: the decoder's rendering of the value.
     pub display: Option<String>,
+    /// Details only: what the format's description says of the node (a
+    /// `.ksy` field's `doc`).
+    pub doc: Option<String>,
 }
 
 impl NodeInfo {
@@ -500,6 +503,7 @@ impl Out {
         }
         self.opt_str(&n.value);
         self.opt_str(&n.display);
+        self.opt_str(&n.doc);
     }
     fn opt_info(&mut self, n: &Option<NodeInfo>) {
         match n {
@@ -832,6 +836,7 @@ impl In<'_> {
             crumbs,
             value: self.opt_str()?,
             display: self.opt_str()?,
+            doc: self.opt_str()?,
         })
     }
     fn opt_info(&mut self) -> Result<Option<NodeInfo>, String> {

@@ -130,6 +130,10 @@ pub struct Session<S: ByteSource> {
     src: S,
     tree: Tree,
     format: &'static str,
+    /// What the format says of a node, if it says anything ([`Format::doc`]).
+    ///
+    /// [`Format::doc`]: crate::formats::Format::doc
+    doc: Option<&'static crate::formats::DocOf>,
     open: HashSet<NodeId>,
     /// The visible rows for `open`, and the generation they follow.
     rows: Vec<NodeId>,
@@ -164,7 +168,9 @@ impl<S: ByteSource> Session<S> {
         };
         let mut d = crate::decode_as_or_with(format, &src, &opts);
         view::prefetch(&src, &mut d.tree, view::Budget::default());
-        Self::with_tree(src, d.format, d.tree)
+        let mut s = Self::with_tree(src, d.format, d.tree);
+        s.doc = format.and_then(|f| f.doc);
+        s
     }
 
     /// A session over a tree decoded already (tests and tools).
@@ -173,6 +179,7 @@ impl<S: ByteSource> Session<S> {
             src,
             tree,
             format,
+            doc: None,
             open: HashSet::new(),
             rows: Vec::new(),
             gen: 0,
@@ -341,6 +348,10 @@ impl<S: ByteSource> Session<S> {
                 .display
                 .as_deref()
                 .map(|d| clip::plain(d, clip::DETAILS));
+            n.doc = self
+                .doc
+                .and_then(|f| f(t, id))
+                .map(|d| clip::plain(&d, clip::DETAILS));
             let sp = node.span;
             n.bits = (!sp.is_byte_aligned()).then_some((sp.start, sp.end));
         }
@@ -374,6 +385,7 @@ impl<S: ByteSource> Session<S> {
             crumbs: Vec::new(),
             value: None,
             display: None,
+            doc: None,
         }
     }
 

@@ -551,9 +551,11 @@ types:
     assert_eq!(d.tree.value(words), Some(Value::U(1000)));
     // Opened, every page is the eager tree's.
     let opened = same_in_pages(text, &data, 1 << 20, Some(64));
-    // Lists of integers and of fixed-size byte runs; a list of objects is
-    // not paged (an element that fails ends a list, which a page cannot know).
-    assert_eq!(opened, 16 + 16);
+    // Lists of integers and of fixed-size byte runs, and the `repeat: eos`
+    // of objects (100 of them: its pages found by reading it); a counted
+    // list of objects is not paged (an element that fails ends a list,
+    // which a page cannot know).
+    assert_eq!(opened, 16 + 16 + 2);
     let points = d.tree.find("points").unwrap();
     assert!(!d.tree.children(points).iter().any(|&p| d.tree.is_page(p)));
 }
@@ -864,4 +866,90 @@ fn a_format_given_as_text_is_made_once_and_names_what_it_misses() {
     let t = hexlens_core::decode_as(f, &[7u8, 9].as_slice()).tree;
     assert_eq!(val(&t, "r/x"), Value::U(7));
     assert_eq!(val(&t, "l/y"), Value::U(9));
+}
+
+#[test]
+fn a_node_s_details_carry_what_the_ksy_says_of_it() {
+    let text = "meta: {id: t, endian: le}\ndoc: The whole.\nseq:\n  - id: a\n    type: u1\n    doc: First byte.\n  - id: items\n    type: item\n    repeat: expr\n    repeat-expr: 2\n    doc: The items.\n  - id: s\n    type:\n      switch-on: a\n      cases:\n        1: one\n  - id: plain\n    type: u1\ntypes:\n  item:\n    doc: An item.\n    seq:\n      - id: x\n        type: u1\n        doc-ref: Spec 1.2\n  one:\n    seq:\n      - id: y\n        type: u1\n        doc: |\n          Y of one.\n";
+    let data = vec![0xEE, 1, 5, 6, 7, 8];
+    // Over a whole file (the format's data without the byte before it).
+    let doc = |from: usize, path: &str| {
+        let spec = ksy::compile("t.ksy", text, &mut NoImports).unwrap();
+        let f = hexlens_core::formats::register(ksy::format_in(spec, 0, None));
+        let s = hexlens_core::session::Session::open_as(data[from..].to_vec(), Some(f), false);
+        let t = hexlens_core::decode_as(f, &data[from..].to_vec()).tree;
+        let id = t.find(path).unwrap_or_else(|| panic!("no {path}"));
+        s.node(id).unwrap().doc
+    };
+    let s = |v: &str| Some(v.to_string());
+    assert_eq!(doc(1, ""), s("The whole."));
+    assert_eq!(doc(1, "a"), s("First byte."));
+    assert_eq!(doc(1, "items"), s("The items."));
+    assert_eq!(doc(1, "items/[1]"), s("The items."));
+    assert_eq!(doc(1, "items/[0]/x"), s("See: Spec 1.2"));
+    assert_eq!(doc(1, "s"), None);
+    assert_eq!(doc(1, "s/y"), s("Y of one."));
+    assert_eq!(doc(1, "plain"), None);
+    // Applied inside a file: the file's root says nothing, the format's object what its type does.
+    let inside = |path: &str| {
+        let spec = ksy::compile("t.ksy", text, &mut NoImports).unwrap();
+        let f = hexlens_core::formats::register(ksy::format_in(spec, 1, None));
+        let s = hexlens_core::session::Session::open_as(data.clone(), Some(f), false);
+        let t = hexlens_core::decode_as(f, &data).tree;
+        s.node(t.find(path).unwrap()).unwrap().doc
+    };
+    assert_eq!(inside(""), None);
+    assert_eq!(inside("t"), s("The whole."));
+    assert_eq!(inside("t/items/[0]/x"), s("See: Spec 1.2"));
+}
+
+#[test]
+fn an_unsized_repeat_eos_comes_in_pages_found_by_reading_it() {
+    // Records of 1 to 7 bytes end to end: where each starts is known only
+    // by reading the ones before it.
+    let text = "meta: {id: t, endian: le}\nseq:\n  - {id: magic, contents: [0x52]}\n  - {id: records, type: record, repeat: eos}\ntypes:\n  record:\n    seq:\n      - {id: len, type: u1}\n      - {id: body, size: len}\n";
+    let mut data = vec![0x52];
+    for i in 0..2500u32 {
+        let len = (i % 7) as u8;
+        data.push(len);
+        data.extend(std::iter::repeat_n(i as u8, len as usize));
+    }
+    let spec = ksy::compile("t.ksy", text, &mut NoImports).unwrap();
+    let f = hexlens_core::formats::register(ksy::format(spec, 0));
+    let opts = hexlens_core::Options {
+        lazy_threshold: Some(64),
+        page_size: Some(1000),
+        ..Default::default()
+    };
+    let d = hexlens_core::decode_as_with(f, &data.as_slice(), &opts);
+    let t = &d.tree;
+    t.validate(data.len() as u64).unwrap();
+    let list = t.find("records").unwrap();
+    let pages: Vec<String> = t
+        .children(list)
+        .iter()
+        .map(|&c| t.name(c).to_string())
+        .collect();
+    assert_eq!(pages, ["[0…999]", "[1000…1999]", "[2000…2499]"]);
+    assert!(t.children(list).iter().all(|&c| t.is_lazy(c)));
+    assert_eq!(t.value(list), Some(Value::U(2500)));
+    assert!(t.len() < 20, "{} nodes before a page is opened", t.len());
+    // Each page spans its records' bytes.
+    let second = t.children(list)[1];
+    let at = |i: u32| 1 + (0..i).map(|k| 1 + (k % 7) as u64).sum::<u64>();
+    assert_eq!(
+        (t.span(second).start, t.span(second).end),
+        (at(1000) * 8, at(2000) * 8)
+    );
+    // Opened (the three pages), the pages are the eager tree.
+    assert_eq!(same_in_pages(text, &data, 64, Some(1000)), 3);
+    // A record past the end: the list is read as any list, its error where it is.
+    let mut bad = data.clone();
+    bad.push(9);
+    let d = hexlens_core::decode_as_with(f, &bad.as_slice(), &opts);
+    let list = d.tree.find("records").unwrap();
+    assert!(d.tree.is_damaged(list));
+    assert_eq!(d.tree.children(list).len(), 2501);
+    // Short lists stay as they were.
+    assert_eq!(same_in_pages(text, &data[..200], 64, Some(1000)), 0);
 }

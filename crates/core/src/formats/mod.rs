@@ -43,12 +43,18 @@ pub struct Format {
     pub embedded: Option<Embedded>,
     /// Decodes the whole file into the builder's root.
     pub decode: &'static Decode,
+    /// What the format's own description says of a node of a tree it
+    /// decoded (a `.ksy` field's `doc`), shown in its details.
+    pub doc: Option<&'static DocOf>,
 }
 
 /// A format's decode function (see [`Format::decode`]): a plain function for a
 /// format compiled in, a closure holding its description for one registered
 /// at run time.
 pub type Decode = dyn Fn(&mut Builder) -> DResult<()> + Send + Sync;
+
+/// A format's words on node `id` of a tree it decoded ([`Format::doc`]).
+pub type DocOf = dyn Fn(&crate::tree::Tree, crate::NodeId) -> Option<String> + Send + Sync;
 
 /// A format's probe (see [`Format::probe`]).
 pub type Probe = fn(&dyn ByteSource) -> bool;
@@ -398,6 +404,7 @@ mod tests {
             head_probe: false,
             embedded: None,
             decode: &decode,
+            doc: None,
         });
         assert!(std::ptr::eq(by_name("runtime-test").unwrap(), f));
         assert!(formats().iter().any(|g| std::ptr::eq(*g, f)));

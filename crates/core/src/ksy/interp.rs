@@ -1012,6 +1012,11 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         if let Some((count, size)) = self.pageable(o, io, a) {
             return self.paged(o, io, a, name, count, size);
         }
+        if self.skimmable(io, a) {
+            if let Some(v) = self.skim_paged(o, io, a, name.clone())? {
+                return Ok(v);
+            }
+        }
         // The list's node, then its elements.
         let list = if self.mk {
             let s = &self.ios[io as usize];
@@ -1099,39 +1104,8 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         while first < count {
             let last = (first + page).min(count) - 1;
             let start = from + first * size;
-            let (spec, frozen) = (self.shared.clone(), self.frozen.clone());
             let len = (last - first + 1) * size;
-            let open = move |b: &mut Builder| -> DResult<()> {
-                let Some(arena) = frozen.get() else {
-                    let at = b.current();
-                    b.set_error(at, "the decode this page belongs to did not finish");
-                    return Err(Stop);
-                };
-                let mut run = Run::new(&spec, b, arena.objs.clone(), arena.ios.clone(), len);
-                let s = &mut run.ios[io as usize];
-                (s.pos, s.bits_left) = (start, 0);
-                let def = &spec.types[ty];
-                let a = if instance {
-                    &def.instances[k]
-                } else {
-                    &def.seq[k]
-                };
-                let at = run.b.current();
-                let mut r = Ok(());
-                for i in first..=last {
-                    if let Err(f) = run.one(
-                        o,
-                        io,
-                        a,
-                        Name::Index(i.min(u32::MAX as u64) as u32),
-                        Some(i as i128),
-                    ) {
-                        r = Err(f);
-                        break;
-                    }
-                }
-                run.end(r, at)
-            };
+            let open = self.page_of(o, io, (ty, k, instance), (first, last), start, len);
             if self.b.page(first, last, base + start, len, open).is_err() {
                 break;
             }
@@ -1142,6 +1116,148 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
         self.b.close_at((base + from + count * size) * 8);
         self.b.tree_mut().set_uint(list, count);
         Ok(Val::Nil)
+    }
+
+    /// True if repeated field `a` may come in pages found by reading its
+    /// elements without making their nodes (see [`Run::skim_paged`]): a
+    /// `repeat: eos` of objects, in the file's bytes, that no expression
+    /// reads, when the builder pages lists and leaves parts lazy.
+    fn skimmable(&self, io: u32, a: &Attr) -> bool {
+        self.mk
+            && !a.used
+            && matches!(a.repeat, Repeat::Eos)
+            && matches!(a.ty, TypeSpec::User { .. } | TypeSpec::Switch { .. })
+            && self.ios[io as usize].buf.is_none()
+            && self.b.page_size().is_some()
+            && self.b.lazy_threshold().is_some()
+            && a.process.is_none()
+            && a.terminator.is_none()
+            && a.contents.is_none()
+            && a.valid.is_none()
+            && a.cond.is_none()
+            && a.size.is_none()
+            && !a.size_eos
+    }
+
+    /// Repeated field `a` of object `o` (see [`Run::skimmable`]), its
+    /// elements' sizes known only by reading them: read to the stream's end
+    /// for where each page of elements starts, without making a node, then
+    /// made a list of pages, each decoded when opened. The tree holds a
+    /// node per page until one is opened, whatever the list's length.
+    /// `None` (the stream put back where the list starts) when the list is
+    /// not longer than a page or an element fails or reads nothing: it is
+    /// then read as any list is, which shows the failure where it is.
+    fn skim_paged(&mut self, o: u32, io: u32, a: &Attr, name: Name) -> R<Option<Val>> {
+        let Some(page) = self.b.page_size().map(|p| p.max(1) as u64) else {
+            return Ok(None);
+        };
+        let from = self.ios[io as usize].pos;
+        let mut starts = vec![from];
+        let mut count = 0u64;
+        self.mk = false;
+        let whole = loop {
+            let s = &self.ios[io as usize];
+            if s.pos >= s.len && s.bits_left == 0 {
+                break true;
+            }
+            if count >= MAX_REPEAT {
+                break false;
+            }
+            let before = (s.pos, s.bits_left);
+            let index = Name::Index(count.min(u32::MAX as u64) as u32);
+            // The element's objects and streams: nothing outside it reads
+            // them (no expression reads the list), so they go once it is read.
+            let marks = (self.objs.len(), self.ios.len());
+            let r = self.one(o, io, a, index, Some(count as i128));
+            self.objs.truncate(marks.0);
+            self.ios.truncate(marks.1);
+            match r {
+                Ok(_) => {}
+                Err(Fail::Spent) => {
+                    self.mk = true;
+                    return Err(Fail::Spent);
+                }
+                Err(_) => break false,
+            }
+            let s = &self.ios[io as usize];
+            if (s.pos, s.bits_left) == before || s.bits_left != 0 {
+                break false;
+            }
+            count += 1;
+            if count.is_multiple_of(page) {
+                starts.push(s.pos);
+            }
+        };
+        self.mk = true;
+        let end = self.ios[io as usize].pos;
+        if !whole || count <= page {
+            let s = &mut self.ios[io as usize];
+            (s.pos, s.bits_left) = (from, 0);
+            return Ok(None);
+        }
+        let at = self.span(io, from, 0);
+        let list = self.open(name, Kind::Array, at)?;
+        let (ty, k, instance) = self.attr_place(o, a);
+        let base = self.ios[io as usize].base;
+        for (p, &start) in starts.iter().enumerate() {
+            let first = p as u64 * page;
+            if first >= count {
+                break;
+            }
+            let last = (first + page).min(count) - 1;
+            let len = starts.get(p + 1).copied().unwrap_or(end) - start;
+            let open = self.page_of(o, io, (ty, k, instance), (first, last), start, len);
+            if self.b.page(first, last, base + start, len, open).is_err() {
+                break;
+            }
+        }
+        let s = &mut self.ios[io as usize];
+        (s.pos, s.bits_left) = (end, 0);
+        self.b.close_at((base + end) * 8);
+        self.b.tree_mut().set_uint(list, count);
+        Ok(Some(Val::Nil))
+    }
+
+    /// What decodes a page of a repeated field of object `o` when it is
+    /// opened: elements `first..=last` of the field at `place` (its type,
+    /// its index, whether it is an instance; see [`Run::attr_place`]), read
+    /// from byte `start` of stream `io`, `len` bytes in all.
+    fn page_of(
+        &self,
+        o: u32,
+        io: u32,
+        (ty, k, instance): (TypeId, usize, bool),
+        (first, last): (u64, u64),
+        start: u64,
+        len: u64,
+    ) -> impl Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static {
+        let (spec, frozen) = (self.shared.clone(), self.frozen.clone());
+        move |b: &mut Builder| -> DResult<()> {
+            let Some(arena) = frozen.get() else {
+                let at = b.current();
+                b.set_error(at, "the decode this page belongs to did not finish");
+                return Err(Stop);
+            };
+            let mut run = Run::new(&spec, b, arena.objs.clone(), arena.ios.clone(), len);
+            let s = &mut run.ios[io as usize];
+            (s.pos, s.bits_left) = (start, 0);
+            let def = &spec.types[ty];
+            let a = if instance {
+                &def.instances[k]
+            } else {
+                &def.seq[k]
+            };
+            let at = run.b.current();
+            let mut r = Ok(());
+            for i in first..=last {
+                let index = Name::Index(i.min(u32::MAX as u64) as u32);
+                if let Err(f) = run.one(o, io, a, index, Some(i as i128)) {
+                    r = Err(f);
+                    break;
+                }
+            }
+            run.end(r, at)
+        }
     }
 
     /// Where field `a` of object `o` is defined: its type, its index, and

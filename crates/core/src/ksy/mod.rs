@@ -193,6 +193,9 @@ pub fn format_in(spec: Spec, at: u64, size: Option<u64>) -> Format {
         .iter()
         .map(|e| &*Box::leak(e.clone().into_boxed_str()))
         .collect();
+    let whole = at == 0 && size.is_none();
+    let words = spec.clone();
+    let doc: Box<crate::formats::DocOf> = Box::new(move |t, id| doc_of(&words, t, id, whole));
     let decode: Box<crate::formats::Decode> =
         Box::new(move |b| interp::decode_at(&spec, b, at, size));
     Format {
@@ -205,5 +208,84 @@ pub fn format_in(spec: Spec, at: u64, size: Option<u64>) -> Format {
         head_probe: true,
         embedded: None,
         decode: Box::leak(decode),
+        doc: Some(Box::leak(doc)),
     }
+}
+
+/// What the `.ksy` says of node `id` of a tree it decoded (`whole`: over the
+/// whole file, the root being the format's top-level object; else that
+/// object is the root's first child): the `doc` of the field the node is
+/// (a list's element: of its list), or of its type when the field says
+/// none, and the field's `doc-ref`s. Found by following the node's names
+/// through the format's types (a `switch-on` field's node through each of
+/// the types it can be); `None` where the `.ksy` says nothing.
+pub fn doc_of(
+    spec: &Spec,
+    t: &crate::tree::Tree,
+    id: crate::NodeId,
+    whole: bool,
+) -> Option<String> {
+    use model::{Member, TypeSpec};
+    let mut chain = Vec::new();
+    let mut cur = Some(id);
+    while let Some(c) = cur.filter(|&c| c != t.root()) {
+        chain.push(c);
+        cur = t.parent(c);
+    }
+    chain.reverse();
+    if !whole {
+        // The format's object under the file's root.
+        if chain.is_empty() {
+            return None;
+        }
+        chain.remove(0);
+    }
+    let user_types = |ty: &TypeSpec| -> Vec<model::TypeId> {
+        match ty {
+            TypeSpec::User { ty, .. } => vec![*ty],
+            TypeSpec::Switch { cases, default, .. } => cases
+                .iter()
+                .map(|(_, c)| c)
+                .chain(default.as_deref())
+                .filter_map(|c| match c {
+                    TypeSpec::User { ty, .. } => Some(*ty),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    let mut types = vec![spec.root];
+    let mut said = spec.types[spec.root].doc.clone();
+    for node in chain {
+        let name = match t.name(node) {
+            crate::tree::NameRef::Str(s) if !s.starts_with('[') => s,
+            // An element of a list, or a page of one.
+            _ => continue,
+        };
+        let attr = types.iter().find_map(|&ty| {
+            let def = &spec.types[ty];
+            match def.member(name)? {
+                Member::Seq(k) => def.seq.get(k),
+                Member::Instance(k) => def.instances.get(k),
+                Member::Param(_) => None,
+            }
+        })?;
+        types = user_types(&attr.ty);
+        let own = attr.doc.clone().or_else(|| match types.as_slice() {
+            [only] => spec.types[*only].doc.clone(),
+            _ => None,
+        });
+        said = match (own, attr.doc_ref.is_empty()) {
+            (Some(d), true) => Some(d),
+            (d, false) => Some(format!(
+                "{}{}See: {}",
+                d.as_deref().unwrap_or(""),
+                if d.is_some() { "\n" } else { "" },
+                attr.doc_ref.join("; ")
+            )),
+            (None, true) => None,
+        };
+    }
+    said.map(|d| d.trim_end().to_string())
 }

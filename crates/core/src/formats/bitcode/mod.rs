@@ -22,6 +22,7 @@ pub const FORMAT: Format = Format {
         extent,
     }),
     decode: &decode,
+    doc: None,
 };
 
 pub(crate) fn probe(src: &dyn ByteSource) -> bool {

@@ -43,6 +43,7 @@ pub const FORMAT: Format = Format {
         extent: |src, offset, _room| blob_extent(src, offset),
     }),
     decode: &decode,
+    doc: None,
 };
 
 /// The probe looks for a magic in the first 64 MiB only, so that a large file no

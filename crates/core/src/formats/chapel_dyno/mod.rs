@@ -54,6 +54,7 @@ pub const FORMAT: Format = Format {
         extent,
     }),
     decode: &decode,
+    doc: None,
 };
 
 /// `FILE_HEADER_MAGIC`: `\x7FLIBCHPL` in little-endian byte order.

@@ -35,6 +35,7 @@ pub const FORMAT: Format = Format {
     head_probe: false,
     embedded: None,
     decode: &decode,
+    doc: None,
 };
 
 /// Most containers decoded from one file.

@@ -58,6 +58,7 @@ pub const FORMAT: Format = Format {
         extent,
     }),
     decode: &decode,
+    doc: None,
 };
 
 /// True if the file starts with the 32-byte MSF 7.00 magic.
