@@ -99,9 +99,10 @@ thread_local! {
     /// True if the open file was scanned for containers on request (its
     /// questions to the tools module say so, so exports match the tree).
     static SCANNED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// The `.ksy` format the open file is decoded with (`{name, text,
-    /// imports}`, see [`crate::ksy::message`]): its questions to the tools
-    /// module carry it, so exports and searches see the same tree.
+    /// The `.ksy` format the open file is decoded with: the `ksy` worker
+    /// module's message for it (`{name, text, imports, hash, at, size}`,
+    /// made by static/ksy.js). Its questions to the tools module carry it,
+    /// so exports and searches see the same tree.
     static KSY: RefCell<Option<JsValue>> = const { RefCell::new(None) };
 }
 
@@ -238,11 +239,7 @@ pub fn send_tools(job: u32, fields: &[(&str, JsValue)]) -> Result<(), String> {
     let blob = BLOB.with(|b| b.borrow().clone()).ok_or("no file is open")?;
     let m = js_sys::Object::new();
     let scan = ("scan", JsValue::from(scanned()));
-    let ksy = (
-        "ksy",
-        KSY.with(|k| k.borrow().clone())
-            .unwrap_or(JsValue::UNDEFINED),
-    );
+    let ksy = ("ksy", ksy().unwrap_or(JsValue::UNDEFINED));
     for (k, v) in fields
         .iter()
         .chain(&[("job", job.into()), ("blob", blob.into()), scan, ksy])
@@ -376,11 +373,7 @@ fn send_open(job: u32, blob: &web_sys::Blob, scan: bool) -> Result<(), String> {
         ("blob", blob.into()),
         ("rows", FIRST_ROWS.into()),
         ("scan", scan.into()),
-        (
-            "ksy",
-            KSY.with(|k| k.borrow().clone())
-                .unwrap_or(JsValue::UNDEFINED),
-        ),
+        ("ksy", ksy().unwrap_or(JsValue::UNDEFINED)),
     ])
 }
 

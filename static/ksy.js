@@ -175,23 +175,22 @@ export async function pick(files) {
   const m = main && message(main, { ...library(), ...Object.fromEntries(given) });
   if (m) applied = { name: main };
   window.wasmBindings.ksy_open(m, data);
-  if (editor && m) show();
+  if (editor && m) show(m.text);
 }
 
-/** Decodes the open file with the kept format `name` (`null`: with
- * hexlens's own decoders), applied to `place` (`{at, size}`: see
- * `message`). */
-export function apply(name, place = {}) {
-  const m = name === null ? null : message(name, library(), place);
+/** Decodes the open file with the format `name` of `lib` (the kept ones;
+ * `null`: with hexlens's own decoders), applied to `place` (`{at, size}`:
+ * see `message`). */
+export function apply(name, place = {}, lib = library()) {
+  const m = name === null ? null : message(name, lib, place);
   if (name !== null && !m) return say(`the format ${name} is no longer kept`);
   applied = m && { name, at: m.at, size: m.size };
   window.wasmBindings.ksy_open(m, null);
   if (editor) {
-    if (m) show();
+    if (m) show(m.text);
     else close();
   }
 }
-
 
 // The editor pane.
 const LINE_PX = 18; // ksy.css's line height
@@ -205,6 +204,9 @@ const el = (tag, cls, text) => {
   if (text !== undefined) e.textContent = text;
   return e;
 };
+
+/** A byte offset or count as the editor shows it: hex with 0x. */
+const hex = (n) => `0x${n.toString(16).toUpperCase()}`;
 
 /** A byte offset or count as typed: hex with 0x, or decimal; undefined if blank, NaN if bad. */
 export function parseBytes(s) {
@@ -261,8 +263,8 @@ function build() {
     const src = window.wasmBindings?.listing_source?.();
     if (!src) return;
     const [a, b] = src.range ?? [Math.floor(src.start / 8), Math.ceil(src.end / 8)];
-    at.value = `0x${a.toString(16).toUpperCase()}`;
-    size.value = `0x${(b - a).toString(16).toUpperCase()}`;
+    at.value = hex(a);
+    size.value = hex(b - a);
     redecode();
   });
   const whole = el('button', 'btn btn-small', 'Whole file');
@@ -313,18 +315,18 @@ function build() {
   editor = { root, title, at, size, gutter, text, status, name: null, mark: 0 };
 }
 
-/** Shows the applied format in the editor. */
-function show() {
+/** Shows the applied format, whose text is `text`, in the editor. */
+function show(text = library()[applied.name] ?? '') {
   const e = editor;
   e.root.hidden = false;
   document.body.classList.add('ksy-editing');
-  if (e.name !== applied.name || e.text.value !== library()[applied.name]) {
+  if (e.name !== applied.name || e.text.value !== text) {
     e.name = applied.name;
-    e.text.value = library()[applied.name] ?? '';
+    e.text.value = text;
   }
   e.title.textContent = applied.name;
-  e.at.value = applied.at ? `0x${applied.at.toString(16).toUpperCase()}` : '';
-  e.size.value = applied.size === undefined ? '' : `0x${applied.size.toString(16).toUpperCase()}`;
+  e.at.value = applied.at ? hex(applied.at) : '';
+  e.size.value = applied.size === undefined ? '' : hex(applied.size);
   lines();
   watch();
 }
@@ -352,36 +354,37 @@ function lines() {
   e.gutter.scrollTop = e.text.scrollTop;
 }
 
-/** Keeps the edited text and decodes the open file with it again. */
+/** Sets the editor's status line (only what changed: the line is inside
+ * what `watch` watches). */
+function status(cls, text) {
+  const e = editor;
+  if (e.status.className !== cls) e.status.className = cls;
+  if (e.status.textContent !== text) e.status.textContent = text;
+}
+
+/** Keeps the edited text and decodes the open file with it again (with the
+ * text as edited, whether or not the browser could keep it). */
 function redecode() {
   const e = editor;
   clearTimeout(typing);
   const at = parseBytes(e.at.value);
   const size = parseBytes(e.size.value);
   if (Number.isNaN(at) || Number.isNaN(size)) {
-    e.status.className = 'ksy-status bad';
-    e.status.textContent = 'At and Size are bytes: decimal, or hex with 0x.';
-    return;
+    return status('ksy-status bad', 'At and Size are bytes: decimal, or hex with 0x.');
   }
+  const edited = [e.name, e.text.value];
   try {
-    keep([[e.name, e.text.value]]);
+    keep([edited]);
+    status('ksy-status', 'Decoding…');
   } catch {
-    e.status.textContent = 'this browser could not keep the format (no room left?)';
+    status('ksy-status bad', 'Decoding; this browser could not keep the format (no room left?)');
   }
-  e.status.className = 'ksy-status';
-  e.status.textContent = 'Decoding…';
-  apply(e.name, { at, size });
+  apply(e.name, { at, size }, { ...library(), [edited[0]]: edited[1] });
 }
 
 /** Follows the page's notices: the decode's error, marked at its line, or its success. */
 function watch() {
   if (watching) return;
-  // Sets the status (only on a change: the status is inside what is watched).
-  const status = (cls, text) => {
-    const e = editor;
-    if (e.status.className !== cls) e.status.className = cls;
-    if (e.status.textContent !== text) e.status.textContent = text;
-  };
   const check = () => {
     const e = editor;
     const failed = document.getElementById('notice-failed');

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ART, DIST, ROOT, launch, serve } from './harness.mjs';
+import { ART, DIST, ROOT, launch, openFile, serve, watch } from './harness.mjs';
 
 const CLI = process.env.HEXLENS_CLI;
 const KSY = path.join(ROOT, 'tests/ksy');
@@ -28,7 +28,14 @@ let browser;
 let context;
 let page;
 const requests = [];
-const problems = [];
+// What went wrong on the page: its errors, console errors, failed requests
+// and dialogs (see the harness's `watch`).
+let watched;
+const problems = () => [
+  ...watched.problems,
+  ...watched.dialogs.map((d) => `dialog: ${d}`),
+  ...watched.consoleErrors.filter((t) => !t.startsWith('Failed to load resource')).map((t) => `console error: ${t}`),
+];
 
 async function shot(name) {
   await page.screenshot({ path: path.join(ART, `${name}.png`) });
@@ -37,11 +44,6 @@ async function shot(name) {
 async function open() {
   await page.goto(base);
   await page.waitForSelector('.toolbar');
-}
-
-async function pickFile(name, bytes) {
-  const input = (await page.$('#file-input')) ? '#file-input' : '#file-input-empty';
-  await page.setInputFiles(input, { name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
 }
 
 async function pickFormats(files) {
@@ -90,13 +92,7 @@ before(async () => {
   context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light', serviceWorkers: 'block' });
   context.on('request', (r) => requests.push(r.url()));
   page = await context.newPage();
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`console error: ${m.text()}`);
-  });
-  page.on('response', (r) => {
-    if (r.status() >= 400) problems.push(`HTTP ${r.status()} for ${r.url()}`);
-  });
+  watched = await watch(context, page);
 });
 
 after(async () => {
@@ -107,7 +103,7 @@ after(async () => {
 test('a PNG decoded with png.ksy shows the tree of hexlens dump --ksy, linked to its bytes', async () => {
   await open();
   const png = fs.readFileSync(PNG);
-  await pickFile('logo.png', png);
+  await openFile(page, 'logo.png', png);
   await page.waitForSelector('#tree[data-decoded=true]');
   // Opening a file fetches no interpreter: it comes with the first format.
   assert.ok(!requests.some((u) => u.includes('hexlens-worker-ksy')), 'the .ksy module was fetched before a format was used');
@@ -150,13 +146,13 @@ test('a PNG decoded with png.ksy shows the tree of hexlens dump --ksy, linked to
   // Back to hexlens's own decoders: the file is raw bytes to them.
   await page.click('#format-builtin');
   await page.waitForFunction(() => document.querySelector('#file-info .badge')?.textContent === 'raw');
-  assert.deepEqual(problems, []);
+  assert.deepEqual(problems(), []);
 });
 
 test('a refused .ksy says its line and key; a missing import is named, then found once added', async () => {
   await open();
   const bin = fs.readFileSync(path.join(SELF, 'imp_main.bin'));
-  await pickFile('imp_main.bin', bin);
+  await openFile(page, 'imp_main.bin', bin);
   await page.waitForSelector('#tree[data-decoded=true]');
   await pickFormats([['bad.ksy', 'meta:\n  id: bad\nseq:\n  - id: a\n    type: u9\n']]);
   const failed = page.locator('#notice-failed');
@@ -182,13 +178,13 @@ test('a refused .ksy says its line and key; a missing import is named, then foun
 test('kept formats stay after a reload and are offered for files with their extension', async () => {
   await open();
   const png = fs.readFileSync(PNG);
-  await pickFile('again.png', png);
+  await openFile(page, 'again.png', png);
   await page.waitForSelector('#tree[data-decoded=true]');
   const offer = page.locator('#format-offer', { hasText: 'Decode as png' });
   await offer.waitFor();
   await offer.click();
   await waitForFormat('again.png', 'ksy:png');
-  assert.deepEqual(problems, []);
+  assert.deepEqual(problems(), []);
 });
 
 test('the format editor decodes again as one types, marks an error at its line, and applies the format to a part of the file', async () => {
@@ -198,7 +194,7 @@ test('the format editor decodes again as one types, marks an error at its line, 
   const inside = Buffer.concat([Buffer.alloc(10, 0x11), png, Buffer.alloc(7, 0xee)]);
   const file = path.join(ART, 'ksy-inside.bin');
   fs.writeFileSync(file, inside);
-  await pickFile('inside.bin', inside);
+  await openFile(page, 'inside.bin', inside);
   await page.waitForSelector('#tree[data-decoded=true]');
   const text = fs.readFileSync(PNG_KSY, 'utf8');
   await pickFormats([['png.ksy', text]]);
@@ -245,14 +241,16 @@ test('the format editor decodes again as one types, marks an error at its line, 
   assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('hexlens.ksy'))['png.ksy']), text.replace('- id: signature', '- id: magic'));
   await page.fill('#ksy-text', text);
   await page.waitForSelector(row('png/signature'));
-  assert.deepEqual(problems, []);
+  assert.deepEqual(problems(), []);
+  // The editor's script and style sheet are the page's own: no policy blocked them.
+  assert.deepEqual(await watched.violations(), []);
 });
 
 test('a link names the format and where it applies: the same file opened again after a reload is decoded with it, at that place', async () => {
   await open();
   const png = fs.readFileSync(PNG);
   const inside = Buffer.concat([Buffer.alloc(10, 0x11), png, Buffer.alloc(7, 0xee)]);
-  await pickFile('inside.bin', inside);
+  await openFile(page, 'inside.bin', inside);
   await page.waitForSelector('#tree[data-decoded=true]');
   await pickFormats([['png.ksy', fs.readFileSync(PNG_KSY, 'utf8')]]);
   await waitForFormat('inside.bin', 'ksy:png');
@@ -273,7 +271,7 @@ test('a link names the format and where it applies: the same file opened again a
   await page.goto('about:blank');
   await page.goto(url);
   await page.waitForSelector('#empty-state');
-  await pickFile('inside.bin', inside);
+  await openFile(page, 'inside.bin', inside);
   await waitForFormat('inside.bin', 'ksy:png');
   await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'png/chunks');
   assert.equal(await page.getAttribute(row('png'), 'data-start'), '10');
@@ -283,8 +281,8 @@ test('a link names the format and where it applies: the same file opened again a
   await page.goto('about:blank');
   await page.goto(url);
   await page.waitForSelector('#empty-state');
-  await pickFile('inside.bin', inside);
+  await openFile(page, 'inside.bin', inside);
   await page.waitForFunction(() => /does not keep with that text/.test(document.getElementById('copy-status')?.textContent ?? ''));
   assert.equal(await page.textContent('#file-info .badge'), 'raw');
-  assert.deepEqual(problems, []);
+  assert.deepEqual(problems(), []);
 });

@@ -255,8 +255,9 @@ pub fn doc_of(
             _ => Vec::new(),
         }
     };
+    // The field the node is (a list's element: its list's), and its types.
     let mut types = vec![spec.root];
-    let mut said = spec.types[spec.root].doc.clone();
+    let mut field = None;
     for node in chain {
         let name = match t.name(node) {
             crate::tree::NameRef::Str(s) if !s.starts_with('[') => s,
@@ -272,20 +273,27 @@ pub fn doc_of(
             }
         })?;
         types = user_types(&attr.ty);
-        let own = attr.doc.clone().or_else(|| match types.as_slice() {
-            [only] => spec.types[*only].doc.clone(),
-            _ => None,
-        });
-        said = match (own, attr.doc_ref.is_empty()) {
-            (Some(d), true) => Some(d),
-            (d, false) => Some(format!(
-                "{}{}See: {}",
-                d.as_deref().unwrap_or(""),
-                if d.is_some() { "\n" } else { "" },
-                attr.doc_ref.join("; ")
-            )),
-            (None, true) => None,
-        };
+        field = Some(attr);
     }
+    let type_doc = || match types.as_slice() {
+        [only] => spec.types[*only].doc.clone(),
+        _ => None,
+    };
+    let said = match field {
+        // The format's top-level object.
+        None => type_doc(),
+        Some(attr) => {
+            let own = attr.doc.clone().or_else(type_doc);
+            if attr.doc_ref.is_empty() {
+                own
+            } else {
+                let refs = format!("See: {}", attr.doc_ref.join("; "));
+                Some(match own {
+                    Some(d) => format!("{}\n{refs}", d.trim_end()),
+                    None => refs,
+                })
+            }
+        }
+    };
     said.map(|d| d.trim_end().to_string())
 }
