@@ -55,6 +55,8 @@ pub enum Event {
     ListingHover(Option<std::rc::Rc<Vec<(u64, u64)>>>),
     /// A line of the listing pane was clicked: go to this byte.
     ListingGoto(u64),
+    /// Go to the node at a path, the cursor to this byte.
+    Go(u64, String),
     /// `static/ksy.js` hands over a `.ksy` format: the worker's message for
     /// it (`None`: hexlens's own decoders), and the file to open with it
     /// (`None`: the open file again).
@@ -104,10 +106,18 @@ thread_local! {
     /// made by static/ksy.js). Its questions to the tools module carry it,
     /// so exports and searches see the same tree.
     static KSY: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+    /// The load the worker was last sent.
+    static OPENED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 /// The worker module that decodes with a `.ksy` format.
 const KSY_MODULE: &str = "ksy";
+
+/// The running decode worker and the load it was last sent.
+pub fn worker() -> Option<(JsValue, u32)> {
+    let job = OPENED.with(|o| o.get());
+    CLIENT.with(|c| c.borrow().as_ref().map(|c| (c.worker.clone().into(), job)))
+}
 
 /// The `.ksy` format the open file is decoded with: its worker message.
 pub fn ksy() -> Option<JsValue> {
@@ -217,6 +227,7 @@ fn on_message(e: web_sys::MessageEvent) {
             message: get(&d, "message").as_string().unwrap_or_default(),
         },
         "copied" | "exported" => Event::Copied(d),
+        "reading" => return crate::ksy::reading(&d),
         "bytediff" => Event::ByteDiff(d),
         "panic" => {
             stop();
@@ -367,6 +378,7 @@ fn rescan(job: u32) {
 }
 
 fn send_open(job: u32, blob: &web_sys::Blob, scan: bool) -> Result<(), String> {
+    OPENED.with(|o| o.set(job));
     send(&[
         ("type", "open".into()),
         ("job", job.into()),

@@ -218,6 +218,10 @@ pub fn connect_decoder(dispatch: UseReducerDispatcher<State>) {
             }
             decoder::Event::ListingHover(spans) => Action::Cursor(CursorAction::HoverSpans(spans)),
             decoder::Event::ListingGoto(b) => Action::Cursor(CursorAction::Goto(b)),
+            decoder::Event::Go(at, path) => Action::Go(crate::state::search::Jump {
+                at,
+                path: Some(path),
+            }),
             decoder::Event::Format { message, file } => {
                 match file {
                     Some(f) => open_file_with(f, message, dispatch.clone()),

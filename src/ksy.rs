@@ -76,6 +76,39 @@ pub fn restore(link: &[String]) -> bool {
     f.apply(&JsValue::NULL, &args).is_ok_and(|v| v.is_truthy())
 }
 
+/// Shows the bytes a `process` made around the node at `path` (see
+/// `static/ksy.js`, which asks the decode worker for them: [`ksy_worker`]).
+pub fn inner(path: &str) {
+    if let Some(f) = formats(Some("inner")) {
+        let _ = f.call1(&JsValue::NULL, &path.into());
+    }
+}
+
+/// The decode worker's report on reading a list ahead (static/ksy.js
+/// shows it, with Stop).
+pub fn reading(m: &JsValue) {
+    if let Some(f) = formats(Some("reading")) {
+        let _ = f.call1(&JsValue::NULL, m);
+    }
+}
+
+/// The decode worker and the load it holds (`[worker, job]`, or `null`):
+/// static/ksy.js asks it for the bytes a `process` made, the page ignoring
+/// its answers.
+#[wasm_bindgen]
+pub fn ksy_worker() -> JsValue {
+    crate::decoder::worker()
+        .map(|(w, job)| js_sys::Array::of2(&w, &job.into()).into())
+        .unwrap_or(JsValue::NULL)
+}
+
+/// Goes to the node at `path`, the cursor to byte `at` (a click in
+/// static/ksy.js's view of the bytes a `process` made).
+#[wasm_bindgen]
+pub fn ksy_go(at: f64, path: String) {
+    crate::decoder::emit(crate::decoder::Event::Go(at as u64, path));
+}
+
 /// Picked files holding `.ksy` formats (see `static/ksy.js`).
 pub fn pick(files: Vec<web_sys::File>) {
     if let Some(f) = formats(None) {

@@ -198,7 +198,7 @@ let editor = null; // its elements, once built
 let typing = null; // the re-decode waiting for typing to pause
 let watching = null; // what tells the pane how the decode went
 
-const el = (tag, cls, text) => {
+export const el = (tag, cls, text) => {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;
@@ -231,11 +231,17 @@ export function edit() {
   show();
 }
 
-function build() {
+/** Links the panes' stylesheet, once. */
+export function styles() {
+  if (document.querySelector('link[href$="ksy.css"]')) return;
   const css = document.createElement('link');
   css.rel = 'stylesheet';
   css.href = new URL('ksy.css', import.meta.url).href;
   document.head.append(css);
+}
+
+function build() {
+  styles();
   const root = el('section', 'ksy-editor');
   root.id = 'ksy-editor';
   root.setAttribute('aria-label', 'Format editor');
@@ -411,4 +417,55 @@ function watch() {
   watching = new MutationObserver(check);
   watching.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-decoded'] });
   check();
+}
+
+// Reading a long list ahead: the decode worker reads the rest of a list of
+// unsized entries a step at a time (its node says how far it got, and
+// shows what was read when opened) and reports each step here; the bar
+// says how far, with Stop (and Read on).
+let bar = null;
+let hiding = null;
+
+/** A report of the worker's (`{job, from, to, end, entries, done}` or
+ * `{job, stopped}`). */
+export function reading(m) {
+  if (!bar) {
+    styles();
+    const root = el('div', 'ksy-reading');
+    root.id = 'ksy-reading';
+    root.setAttribute('role', 'status');
+    const text = el('span', 'ksy-reading-text');
+    const go = el('button', 'btn btn-small');
+    go.type = 'button';
+    go.addEventListener('click', () => {
+      const w = window.wasmBindings?.ksy_worker?.();
+      if (w) w[0].postMessage({ type: bar.stopped ? 'read-on' : 'stop-reading', job: w[1] });
+    });
+    root.append(text, go);
+    document.body.append(root);
+    bar = { root, text, go, stopped: false, last: null };
+  }
+  clearTimeout(hiding);
+  bar.root.hidden = false;
+  if (m.stopped !== undefined) {
+    bar.stopped = m.stopped;
+  } else {
+    bar.last = m;
+  }
+  const l = bar.last;
+  const pct = l ? Math.floor(((l.to - l.from) * 100) / Math.max(1, l.end - l.from)) : 0;
+  const entries = l ? l.entries.toLocaleString('en') : '0';
+  if (l?.done) {
+    bar.text.textContent = `The list is read to its end: ${entries} more entries (open its last node to see them).`;
+    bar.go.style.display = 'none';
+    hiding = setTimeout(() => (bar.root.hidden = true), 8000);
+  } else if (bar.stopped) {
+    bar.text.textContent = `Reading the list ahead stopped at ${pct}% (${entries} entries).`;
+    bar.go.style.display = '';
+    bar.go.textContent = 'Read on';
+  } else {
+    bar.text.textContent = `Reading the list ahead: ${pct}%, ${entries} entries (open its last node to see them).`;
+    bar.go.style.display = '';
+    bar.go.textContent = 'Stop';
+  }
 }

@@ -200,6 +200,22 @@ window.hexlensFormats = (files) => {
   withFormats((m) => m.pick(list));
 };
 window.hexlensFormats.apply = (name) => withFormats((m) => m.apply(name));
+// The decode worker reading a long list ahead: static/ksy.js shows how far,
+// with Stop.
+window.hexlensFormats.reading = (m) => withFormats((k) => k.reading(m));
+// The details pane's "Show" on a node in bytes a `.ksy` field's process made
+// (or on that field): static/inner.js shows them.
+let inner;
+window.hexlensFormats.inner = (path) => {
+  inner ??= import('./inner.js');
+  inner.then(
+    (m) => m.show(path),
+    (e) => {
+      inner = undefined;
+      alert(`Could not load the view of decoded bytes: ${e && e.message ? e.message : e}`);
+    },
+  );
+};
 // The kept formats, a line each (`file id hash ext…`, kept by static/ksy.js
 // in `hexlens.ksy.offers`; it drops `kept` below when it keeps more).
 let kept;

@@ -101,6 +101,14 @@ pub fn details(p: &Props) -> Html {
                     if let Some(v) = n.value.clone() { <dt>{"Value"}</dt><dd class="mono value">{v}</dd> }
                     if let Some(d) = n.display.clone() { <dt>{"Display"}</dt><dd class="value">{d}</dd> }
                     if let Some(d) = n.doc.clone() { <dt>{"Doc"}</dt><dd class="doc" id="details-doc">{d}</dd> }
+                    if let Some((a, b)) = n.inner {
+                        <dt>{"Decoded"}</dt>
+                        <dd id="details-inner" data-path={path.clone()}>
+                            <span class="mono">{format!("0x{a:X}–0x{b:X}")}</span>
+                            <span class="muted">{" of the bytes its field's process made "}</span>
+                            <button class="link" onclick={let p = path.clone(); Callback::from(move |_| crate::ksy::inner(&p))}>{"Show"}</button>
+                        </dd>
+                    }
                     if n.value.is_none() && n.display.is_none() {
                         <dt>{"Content"}</dt><dd class="muted">{n.text.clone()}</dd>
                     }

@@ -104,6 +104,8 @@ pub enum Action {
     Compare(CompareAction),
     /// The copy / export menu.
     Export(ExportAction),
+    /// The cursor to a byte and the selection to the node at a path.
+    Go(search::Jump),
 }
 
 macro_rules! slice_action {
@@ -304,6 +306,7 @@ impl State {
             }
             Action::Tree(TreeAction::Key(key)) => self.tree_key(key),
             Action::Cursor(a) => self.cursor_action(a),
+            Action::Go(j) => Some(self.jump(j)),
             Action::Search(a) => {
                 let (search, jump) = self.search.apply(a, &self.load, self.cursor.cursor)?;
                 let mut s = match jump {

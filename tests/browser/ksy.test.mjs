@@ -286,3 +286,158 @@ test('a link names the format and where it applies: the same file opened again a
   assert.equal(await page.textContent('#file-info .badge'), 'raw');
   assert.deepEqual(problems(), []);
 });
+
+test('the bytes a process made show in a hex view of their own, linked to the nodes read from them', async () => {
+  await open();
+  // A format whose body is zlib-compressed records, and a file made for it.
+  const ksy = [
+    'meta: {id: packed, endian: le}',
+    'seq:',
+    '  - {id: magic, contents: "PK1"}',
+    '  - {id: len, type: u4}',
+    '  - {id: body, size: len, process: zlib, type: records}',
+    '  - {id: tail, type: u2}',
+    'types:',
+    '  records:',
+    '    seq:',
+    '      - {id: count, type: u2}',
+    '      - {id: items, type: item, repeat: expr, repeat-expr: count}',
+    '  item:',
+    '    seq:',
+    '      - {id: tag, type: u1}',
+    '      - {id: text, type: strz, encoding: ASCII}',
+    '',
+  ].join('\n');
+  const made = Buffer.concat([
+    Buffer.from([3, 0]),
+    ...['alpha', 'beta', 'gamma gamma gamma gamma'].map((t, i) => Buffer.concat([Buffer.from([0x41 + i]), Buffer.from(`${t}\0`)])),
+  ]);
+  const { deflateSync } = await import('node:zlib');
+  const packed = deflateSync(made);
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(packed.length);
+  const file = Buffer.concat([Buffer.from('PK1'), len, packed, Buffer.from([0x34, 0x12])]);
+  const fileAt = path.join(ART, 'ksy-packed.bin');
+  const ksyAt = path.join(ART, 'packed.ksy');
+  fs.writeFileSync(fileAt, file);
+  fs.writeFileSync(ksyAt, ksy);
+  const want = dump(fileAt, ksyAt);
+  const body = want.tree.children.find((c) => c.name === 'body');
+  assert.deepEqual([body.start, body.end], [7, 7 + packed.length]);
+  const text1 = body.children.find((c) => c.name === 'items').children[1].children.find((c) => c.name === 'text');
+  assert.equal(text1.in, 'decoded');
+  await openFile(page, 'packed.bin', file);
+  await page.waitForSelector('#tree[data-decoded=true]');
+  await pickFormats([['packed.ksy', ksy]]);
+  await waitForFormat('packed.bin', 'ksy:packed');
+  await expand('body');
+  await expand('body/items');
+  await expand('body/items/[1]');
+  // A node in the made bytes covers its field's bytes in the file: hovering
+  // it lights them, and a byte there is the field's own.
+  await page.locator(row('body/items/[1]/text')).hover();
+  await page.waitForSelector('#hex .c[data-h~=hl], #hex .hrow[data-hall] .c');
+  assert.deepEqual(await highlighted(), range(body.start, body.end));
+  await page.hover(`#hex .hx .c[data-o="${body.start + 2}"]`);
+  await page.waitForSelector(`${row('body')}.hovered`);
+  await page.locator(row('body/items/[1]/text')).click();
+  await page.waitForSelector('#details-inner');
+  assert.match(await page.textContent('#details-inner'), new RegExp(`0x${text1.start.toString(16).toUpperCase()}–0x${text1.end.toString(16).toUpperCase()}`));
+  await page.click('#details-inner button');
+  await page.waitForSelector('#ksy-inner .inner-b.mark');
+  // The view shows the made bytes, the node's marked.
+  const cells = await page.$$eval('#ksy-inner .inner-b', (cs) => cs.map((c) => [Number(c.dataset.b), c.textContent, c.classList.contains('mark')]));
+  assert.equal(cells.length, made.length);
+  for (const [b, t, marked] of cells) {
+    assert.equal(t, made[b].toString(16).toUpperCase().padStart(2, '0'), `byte ${b}`);
+    assert.equal(marked, b >= text1.start && b < text1.end, `byte ${b} marked`);
+  }
+  assert.match(await page.textContent('#inner-status'), new RegExp(`^${made.length} bytes its process made from the file's 0x7–0x${(7 + packed.length).toString(16).toUpperCase()}`));
+  // Hovering a byte names its owner; a click selects it in the tree, and the
+  // view follows.
+  const tag2 = body.children.find((c) => c.name === 'items').children[2].children.find((c) => c.name === 'tag');
+  await page.hover(`#ksy-inner .inner-b[data-b="${tag2.start}"]`);
+  await page.waitForFunction(() => /items\/\[2\]\/tag$/.test(document.querySelector('#ksy-inner .ksy-place')?.textContent ?? ''));
+  await page.click(`#ksy-inner .inner-b[data-b="${tag2.start}"]`);
+  await page.waitForFunction(() => document.querySelector('#details-path')?.textContent === 'body/items/[2]/tag');
+  await page.waitForFunction((b) => {
+    const m = [...document.querySelectorAll('#ksy-inner .inner-b.mark')].map((c) => Number(c.dataset.b));
+    return m.length === 1 && m[0] === b;
+  }, tag2.start);
+  await shot('ksy-06-decoded-bytes');
+  // The field itself shows all of them.
+  await page.locator(row('body')).click();
+  await page.waitForFunction((n) => document.querySelectorAll('#ksy-inner .inner-b.mark').length === n, made.length);
+  assert.deepEqual(problems(), []);
+});
+
+test('a long list of unsized entries shows what was read at once, is read ahead with progress and Stop, and shows the rest when opened', async () => {
+  await open();
+  // 48 MiB of records of 0 to 250 bytes: where each starts is known only by
+  // reading the ones before it.
+  const ksy = [
+    'meta: {id: recs, endian: le}',
+    'seq:',
+    '  - {id: magic, contents: [0x52]}',
+    '  - {id: records, type: record, repeat: eos}',
+    'types:',
+    '  record:',
+    '    seq:',
+    '      - {id: len, type: u1}',
+    '      - {id: body, size: len}',
+    '',
+  ].join('\n');
+  const size = 48 << 20;
+  const data = Buffer.alloc(size + 256);
+  data[0] = 0x52;
+  let at = 1;
+  let n = 0;
+  while (at < size) {
+    const len = (n * 37) % 251;
+    data[at] = len;
+    data.fill(n & 0xff, at + 1, at + 1 + len);
+    at += 1 + len;
+    n += 1;
+  }
+  const file = data.subarray(0, at);
+  await openFile(page, 'records.bin', file);
+  await page.waitForSelector('#tree[data-decoded=true]');
+  await pickFormats([['recs.ksy', ksy]]);
+  await waitForFormat('records.bin', 'ksy:recs');
+  await expand('records');
+  // What was read first shows: pages, then the rest of the list (the
+  // tree's last row).
+  const rest = page.locator('#tree .trow', { has: page.locator('.tname', { hasText: /^\[\d+…\]$/ }) });
+  await page.locator('#tree .trow', { hasText: '[0…999]' }).waitFor();
+  await page.locator('#tree').evaluate((e) => (e.scrollTop = e.scrollHeight));
+  await rest.waitFor();
+  const first = Number((await rest.locator('.tname').textContent()).match(/\d+/)[0]);
+  assert.ok(first > 0 && first % 1000 === 0 && first < n / 2, `the rest starts at ${first} of ${n}`);
+  // The worker reads it ahead, saying how far; Stop stops it, Read on goes on.
+  const bar = page.locator('#ksy-reading');
+  await page.waitForFunction(() => /Reading the list ahead: \d+%/.test(document.querySelector('#ksy-reading')?.textContent ?? ''));
+  await bar.locator('button', { hasText: 'Stop' }).click();
+  await page.waitForFunction(() => /stopped at \d+%/.test(document.querySelector('#ksy-reading')?.textContent ?? ''));
+  const stopped = await bar.textContent();
+  await page.waitForTimeout(600);
+  assert.equal(await bar.textContent(), stopped, 'reading went on after Stop');
+  // The rest's row says how far it has been read.
+  const pct = stopped.match(/stopped at (\d+)%/)[1];
+  await page.waitForFunction((p) => (document.querySelector('#tree .trow:last-child .tval')?.textContent ?? '').includes(`read ahead (${p}% of these bytes)`), pct);
+  await shot('ksy-07-reading-stopped');
+  await bar.locator('button', { hasText: 'Read on' }).click();
+  await page.waitForFunction(() => /read to its end: [\d,]+ more entries/.test(document.querySelector('#ksy-reading')?.textContent ?? ''), null, { timeout: 60000 });
+  const more = Number((await bar.textContent()).match(/([\d,]+) more entries/)[1].replaceAll(',', ''));
+  assert.equal(more, n - first);
+  await page.waitForFunction(() => /entries read ahead to the end/.test([...document.querySelectorAll('#tree .trow .tval')].map((e) => e.textContent).join('\n')));
+  // Opened, the rest shows its pages, and the list its count.
+  await rest.locator('.twisty').click();
+  const last = `[${Math.floor((n - 1) / 1000) * 1000}…${n - 1}]`;
+  await page.locator('#tree .trow', { hasText: `[${first}…${first + 999}]` }).waitFor();
+  await page.locator('#tree').evaluate((e) => (e.scrollTop = e.scrollHeight));
+  await page.locator('#tree .trow .tname', { hasText: last }).first().waitFor();
+  await page.locator('#tree').evaluate((e) => (e.scrollTop = 0));
+  await page.waitForFunction((c) => (document.querySelector('#tree .trow[data-path="records"] .tval')?.textContent ?? '').includes(c), String(n));
+  await shot('ksy-08-rest-opened');
+  assert.deepEqual(problems(), []);
+});

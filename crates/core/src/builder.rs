@@ -1185,6 +1185,30 @@ impl<'s> Builder<'s> {
     }
 
     #[cfg(feature = "ksy")]
+    /// A lazy node over `[start, start + len)` of the open group, whatever
+    /// its size, that `f` decodes when it is expanded (the rest of a list
+    /// read as far as the viewer needed); `None` if it would not fit there.
+    pub(crate) fn lazy_always<F>(
+        &mut self,
+        name: Name,
+        kind: Kind,
+        start: u64,
+        len: u64,
+        label: Option<String>,
+        f: F,
+    ) -> Option<NodeId>
+    where
+        F: Fn(&mut Builder) -> DResult<()> + Send + Sync + 'static,
+    {
+        let how = LazyHow {
+            vouched: false,
+            reads: None,
+        };
+        self.lazy_region_if(true, how, name, kind, start, len, label, f)
+            .flatten()
+    }
+
+    #[cfg(feature = "ksy")]
     /// The children made so far in the open group.
     pub(crate) fn open_kids(&self) -> &[NodeId] {
         &self.frame().kids
@@ -1794,7 +1818,13 @@ fn fill_gaps_of(tree: &mut Tree, ids: impl Iterator<Item = NodeId>) {
             continue;
         }
         let span = tree.span(id);
-        if span.is_empty() || tree.kind(id) == Kind::Derived || tree.is_decoded(id) {
+        // A field whose bytes a `process` turned into others' has them all
+        // accounted for: its children span those others.
+        if span.is_empty()
+            || tree.kind(id) == Kind::Derived
+            || tree.is_decoded(id)
+            || tree.inner(id).is_some()
+        {
             continue;
         }
         spans.clear();

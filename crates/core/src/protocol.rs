@@ -66,6 +66,10 @@ pub struct NodeInfo {
     /// Details only: what the format's description says of the node (a
     /// `.ksy` field's `doc`).
     pub doc: Option<String>,
+    /// Where the node is in bytes a `process` made (offsets into them, the
+    /// node's `start`/`end` being its holder's bytes in the file), or, on
+    /// the field whose `process` made them, all of them.
+    pub inner: Option<(u64, u64)>,
 }
 
 impl NodeInfo {
@@ -504,6 +508,7 @@ impl Out {
         self.opt_str(&n.value);
         self.opt_str(&n.display);
         self.opt_str(&n.doc);
+        self.pair(&n.inner);
     }
     fn opt_info(&mut self, n: &Option<NodeInfo>) {
         match n {
@@ -837,6 +842,7 @@ impl In<'_> {
             value: self.opt_str()?,
             display: self.opt_str()?,
             doc: self.opt_str()?,
+            inner: self.pair()?,
         })
     }
     fn opt_info(&mut self) -> Result<Option<NodeInfo>, String> {

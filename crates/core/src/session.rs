@@ -141,6 +141,10 @@ pub struct Session<S: ByteSource> {
     version: u32,
     /// The file's SHA-256 so far, and the bytes it has taken in.
     hash: Option<(u64, sha2::Sha256)>,
+    /// The rows the viewer last asked for (first, count).
+    asked: (u64, u64),
+    /// Rests of lists read ahead to their end ([`Session::read_on`]).
+    read: HashSet<NodeId>,
 }
 
 /// Bytes hashed a read at a time.
@@ -185,6 +189,8 @@ impl<S: ByteSource> Session<S> {
             gen: 0,
             version: 0,
             hash: None,
+            asked: (0, 0),
+            read: HashSet::new(),
         };
         s.open = s.initial_open().into_iter().collect();
         s.rebuild_rows();
@@ -239,6 +245,45 @@ impl<S: ByteSource> Session<S> {
         crate::expand(&self.src, &mut self.tree, id)?;
         self.version += 1;
         Ok(())
+    }
+
+    /// Reads ahead, for about `budget` bytes, a list read only as far as
+    /// the viewer needed (a `.ksy` list of unsized elements: its rest, see
+    /// [`Tree::is_rest`] and [`Tree::read_ahead`]), the newest first; its
+    /// node says how far it got, and shows what was read when opened.
+    /// `None` when no rest is left to read.
+    pub fn read_on(&mut self, budget: u64) -> Option<crate::tree::Ahead> {
+        loop {
+            let t = &self.tree;
+            let id = (0..t.len() as NodeId)
+                .rev()
+                .find(|&i| t.is_rest(i) && t.is_lazy(i) && !self.read.contains(&i))?;
+            let Some(a) = self.tree.read_ahead(&self.src, id, budget) else {
+                self.read.insert(id);
+                continue;
+            };
+            if a.done {
+                self.read.insert(id);
+            }
+            self.version += 1;
+            return Some(a);
+        }
+    }
+
+    /// The viewer was given rows `[first, first + count)` (see
+    /// [`Session::rows_again`]).
+    pub fn shown(&mut self, first: u64, count: u64) {
+        self.asked = (first, count.min(MAX_ROWS));
+    }
+
+    /// The rows the viewer last asked for, as they are now (after
+    /// [`Session::read_on`]).
+    pub fn rows_again(&self) -> Answer {
+        Answer::Rows {
+            rows: self.rows(self.asked.0, self.asked.1, None),
+            version: self.version(),
+            failed: Vec::new(),
+        }
     }
 
     /// Takes the viewer's open set (generation `gen`); open lazy groups are
@@ -309,8 +354,18 @@ impl<S: ByteSource> Session<S> {
         ((id as usize) < self.tree.len()).then(|| self.info(id, true))
     }
 
+    /// The file's bytes node `id` covers: for a node in bytes a `process`
+    /// made, those of the field they were made from.
     fn byte_range(&self, id: NodeId) -> (u64, u64) {
         let size = self.src.len();
+        let t = &self.tree;
+        let mut id = id;
+        for _ in 0..MAX_DEPTH {
+            match t.parent(id) {
+                Some(p) if t.is_decoded(id) => id = p,
+                _ => break,
+            }
+        }
         let s = self.tree.span(id);
         if s.is_empty() {
             let a = s.start_byte().min(size);
@@ -330,10 +385,15 @@ impl<S: ByteSource> Session<S> {
         }
         n.crumbs.reverse();
         n.depth = n.crumbs.len() as u32;
-        n.text = row_text(t, id, n.end - n.start);
+        let inner = t.is_decoded(id) || t.inner(id).is_some();
+        let len = if inner {
+            t.span(id).len_bits() / 8
+        } else {
+            n.end - n.start
+        };
+        n.text = row_text(t, id, len);
         if full {
             let node = t.node(id);
-            let len = n.end - n.start;
             n.value = node.value.as_ref().map(|v| match v {
                 Value::U(x) => format!("{x} (0x{x:X})"),
                 Value::I(x) if *x < 0 => format!("{x}"),
@@ -353,7 +413,12 @@ impl<S: ByteSource> Session<S> {
                 .and_then(|f| f(t, id))
                 .map(|d| clip::plain(&d, clip::DETAILS));
             let sp = node.span;
-            n.bits = (!sp.is_byte_aligned()).then_some((sp.start, sp.end));
+            n.bits = (!sp.is_byte_aligned() && !inner).then_some((sp.start, sp.end));
+            n.inner = match (t.is_decoded(id), t.inner(id)) {
+                (true, _) => Some((sp.start_byte(), sp.end_byte())),
+                (false, Some(b)) => Some((0, b.len() as u64)),
+                _ => None,
+            };
         }
         n
     }
@@ -386,6 +451,7 @@ impl<S: ByteSource> Session<S> {
             value: None,
             display: None,
             doc: None,
+            inner: None,
         }
     }
 
@@ -421,16 +487,35 @@ impl<S: ByteSource> Session<S> {
     /// Segments of `[lo, hi)` below node `id`, which covers it: each byte goes
     /// to the innermost node covering it; where siblings overlap, the one that
     /// starts first keeps the shared bytes. Empty spans own nothing.
+    /// Segments of `[lo, hi)` owned by `id` and its descendants: in the
+    /// file's bytes, or (`inner`, `id` a node holding bytes a `process` made)
+    /// in those bytes, a holder inside them owning all its own.
     fn fill(&self, out: &mut Vec<Segment>, id: NodeId, lo: u64, hi: u64, depth: usize) {
+        self.fill_in(out, id, lo, hi, depth, false)
+    }
+
+    fn fill_in(
+        &self,
+        out: &mut Vec<Segment>,
+        id: NodeId,
+        lo: u64,
+        hi: u64,
+        depth: usize,
+        inner: bool,
+    ) {
         let t = &self.tree;
-        let mut kids: Vec<(u64, u64, NodeId)> = if depth >= MAX_DEPTH {
+        let leaf = depth >= MAX_DEPTH || (inner && depth > 0 && t.inner(id).is_some());
+        let mut kids: Vec<(u64, u64, NodeId)> = if leaf {
             Vec::new()
         } else {
             t.children(id)
                 .iter()
                 .filter_map(|&c| {
                     let s = t.span(c);
-                    (!s.is_empty() && s.start_byte() < hi && s.end_byte() > lo)
+                    (!s.is_empty()
+                        && s.start_byte() < hi
+                        && s.end_byte() > lo
+                        && t.is_decoded(c) == inner)
                         .then(|| (s.start_byte(), s.end_byte(), c))
                 })
                 .collect()
@@ -446,7 +531,7 @@ impl<S: ByteSource> Session<S> {
                 continue;
             }
             push(out, cursor, s, id);
-            self.fill(out, c, s, e, depth + 1);
+            self.fill_in(out, c, s, e, depth + 1, inner);
             cursor = e;
         }
         push(out, cursor, hi, id);
@@ -483,6 +568,7 @@ impl<S: ByteSource> Session<S> {
                 find,
             } => {
                 let failed = self.set_open(*gen, open);
+                self.shown(*first, *count);
                 Answer::Rows {
                     rows: self.rows(*first, (*count).min(MAX_ROWS), *find),
                     version: self.version(),
@@ -618,6 +704,52 @@ impl<S: ByteSource> Session<S> {
         found.map(|id| self.info(id, true))
     }
 
+    /// What the bytes a `process` made show around the node at `path` (one
+    /// in them, or the field that made them): bytes `[from, to)` of them (at
+    /// most [`INNER_WINDOW`]), which node owns each, and where the node is.
+    pub fn inner_view(&mut self, path: &str, from: u64, to: u64) -> Result<InnerView, String> {
+        let node = self
+            .resolve(path)
+            .ok_or_else(|| format!("there is no node at {path}"))?
+            .id;
+        let t = &self.tree;
+        let holder = match t.inner(node) {
+            Some(_) => node,
+            None => t
+                .holder(node)
+                .ok_or_else(|| format!("{path} is not in bytes a process made"))?,
+        };
+        let bytes = t.inner(holder).expect("a holder holds bytes");
+        let len = bytes.len() as u64;
+        let from = from.min(len);
+        let to = to.clamp(from, from.saturating_add(INNER_WINDOW).min(len));
+        let mark = if node == holder {
+            (0, len)
+        } else {
+            let s = t.span(node);
+            (s.start_byte(), s.end_byte())
+        };
+        let mut segments = Vec::new();
+        if from < to {
+            self.fill_in(&mut segments, holder, from, to, 0, true);
+        }
+        let mut owners: Vec<NodeId> = segments.iter().map(|s| s.owner).collect();
+        crate::sorted::sort(&mut owners);
+        owners.dedup();
+        Ok(InnerView {
+            holder,
+            holder_path: t.path(holder),
+            file: self.byte_range(holder),
+            len,
+            node,
+            mark,
+            from,
+            bytes: bytes[from as usize..to as usize].to_vec(),
+            segments,
+            owners: owners.into_iter().map(|o| (o, t.path(o))).collect(),
+        })
+    }
+
     /// The innermost node owning `byte`, opening the lazy groups on the way
     /// that are small enough (see [`SEEK_OPEN_BYTES`]). Errors of groups that
     /// could not be decoded stop the walk there.
@@ -642,6 +774,34 @@ impl<S: ByteSource> Session<S> {
         }
         Some(self.info(owner, true))
     }
+}
+
+/// Most bytes one [`Session::inner_view`] gives.
+pub const INNER_WINDOW: u64 = 1 << 16;
+
+/// What bytes a `process` made show (see [`Session::inner_view`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InnerView {
+    /// The field whose `process` made them.
+    pub holder: NodeId,
+    /// Its path.
+    pub holder_path: String,
+    /// Its bytes in the file.
+    pub file: (u64, u64),
+    /// How many bytes the `process` made.
+    pub len: u64,
+    /// The node asked about.
+    pub node: NodeId,
+    /// Where it is in them (all of them for the holder).
+    pub mark: (u64, u64),
+    /// The first byte given.
+    pub from: u64,
+    /// Bytes `[from, from + bytes.len())` of them.
+    pub bytes: Vec<u8>,
+    /// Which node owns each of those bytes (offsets into the made bytes).
+    pub segments: Vec<Segment>,
+    /// The owners and their paths, by id.
+    pub owners: Vec<(NodeId, String)>,
 }
 
 fn push(out: &mut Vec<Segment>, start: u64, end: u64, owner: NodeId) {

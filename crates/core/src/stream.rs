@@ -327,7 +327,13 @@ fn find_child(src: &dyn ByteSource, tree: &mut Tree, id: NodeId, name: &str) -> 
 /// The entry indices `[a…b]` a page's name gives.
 fn page_range(name: &str) -> Option<(u64, u64)> {
     let (a, b) = name.strip_prefix('[')?.strip_suffix(']')?.split_once('…')?;
-    Some((a.parse().ok()?, b.parse().ok()?))
+    // `[first…]`: the rest of a list (see `Tree::is_rest`).
+    let last = if b.is_empty() {
+        u64::MAX
+    } else {
+        b.parse().ok()?
+    };
+    Some((a.parse().ok()?, last))
 }
 
 /// Output is collected here and handed to the writer in pieces of this size.

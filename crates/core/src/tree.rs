@@ -617,6 +617,12 @@ pub struct Tree {
     refs: VecMap<NodeId, BitSpan>,
     side_vals: VecMap<NodeId, Value>,
     long_len: VecMap<NodeId, u64>,
+    /// The bytes a node's content was decoded from when they are not the
+    /// file's (a `.ksy` field's `process`): its children span them.
+    inner: VecMap<NodeId, Arc<[u8]>>,
+    /// Lazy nodes holding the rest of a list read as far as the viewer
+    /// needed, and what reads them ahead.
+    rests: VecMap<NodeId, RestRef>,
     recipes: VecMap<NodeId, RecipeRef>,
     /// For each expanded node still holding its children.
     expanded: VecMap<NodeId, Expansion>,
@@ -643,6 +649,8 @@ impl Tree {
             refs: VecMap::new(),
             side_vals: VecMap::new(),
             long_len: VecMap::new(),
+            inner: VecMap::new(),
+            rests: VecMap::new(),
             recipes: VecMap::new(),
             expanded: VecMap::new(),
             clock: 0,
@@ -1358,6 +1366,77 @@ impl Tree {
         self.set_mark(id, M_DECODED, on);
     }
 
+    /// The bytes node `id`'s content was decoded from, when they are not the
+    /// file's: what a `.ksy` field's `process` made of its bytes (its
+    /// children, marked [`Tree::is_decoded`], span them).
+    pub fn inner(&self, id: NodeId) -> Option<&Arc<[u8]>> {
+        self.inner.get(&id)
+    }
+
+    #[cfg(feature = "ksy")]
+    pub(crate) fn set_inner(&mut self, id: NodeId, bytes: Arc<[u8]>) {
+        self.inner.insert(id, bytes);
+    }
+
+    /// True on a node holding the rest of a list read as far as the viewer
+    /// needed (a `.ksy` list of unsized elements to the stream's end):
+    /// expanding it reads on.
+    pub fn is_rest(&self, id: NodeId) -> bool {
+        self.rests.get(&id).is_some()
+    }
+
+    #[cfg(feature = "ksy")]
+    pub(crate) fn set_rest(&mut self, id: NodeId, ahead: Arc<dyn ReadAhead>) {
+        self.rests.insert(id, RestRef(ahead));
+    }
+
+    /// Reads the rest of a list (node `id`, see [`Tree::is_rest`]) ahead
+    /// for about `budget` bytes, before its node is opened: opened, it
+    /// shows what was read as pages, and a rest again for what was not.
+    /// Its display says how far it has got. `None` if `id` is no list's
+    /// rest, or it is opened already.
+    pub fn read_ahead(&mut self, src: &dyn ByteSource, id: NodeId, budget: u64) -> Option<Ahead> {
+        if !self.is_lazy(id) {
+            return None;
+        }
+        let r = self.rests.get(&id)?.0.clone();
+        let a = r.step(src, budget);
+        let pct = |a: &Ahead| {
+            let whole = a.end.saturating_sub(a.from).max(1) as f64;
+            (a.to.saturating_sub(a.from) as f64 * 100.0 / whole).floor()
+        };
+        let text = if a.done {
+            format!(
+                "{} entries read ahead to the end: open to see them",
+                a.entries
+            )
+        } else {
+            format!(
+                "{} entries read ahead ({}% of these bytes): open to see them",
+                a.entries,
+                pct(&a)
+            )
+        };
+        self.set_display_text(id, &text);
+        Some(a)
+    }
+
+    /// The node whose [`Tree::inner`] bytes node `id` spans (`None`: it spans
+    /// the file's).
+    pub fn holder(&self, id: NodeId) -> Option<NodeId> {
+        if !self.is_decoded(id) {
+            return None;
+        }
+        let mut cur = self.parent(id);
+        while let Some(p) = cur {
+            if self.inner.get(&p).is_some() {
+                return Some(p);
+            }
+            cur = self.parent(p);
+        }
+        None
+    }
+
     fn set_mark(&mut self, id: NodeId, mark: u16, on: bool) {
         let r = self.rec_mut(id);
         if on {
@@ -1435,6 +1514,8 @@ impl Tree {
             + self.refs.len() * (size_of::<NodeId>() + size_of::<BitSpan>() + 8)
             + self.side_vals.len() * (size_of::<NodeId>() + size_of::<Value>() + 8)
             + self.long_len.len() * 20
+            + self.inner.len() * 24
+            + self.rests.len() * 24
             + self.recipes.len() * 32
             + self.expanded.len() * (size_of::<Expansion>() + size_of::<Node>() + 16);
         self.recs.capacity() * size_of::<Rec>()
@@ -1783,6 +1864,8 @@ impl Tree {
         self.refs.split_off(&mark);
         self.side_vals.split_off(&mark);
         self.long_len.split_off(&mark);
+        self.inner.split_off(&mark);
+        self.rests.split_off(&mark);
         self.expanded.split_off(&mark);
         self.recipes.split_off(&mark);
     }
@@ -1921,6 +2004,12 @@ impl Tree {
             }
             if let Some(&l) = self.long_len.get(&id) {
                 t.long_len.insert(nid, l);
+            }
+            if let Some(b) = self.inner.get(&id) {
+                t.inner.insert(nid, b.clone());
+            }
+            if let Some(k) = self.rests.get(&id) {
+                t.rests.insert(nid, k.clone());
             }
             if let Some(rc) = self.recipes.get(&id) {
                 t.recipes.insert(nid, rc.clone());
@@ -2104,20 +2193,53 @@ impl Tree {
     }
 
     /// The innermost node whose span covers `byte`, preferring later siblings never:
-    /// the first child (in display order) that covers the byte wins.
+    /// the first child (in display order) that covers the byte wins. Nodes
+    /// spanning bytes a `process` made ([`Tree::is_decoded`]) own none of the
+    /// file's.
     pub fn innermost_at(&self, byte: u64) -> NodeId {
         let bit = BitSpan::bytes(byte, byte + 1);
         let mut cur = self.root();
         'down: loop {
             for &c in self.children(cur) {
                 let s = self.span(c);
-                if !s.is_empty() && s.overlaps(&bit) {
+                if !s.is_empty() && s.overlaps(&bit) && !self.is_decoded(c) {
                     cur = c;
                     continue 'down;
                 }
             }
             return cur;
         }
+    }
+}
+
+/// What reads the rest of a list ahead (see [`Tree::read_ahead`]).
+pub trait ReadAhead: Send + Sync {
+    /// Reads on for about `budget` more bytes of file `src`; how far it got.
+    fn step(&self, src: &dyn ByteSource, budget: u64) -> Ahead;
+}
+
+/// How far the rest of a list has been read ahead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Ahead {
+    /// Where the rest starts (a byte of the file).
+    pub from: u64,
+    /// Where reading has got to.
+    pub to: u64,
+    /// Where the list ends.
+    pub end: u64,
+    /// Entries read.
+    pub entries: u64,
+    /// True once there is nothing more to read (its end, or an entry that
+    /// fails: opening the rest shows it).
+    pub done: bool,
+}
+
+#[derive(Clone)]
+struct RestRef(Arc<dyn ReadAhead>);
+
+impl fmt::Debug for RestRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("RestRef")
     }
 }
 

@@ -160,6 +160,88 @@ fn processed_bytes_hold_their_fields_at_offsets_into_them() {
     assert!(json.contains("\"in\":\"decoded\""), "{json}");
 }
 
+/// In the viewer, a node in bytes a `process` made covers its field's bytes
+/// in the file and owns none of the file's; the made bytes come with the
+/// nodes owning each, nested processed fields owning all of theirs.
+#[test]
+fn the_viewer_shows_processed_bytes_apart_from_the_file_s() {
+    let text = "meta: {id: t, endian: be}\nseq:\n  - {id: a, type: u1}\n  - {id: p, size: 5, process: xor(0xff), type: inner}\n  - {id: z, size: 2, process: xor(0x0f)}\ntypes:\n  inner:\n    seq:\n      - {id: x, type: u1}\n      - {id: y, type: u2}\n      - {id: q, size: 2, process: xor(0x01), type: two}\n  two:\n    seq:\n      - {id: c, type: u1}\n      - {id: d, type: u1}\n";
+    // a, then p = xor 0xff of [7, 0x12, 0x34, q = xor 1 of [8, 9]], then z.
+    let data = [
+        1u8,
+        !7,
+        !0x12,
+        !0x34,
+        !(8 ^ 1),
+        !(9 ^ 1),
+        0x0f ^ 0xAA,
+        0x0f ^ 0xBB,
+    ];
+    let spec = ksy::compile("t.ksy", text, &mut NoImports).unwrap();
+    let f = hexlens_core::formats::register(ksy::format(spec, 0));
+    let mut s = hexlens_core::session::Session::open_as(data.to_vec(), Some(f), false);
+    let y = s.resolve("p/y").unwrap();
+    assert_eq!((y.start, y.end), (1, 6), "p/y covers p's bytes in the file");
+    assert_eq!(y.inner, Some((1, 3)));
+    let d = s.resolve("p/q/d").unwrap();
+    assert_eq!((d.start, d.end), (1, 6));
+    assert_eq!(d.inner, Some((1, 2)));
+    let p = s.resolve("p").unwrap();
+    assert_eq!(p.inner, Some((0, 5)));
+    assert_eq!(s.resolve("a").unwrap().inner, None);
+    // The file's bytes 1..6 are p's own: no node in the made bytes owns them.
+    for byte in 1..6 {
+        assert_eq!(s.owner(byte), Some(p.id), "byte {byte}");
+    }
+    let boxes = s.boxes(0, 8);
+    let owners: Vec<(u64, u64, String)> = boxes
+        .segments
+        .iter()
+        .map(|g| (g.start, g.end, boxes.node(g.owner).unwrap().name.clone()))
+        .collect();
+    assert_eq!(
+        owners,
+        [(0, 1, "a".into()), (1, 6, "p".into()), (6, 8, "z".into())]
+    );
+    // p's made bytes: x, y, then q (owning both of its own).
+    let v = s.inner_view("p/y", 0, 100).unwrap();
+    assert_eq!(v.holder_path, "p");
+    assert_eq!(v.file, (1, 6));
+    assert_eq!((v.len, v.from, v.mark), (5, 0, (1, 3)));
+    assert_eq!(v.bytes, [7, 0x12, 0x34, 8 ^ 1, 9 ^ 1]);
+    let path = |id| v.owners.iter().find(|o| o.0 == id).unwrap().1.clone();
+    let segs: Vec<(u64, u64, String)> = v
+        .segments
+        .iter()
+        .map(|g| (g.start, g.end, path(g.owner)))
+        .collect();
+    assert_eq!(
+        segs,
+        [
+            (0, 1, "p/x".into()),
+            (1, 3, "p/y".into()),
+            (3, 5, "p/q".into())
+        ]
+    );
+    // q's own made bytes, a window of them.
+    let v = s.inner_view("p/q/d", 1, 2).unwrap();
+    assert_eq!((v.holder_path.as_str(), v.len, v.mark), ("p/q", 2, (1, 2)));
+    assert_eq!(v.bytes, [9]);
+    assert_eq!(v.segments.len(), 1);
+    assert_eq!(v.owners, [(v.segments[0].owner, "p/q/d".to_string())]);
+    // A processed byte field holds its made bytes too; others hold none.
+    let v = s.inner_view("z", 0, 10).unwrap();
+    assert_eq!(
+        (v.len, v.file, v.bytes.clone()),
+        (2, (6, 8), vec![0xAA, 0xBB])
+    );
+    assert!(s
+        .inner_view("a", 0, 10)
+        .unwrap_err()
+        .contains("not in bytes"));
+    assert!(s.inner_view("nope", 0, 10).unwrap_err().contains("no node"));
+}
+
 /// A hostile format: it decodes to an error, within a few seconds.
 fn hostile(text: &str, data: &[u8], says: &str) {
     let start = Instant::now();
@@ -952,4 +1034,123 @@ fn an_unsized_repeat_eos_comes_in_pages_found_by_reading_it() {
     assert_eq!(d.tree.children(list).len(), 2501);
     // Short lists stay as they were.
     assert_eq!(same_in_pages(text, &data[..200], 64, Some(1000)), 0);
+}
+
+/// Past its first few MiB, a long unsized list pauses: its rest is a node
+/// that reads on when opened (the viewer reads on by itself), and read to
+/// its end the list is the eager tree; its elements are found by index.
+#[test]
+fn a_long_unsized_list_shows_what_was_read_and_reads_on() {
+    let text = "meta: {id: t, endian: le}\nseq:\n  - {id: magic, contents: [0x52]}\n  - {id: records, type: record, repeat: eos}\ntypes:\n  record:\n    seq:\n      - {id: len, type: u1}\n      - {id: body, size: len}\n";
+    let mut data = vec![0x52];
+    let mut n = 0u32;
+    while data.len() < 10 << 20 {
+        let len = ((n * 37) % 251) as u8;
+        data.push(len);
+        data.extend(std::iter::repeat_n(n as u8, len as usize));
+        n += 1;
+    }
+    let spec = ksy::compile("t.ksy", text, &mut NoImports).unwrap();
+    let f = hexlens_core::formats::register(ksy::format(spec, 0));
+    let opts = hexlens_core::Options {
+        lazy_threshold: Some(64),
+        page_size: Some(1000),
+        ..Default::default()
+    };
+    let d = hexlens_core::decode_as_with(f, &data.as_slice(), &opts);
+    let t = &d.tree;
+    t.validate(data.len() as u64).unwrap();
+    let list = t.find("records").unwrap();
+    let kids = t.children(list);
+    let rest = *kids.last().unwrap();
+    assert!(t.is_rest(rest) && t.is_lazy(rest));
+    let first = t.name(rest).to_string();
+    let read: u64 = first[1..first.len() - "…]".len()].parse().unwrap();
+    assert!(
+        read.is_multiple_of(1000) && read > 0 && read < n as u64 / 2,
+        "{first}"
+    );
+    assert_eq!(kids.len() as u64, read / 1000 + 1);
+    // The rest spans the list's bytes after what was read, to the end.
+    assert_eq!(t.span(rest).end, data.len() as u64 * 8);
+    assert_eq!(t.value(list), None, "the count is not known yet");
+    // Opened, it is the eager tree (the list's count known at its end).
+    assert!(same_in_pages(text, &data, 64, Some(1000)) > kids.len());
+    // The viewer reads the rest ahead, a few MiB at a time, to the end; its
+    // node says how far it got.
+    let mut s = hexlens_core::session::Session::open_as(data.clone(), Some(f), false);
+    let mut steps = Vec::new();
+    while let Some(a) = s.read_on(1 << 20) {
+        steps.push(a);
+        assert!(steps.len() < 20);
+    }
+    let end = data.len() as u64;
+    assert!(steps.len() >= 5, "{steps:?}");
+    assert!(steps
+        .windows(2)
+        .all(|w| w[0].to < w[1].to && w[0].entries < w[1].entries));
+    let last = *steps.last().unwrap();
+    assert!(last.done && last.to == end && last.end == end, "{last:?}");
+    assert_eq!(last.entries, n as u64 - read);
+    let t = s.tree();
+    let rest = t
+        .children(t.find("records").unwrap())
+        .last()
+        .copied()
+        .unwrap();
+    assert!(t.is_lazy(rest));
+    let row = hexlens_core::session::row_text(t, rest, 0);
+    assert!(
+        row.contains(&format!(
+            "{} entries read ahead to the end",
+            n as u64 - read
+        )),
+        "{row}"
+    );
+    // Opened, the rest shows all it read, in pages, and the list's count.
+    let rows = s.answer(&hexlens_core::protocol::Request::Rows {
+        gen: 1,
+        open: vec![0, s.tree().find("records").unwrap(), rest],
+        first: 0,
+        count: 10,
+        find: None,
+    });
+    assert!(
+        matches!(rows, hexlens_core::protocol::Answer::Rows { ref failed, .. } if failed.is_empty())
+    );
+    let t = s.tree();
+    let list = t.find("records").unwrap();
+    assert_eq!(t.value(list), Some(Value::U(n as u64)));
+    assert_eq!(
+        t.children(rest).len() as u64,
+        (n as u64 - read).div_ceil(1000)
+    );
+    assert!(t.children(rest).iter().all(|&c| !t.is_rest(c)));
+    // An element past what was first read, by its path.
+    let last = s.resolve(&format!("records/[{}]/len", n - 1)).unwrap();
+    assert_eq!(
+        last.value.as_deref(),
+        Some(&*format!(
+            "{} (0x{:X})",
+            ((n - 1) * 37) % 251,
+            ((n - 1) * 37) % 251
+        ))
+    );
+    // A record past the end, after the pause: its error where it is, the
+    // pages before it whole.
+    let mut bad = data.clone();
+    bad.push(9);
+    let mut s = hexlens_core::session::Session::open_as(bad.clone(), Some(f), false);
+    while s.read_on(1 << 20).is_some() {}
+    let p = s.resolve(&format!("records/[{n}]")).unwrap();
+    assert!(p.error.is_some() || p.damaged, "{p:?}");
+    let t = s.tree();
+    let errors = t.errors();
+    assert_eq!(
+        errors.len(),
+        1,
+        "{:?}",
+        errors.iter().map(|&e| t.error(e)).collect::<Vec<_>>()
+    );
+    assert_eq!(t.path(errors[0]), format!("records/[{n}]/body"));
 }

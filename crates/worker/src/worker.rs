@@ -156,6 +156,12 @@ mod worker {
     struct Job {
         id: u32,
         session: Session<BlobSource>,
+        /// Reading lists ahead is stopped (the page's Stop).
+        #[cfg_attr(not(feature = "ksy"), allow(dead_code))]
+        stopped: bool,
+        /// A step of reading ahead is scheduled.
+        #[cfg_attr(not(feature = "ksy"), allow(dead_code))]
+        reading: bool,
     }
 
     thread_local! {
@@ -237,6 +243,10 @@ mod worker {
             "open" => open(&m, job),
             "crash" => panic!("decoder crash requested by the page (test hook)"),
             "ask" => ask(&m, job),
+            #[cfg(feature = "ksy")]
+            "inner" => inner(&m, job),
+            #[cfg(feature = "ksy")]
+            "stop-reading" | "read-on" => ahead::toggle(job, kind == "stop-reading"),
             #[cfg(feature = "tools")]
             "copy" | "export" | "diff" | "bytediff" => tools::handle(&kind, &m, job),
             #[cfg(feature = "listing")]
@@ -291,9 +301,20 @@ mod worker {
         };
         #[cfg(not(feature = "ksy"))]
         let format = None;
-        let session = Session::open_as(src, format, get(m, "scan").is_truthy());
-        answer(job, &session.opened(uint(m, "rows").unwrap_or(100).max(1)));
-        JOB.with(|j| *j.borrow_mut() = Some(Job { id: job, session }));
+        let mut session = Session::open_as(src, format, get(m, "scan").is_truthy());
+        let rows = uint(m, "rows").unwrap_or(100).max(1);
+        answer(job, &session.opened(rows));
+        session.shown(0, rows);
+        JOB.with(|j| {
+            *j.borrow_mut() = Some(Job {
+                id: job,
+                session,
+                stopped: false,
+                reading: false,
+            })
+        });
+        #[cfg(feature = "ksy")]
+        ahead::start(job);
     }
 
     /// The `.ksy` format a message gives (`ksy: {name, text, imports:
@@ -333,6 +354,155 @@ mod worker {
 
     /// `{type: "ask", job, data}`: a [`Request`] in its binary form, answered
     /// from the open file's session (a structure search, by the tools module).
+    /// Reading ahead the rest of a list read only as far as the viewer
+    /// needed (a `.ksy` list of unsized elements, see
+    /// `Session::read_on`): a step at a time between the page's questions,
+    /// each followed by the rows the page last asked for, as they are now,
+    /// and `{type: "reading", job, from, to, end, entries, done}` (where
+    /// the rest starts, how far it has been read, where it ends, the
+    /// entries read); `{type: "reading", job, stopped}` after a Stop or a
+    /// Read on.
+    #[cfg(feature = "ksy")]
+    mod ahead {
+        use super::*;
+
+        /// Bytes read ahead a step (about a tenth of a second here).
+        const STEP: u64 = 2 << 20;
+
+        /// Reads ahead for load `job`, unless it is reading or stopped.
+        pub fn start(job: u32) {
+            let go = JOB.with(|j| {
+                let mut j = j.borrow_mut();
+                let Some(st) = j.as_mut().filter(|s| s.id == job) else {
+                    return false;
+                };
+                let go = !st.reading && !st.stopped;
+                st.reading |= go;
+                go
+            });
+            if go {
+                later(job);
+            }
+        }
+
+        /// The page's Stop (`stop`), or Read on.
+        pub fn toggle(job: u32, stop: bool) {
+            let known = JOB.with(|j| {
+                let mut j = j.borrow_mut();
+                let st = j.as_mut().filter(|s| s.id == job)?;
+                st.stopped = stop;
+                Some(())
+            });
+            if known.is_some() {
+                post(&msg(
+                    "reading",
+                    &[("job", job.into()), ("stopped", stop.into())],
+                ));
+                start(job);
+            }
+        }
+
+        /// The next step, once the page's questions waiting now are answered.
+        fn later(job: u32) {
+            let g = js_sys::global();
+            let f = Reflect::get(&g, &"setTimeout".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+            if let Some(f) = f {
+                let cb = Closure::once_into_js(move || step(job));
+                let _ = f.call2(&g, &cb, &0.into());
+            }
+        }
+
+        fn step(job: u32) {
+            let r = JOB.with(|j| {
+                let mut j = j.borrow_mut();
+                let st = j.as_mut().filter(|s| s.id == job)?;
+                let a = if st.stopped {
+                    None
+                } else {
+                    st.session.read_on(STEP)
+                };
+                st.reading = a.is_some();
+                Some((a?, st.session.rows_again()))
+            });
+            let Some((a, rows)) = r else { return };
+            answer(job, &rows);
+            post(&msg(
+                "reading",
+                &[
+                    ("job", job.into()),
+                    ("from", (a.from as f64).into()),
+                    ("to", (a.to as f64).into()),
+                    ("end", (a.end as f64).into()),
+                    ("entries", (a.entries as f64).into()),
+                    ("done", a.done.into()),
+                ],
+            ));
+            later(job);
+        }
+    }
+
+    /// `{type: "inner", job, path, from, to}`: bytes `[from, to)` of those a
+    /// `.ksy` field's `process` made, around the node at `path`, and which
+    /// node owns each (static/ksy.js shows them). The answer is `{type:
+    /// "inner", job, path, holder, at, end, len, node, mark: [start, end],
+    /// from, bytes, segs: [start, end, owner…], owners: [id, path…]}` or
+    /// `{type: "inner", job, path, error}`; the page itself ignores it.
+    #[cfg(feature = "ksy")]
+    fn inner(m: &JsValue, job: u32) {
+        let path = get(m, "path").as_string().unwrap_or_default();
+        let from = num(m, "from").unwrap_or(0.0) as u64;
+        let to = num(m, "to").unwrap_or(0.0) as u64;
+        let r = JOB.with(|j| {
+            let mut j = j.borrow_mut();
+            let state = j
+                .as_mut()
+                .filter(|s| s.id == job)
+                .ok_or("that file is no longer open in the decoder")?;
+            state.session.inner_view(&path, from, to)
+        });
+        let base = [("job", job.into()), ("path", JsValue::from(&path))];
+        let v = match r {
+            Ok(v) => v,
+            Err(e) => {
+                let mut f = base.to_vec();
+                f.push(("error", e.into()));
+                return post(&msg("inner", &f));
+            }
+        };
+        let nums = |xs: &mut dyn Iterator<Item = f64>| -> JsValue {
+            xs.map(JsValue::from).collect::<js_sys::Array>().into()
+        };
+        let segs = nums(
+            &mut v
+                .segments
+                .iter()
+                .flat_map(|s| [s.start as f64, s.end as f64, f64::from(s.owner)]),
+        );
+        let owners: js_sys::Array = v
+            .owners
+            .iter()
+            .flat_map(|(id, p)| [JsValue::from(*id), JsValue::from(p)])
+            .collect();
+        let mut f = base.to_vec();
+        f.extend([
+            ("holder", JsValue::from(&v.holder_path)),
+            ("at", (v.file.0 as f64).into()),
+            ("end", (v.file.1 as f64).into()),
+            ("len", (v.len as f64).into()),
+            ("node", v.node.into()),
+            (
+                "mark",
+                nums(&mut [v.mark.0 as f64, v.mark.1 as f64].into_iter()),
+            ),
+            ("from", (v.from as f64).into()),
+            ("segs", segs),
+            ("owners", owners.into()),
+        ]);
+        post_with(&msg("inner", &f), "bytes", &v.bytes);
+    }
+
     fn ask(m: &JsValue, job: u32) {
         let data = get(m, "data")
             .dyn_into::<Uint8Array>()
@@ -364,6 +534,9 @@ mod worker {
             let a = state.session.answer(&r);
             answer(job, &a);
         });
+        // Opening a list's rest may leave a rest again, to read ahead.
+        #[cfg(feature = "ksy")]
+        ahead::start(job);
     }
 
     /// The tools module (`hexlens-worker-tools`: every decoder, the streaming

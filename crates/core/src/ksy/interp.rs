@@ -118,6 +118,182 @@ enum Ref {
     Bytes(u32, u64, u64),
 }
 
+/// Bytes of a long unsized list read before the viewer shows it (and
+/// before it shows a rest opened before it was read ahead): the rest is
+/// read ahead by the viewer ([`crate::tree::Tree::read_ahead`]) and shown
+/// when opened.
+const SKIM_FIRST: u64 = 4 << 20;
+
+/// How reading a list's elements without nodes ended ([`Run::skim`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ended {
+    /// At the stream's end.
+    Whole,
+    /// At a page's end, past the budget.
+    Paused,
+    /// At an element that failed or read nothing.
+    Failed,
+}
+
+/// What reading a list's elements without nodes found.
+struct Skim {
+    /// Where each page starts (the first: where the reading began).
+    starts: Vec<u64>,
+    /// The elements read (whole pages only, when one failed).
+    count: u64,
+    /// Where they end.
+    to: u64,
+    end: Ended,
+}
+
+/// How far the rest of a list has been read ([`RestCtx`]).
+struct AheadState {
+    /// Where each page of what was read starts (the first: the rest's start).
+    starts: Vec<u64>,
+    /// Elements read (whole pages).
+    count: u64,
+    /// Where they end.
+    to: u64,
+    /// How reading ended, if it has.
+    end: Option<Ended>,
+}
+
+/// The rest of a list read only as far as the viewer needed: what reads it
+/// ahead ([`Tree::read_ahead`]) and what its node shows when opened.
+struct RestCtx {
+    spec: Arc<Spec>,
+    frozen: Frozen,
+    /// The list's object, stream and field, and its first element here.
+    o: u32,
+    io: u32,
+    place: (TypeId, usize, bool),
+    first: u64,
+    /// The decode's lazy threshold and page size.
+    lazy: Option<u64>,
+    page: Option<u32>,
+    state: std::sync::Mutex<AheadState>,
+}
+
+impl RestCtx {
+    fn attr(&self) -> &Attr {
+        let (ty, k, instance) = self.place;
+        let def = &self.spec.types[ty];
+        if instance {
+            &def.instances[k]
+        } else {
+            &def.seq[k]
+        }
+    }
+
+    /// Reads on for `budget` bytes (at a page's end) with builder `b`,
+    /// making no node.
+    fn advance(&self, b: &mut Builder, st: &mut AheadState, budget: u64) {
+        if st.end.is_some() {
+            return;
+        }
+        let Some(arena) = self.frozen.get() else {
+            st.end = Some(Ended::Failed);
+            return;
+        };
+        let page = self.page.unwrap_or(1).max(1) as u64;
+        let mut run = Run::new(&self.spec, b, arena.objs.clone(), arena.ios.clone(), budget);
+        let s = &mut run.ios[self.io as usize];
+        (s.pos, s.bits_left) = (st.to, 0);
+        let a = self.attr();
+        match run.skim(self.o, self.io, a, self.first + st.count, page, budget) {
+            Ok(sk) => {
+                st.starts.extend_from_slice(&sk.starts[1..]);
+                st.count += sk.count;
+                st.to = sk.to;
+                if sk.end != Ended::Paused {
+                    st.end = Some(sk.end);
+                }
+            }
+            Err(_) => st.end = Some(Ended::Failed),
+        }
+    }
+
+    /// The rest's node opened: what was read, as pages; then the list's
+    /// end (its count), an element that fails (read with its node, its
+    /// error where it is), or a rest again.
+    fn open(&self, b: &mut Builder) -> DResult<()> {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if st.count == 0 && st.end.is_none() {
+            self.advance(b, &mut st, SKIM_FIRST);
+        }
+        let Some(arena) = self.frozen.get() else {
+            let here = b.current();
+            b.set_error(here, "the decode this list belongs to did not finish");
+            return Err(Stop);
+        };
+        let page = self.page.unwrap_or(1).max(1) as u64;
+        let len = arena.ios.get(self.io as usize).map_or(0, |s| s.len);
+        let mut run = Run::new(&self.spec, b, arena.objs.clone(), arena.ios.clone(), len);
+        let here = run.b.current();
+        let sk = Skim {
+            starts: st.starts.clone(),
+            count: st.count,
+            to: st.to,
+            end: st.end.unwrap_or(Ended::Paused),
+        };
+        run.pages_of(self.o, self.io, self.place, self.first, page, &sk);
+        let next = self.first + sk.count;
+        match sk.end {
+            Ended::Paused => run.rest(self.o, self.io, self.place, next, sk.to),
+            Ended::Failed => {
+                // Read again with nodes, to the failure.
+                let a = self.attr();
+                let s = &mut run.ios[self.io as usize];
+                (s.pos, s.bits_left) = (sk.to, 0);
+                for i in next.. {
+                    let index = Name::Index(i.min(u32::MAX as u64) as u32);
+                    let s = &run.ios[self.io as usize];
+                    let before = (s.pos, s.bits_left);
+                    if run.one(self.o, self.io, a, index, Some(i as i128)).is_err() {
+                        break;
+                    }
+                    let s = &run.ios[self.io as usize];
+                    if (s.pos, s.bits_left) == before || s.pos >= s.len {
+                        break;
+                    }
+                }
+            }
+            Ended::Whole => {
+                // Read to its end: the list's count is known.
+                let t = run.b.tree_mut();
+                let mut list = here;
+                while let (true, Some(p)) = (t.is_rest(list), t.parent(list)) {
+                    list = p;
+                }
+                t.set_uint(list, next);
+            }
+        }
+        run.end(Ok(()), here)
+    }
+}
+
+impl crate::tree::ReadAhead for RestCtx {
+    fn step(&self, src: &dyn crate::source::ByteSource, budget: u64) -> crate::tree::Ahead {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut b = Builder::new(src, "rest");
+        b.set_lazy_threshold(self.lazy);
+        b.set_page_size(self.page);
+        self.advance(&mut b, &mut st, budget);
+        let s = self
+            .frozen
+            .get()
+            .and_then(|a| a.ios.get(self.io as usize).cloned());
+        let (base, len) = s.map_or((0, 0), |s| (s.base, s.len));
+        crate::tree::Ahead {
+            from: base + st.starts[0],
+            to: base + st.to,
+            end: base + len,
+            entries: st.count,
+            done: st.end.is_some(),
+        }
+    }
+}
+
 /// Elements in a row that read nothing a `repeat: until` may have.
 const MAX_EMPTY: u32 = 4096;
 
@@ -1140,35 +1316,81 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
     }
 
     /// Repeated field `a` of object `o` (see [`Run::skimmable`]), its
-    /// elements' sizes known only by reading them: read to the stream's end
-    /// for where each page of elements starts, without making a node, then
-    /// made a list of pages, each decoded when opened. The tree holds a
-    /// node per page until one is opened, whatever the list's length.
-    /// `None` (the stream put back where the list starts) when the list is
-    /// not longer than a page or an element fails or reads nothing: it is
-    /// then read as any list is, which shows the failure where it is.
+    /// elements' sizes known only by reading them: read for where each page
+    /// of elements starts, without making a node, then made a list of
+    /// pages, each decoded when opened. The tree holds a node per page until
+    /// one is opened, whatever the list's length. Past [`SKIM_FIRST`] bytes
+    /// (at a page's end) the reading pauses: the list's last node is then
+    /// its rest, a lazy node that reads on when opened ([`Run::rest_of`],
+    /// [`Tree::is_rest`]). `None` (the stream put back where the list
+    /// starts) when the list is not longer than a page or an element before
+    /// the pause fails or reads nothing: it is then read as any list is,
+    /// which shows the failure where it is.
     fn skim_paged(&mut self, o: u32, io: u32, a: &Attr, name: Name) -> R<Option<Val>> {
         let Some(page) = self.b.page_size().map(|p| p.max(1) as u64) else {
             return Ok(None);
         };
         let from = self.ios[io as usize].pos;
+        // A dump that must be what an eager decode writes reads it all.
+        let budget = if self.b.exact_totals() {
+            u64::MAX
+        } else {
+            SKIM_FIRST
+        };
+        let sk = self.skim(o, io, a, 0, page, budget)?;
+        if sk.end == Ended::Failed || sk.count <= page && sk.end == Ended::Whole {
+            let s = &mut self.ios[io as usize];
+            (s.pos, s.bits_left) = (from, 0);
+            return Ok(None);
+        }
+        let at = self.span(io, from, 0);
+        let list = self.open(name, Kind::Array, at)?;
+        let place = self.attr_place(o, a);
+        self.pages_of(o, io, place, 0, page, &sk);
+        let s = &mut self.ios[io as usize];
+        let stop = if sk.end == Ended::Paused {
+            s.len
+        } else {
+            sk.to
+        };
+        (s.pos, s.bits_left) = (stop, 0);
+        let base = s.base;
+        if sk.end == Ended::Paused {
+            self.rest(o, io, place, sk.count, sk.to);
+        } else {
+            self.b.tree_mut().set_uint(list, sk.count);
+        }
+        self.b.close_at((base + stop) * 8);
+        Ok(Some(Val::Nil))
+    }
+
+    /// Reads the elements of repeated field `a` of object `o` from the
+    /// stream's position on, element `first` the first, without making
+    /// nodes: to the stream's end, an element that fails or reads nothing,
+    /// or the first page's end past `budget` bytes.
+    fn skim(&mut self, o: u32, io: u32, a: &Attr, first: u64, page: u64, budget: u64) -> R<Skim> {
+        let from = self.ios[io as usize].pos;
         let mut starts = vec![from];
         let mut count = 0u64;
         self.mk = false;
-        let whole = loop {
+        let end = loop {
             let s = &self.ios[io as usize];
             if s.pos >= s.len && s.bits_left == 0 {
-                break true;
+                break Ended::Whole;
             }
-            if count >= MAX_REPEAT {
-                break false;
+            if first + count >= MAX_REPEAT {
+                break Ended::Failed;
+            }
+            if count > 0 && count.is_multiple_of(page) && s.pos - from >= budget {
+                break Ended::Paused;
             }
             let before = (s.pos, s.bits_left);
-            let index = Name::Index(count.min(u32::MAX as u64) as u32);
+            let i = first + count;
+            let index = Name::Index(i.min(u32::MAX as u64) as u32);
             // The element's objects and streams: nothing outside it reads
             // them (no expression reads the list), so they go once it is read.
             let marks = (self.objs.len(), self.ios.len());
-            let r = self.one(o, io, a, index, Some(count as i128));
+            let r = self.one(o, io, a, index, Some(i as i128));
             self.objs.truncate(marks.0);
             self.ios.truncate(marks.1);
             match r {
@@ -1177,11 +1399,11 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                     self.mk = true;
                     return Err(Fail::Spent);
                 }
-                Err(_) => break false,
+                Err(_) => break Ended::Failed,
             }
             let s = &self.ios[io as usize];
             if (s.pos, s.bits_left) == before || s.bits_left != 0 {
-                break false;
+                break Ended::Failed;
             }
             count += 1;
             if count.is_multiple_of(page) {
@@ -1189,33 +1411,90 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             }
         };
         self.mk = true;
-        let end = self.ios[io as usize].pos;
-        if !whole || count <= page {
-            let s = &mut self.ios[io as usize];
-            (s.pos, s.bits_left) = (from, 0);
-            return Ok(None);
-        }
-        let at = self.span(io, from, 0);
-        let list = self.open(name, Kind::Array, at)?;
-        let (ty, k, instance) = self.attr_place(o, a);
-        let base = self.ios[io as usize].base;
-        for (p, &start) in starts.iter().enumerate() {
-            let first = p as u64 * page;
-            if first >= count {
-                break;
-            }
-            let last = (first + page).min(count) - 1;
-            let len = starts.get(p + 1).copied().unwrap_or(end) - start;
-            let open = self.page_of(o, io, (ty, k, instance), (first, last), start, len);
-            if self.b.page(first, last, base + start, len, open).is_err() {
-                break;
-            }
-        }
         let s = &mut self.ios[io as usize];
-        (s.pos, s.bits_left) = (end, 0);
-        self.b.close_at((base + end) * 8);
-        self.b.tree_mut().set_uint(list, count);
-        Ok(Some(Val::Nil))
+        let to = if end == Ended::Failed {
+            // The pages end with the last whole one read.
+            count -= count % page;
+            starts.truncate((count / page) as usize + 1);
+            starts[starts.len() - 1]
+        } else {
+            s.pos
+        };
+        s.bits_left = 0;
+        Ok(Skim {
+            starts,
+            count,
+            to,
+            end,
+        })
+    }
+
+    /// The pages of the elements `sk` read, element `first` the first.
+    fn pages_of(
+        &mut self,
+        o: u32,
+        io: u32,
+        place: (TypeId, usize, bool),
+        first: u64,
+        page: u64,
+        sk: &Skim,
+    ) {
+        let base = self.ios[io as usize].base;
+        for (p, &start) in sk.starts.iter().enumerate() {
+            let k = p as u64 * page;
+            if k >= sk.count {
+                break;
+            }
+            let last = (k + page).min(sk.count) - 1;
+            let len = sk.starts.get(p + 1).copied().unwrap_or(sk.to) - start;
+            let open = self.page_of(o, io, place, (first + k, first + last), start, len);
+            if self
+                .b
+                .page(first + k, first + last, base + start, len, open)
+                .is_err()
+            {
+                break;
+            }
+        }
+    }
+
+    /// The rest of a list read as far as byte `at` of stream `io`
+    /// (elements `first` on): a lazy node to the stream's end, read ahead
+    /// by the viewer ([`Tree::read_ahead`]), that shows as pages what was
+    /// read when opened.
+    fn rest(&mut self, o: u32, io: u32, place: (TypeId, usize, bool), first: u64, at: u64) {
+        let s = &self.ios[io as usize];
+        let (base, len) = (s.base, s.len - at);
+        let ctx = Arc::new(RestCtx {
+            spec: self.shared.clone(),
+            frozen: self.frozen.clone(),
+            o,
+            io,
+            place,
+            first,
+            lazy: self.b.lazy_threshold(),
+            page: self.b.page_size(),
+            state: std::sync::Mutex::new(AheadState {
+                starts: vec![at],
+                count: 0,
+                to: at,
+                end: None,
+            }),
+        });
+        let name = Name::from(format!("[{first}…]"));
+        let label = Some(format!("entries {first} on, not read yet: open to read on"));
+        let open = {
+            let ctx = ctx.clone();
+            move |b: &mut Builder| ctx.open(b)
+        };
+        if let Some(id) = self
+            .b
+            .lazy_always(name, Kind::Array, base + at, len, label, open)
+        {
+            // Looked through as a page is: its elements are the list's.
+            self.b.set_page(id);
+            self.b.tree_mut().set_rest(id, ctx);
+        }
     }
 
     /// What decodes a page of a repeated field of object `o` when it is
@@ -1630,14 +1909,22 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
 
     /// A leaf's node over `[at, at + n)` of `io`, showing `v`; a failure
     /// message becomes the error of a node over what there is.
-    fn leaf(&mut self, io: u32, name: Name, kind: Kind, at: u64, n: u64, v: &Val) -> R<()> {
+    fn leaf(
+        &mut self,
+        io: u32,
+        name: Name,
+        kind: Kind,
+        at: u64,
+        n: u64,
+        v: &Val,
+    ) -> R<Option<NodeId>> {
         if !self.mk {
-            return Ok(());
+            return Ok(None);
         }
         let sp = self.span(io, at, n);
         let id = self.node(name, kind, sp)?;
         self.show(id, v);
-        Ok(())
+        Ok(Some(id))
     }
 
     /// A read that failed at the stream's position: its error on a node
@@ -2008,25 +2295,31 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             },
             None => raw.into(),
         };
+        let processed = a.process.is_some();
         let v = match ty {
             TypeSpec::Bytes | TypeSpec::Switch { .. } => {
-                let v = Val::Bytes(data);
-                self.leaf(io, name.clone(), Kind::Bytes, at, n, &v)?;
+                let v = Val::Bytes(data.clone());
+                let id = self.leaf(io, name.clone(), Kind::Bytes, at, n, &v)?;
+                if let (Some(id), true) = (id, processed) {
+                    self.b.tree_mut().set_inner(id, data);
+                }
                 v
             }
             TypeSpec::Str { .. } => {
                 let v = self.text(a, &data)?;
-                self.leaf(io, name.clone(), Kind::Str, at, n, &v)?;
+                let id = self.leaf(io, name.clone(), Kind::Str, at, n, &v)?;
+                if let (Some(id), true) = (id, processed) {
+                    self.b.tree_mut().set_inner(id, data);
+                }
                 v
             }
             _ => {
                 // A stream of its own: the window, or the processed bytes.
                 let s = &self.ios[io as usize];
-                let processed = a.process.is_some();
                 let len = data.len() as u64;
                 let sub = if processed {
                     Io {
-                        buf: Some(data),
+                        buf: Some(data.clone()),
                         base: 0,
                         len,
                         pos: 0,
@@ -2051,6 +2344,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
                     // the decoded bytes.
                     let raw = self.span(io, at, n);
                     let holder = self.open(name.clone(), kind, raw)?;
+                    self.b.tree_mut().set_inner(holder, data);
                     let r = match ty {
                         TypeSpec::User { ty, args } => self
                             .params(o, *ty, args, name.clone(), index)
