@@ -441,3 +441,34 @@ test('a long list of unsized entries shows what was read at once, is read ahead 
   await shot('ksy-08-rest-opened');
   assert.deepEqual(problems(), []);
 });
+
+test('a structure search and an export of a file decoded with a .ksy run on its tree, as the CLI does with --ksy', async () => {
+  await open();
+  const png = fs.readFileSync(PNG);
+  await openFile(page, 'logo.png', png);
+  await page.waitForSelector('#tree[data-decoded=true]');
+  await pickFormats([['png.ksy', fs.readFileSync(PNG_KSY, 'utf8')]]);
+  await waitForFormat('logo.png', 'ksy:png');
+  // The search: the CLI's `find --ksy` matches, each selecting its node.
+  const q = 'chunks/*/kind';
+  const r = spawnSync(CLI, ['find', PNG, q, '--ksy', PNG_KSY, '--json'], { encoding: 'utf8' });
+  const want = JSON.parse(r.stdout).map((h) => h.path);
+  assert.ok(want.length > 1);
+  await page.keyboard.press('Control+f');
+  await page.locator('#search-input').waitFor();
+  await page.selectOption('#search-mode', 'structure');
+  await page.fill('#search-input', q);
+  await page.press('#search-input', 'Enter');
+  await page.waitForFunction((n) => document.querySelector('#search-status')?.textContent === `1 of ${n}`, want.length);
+  for (let i = 0; i < want.length; i++) {
+    if (i > 0) await page.keyboard.press('F3');
+    await page.waitForFunction((p) => document.querySelector('#details-path')?.textContent === p, want[i]);
+  }
+  await page.keyboard.press('Escape');
+  // The export: the CLI's `dump --ksy --json`, byte for byte.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.selectOption('#copy-as', 'file:json')]);
+  const got = fs.readFileSync(await dl.path());
+  const cli = spawnSync(CLI, ['dump', PNG, '--ksy', PNG_KSY, '--json'], { maxBuffer: 1 << 30 }).stdout;
+  assert.ok(got.equals(cli), 'the exported JSON is the CLI dump --ksy --json');
+  assert.deepEqual(problems(), []);
+});
