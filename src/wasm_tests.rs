@@ -117,6 +117,18 @@ async fn settle() {
     gloo_timers::future::TimeoutFuture::new(60).await;
 }
 
+/// The first element under `root` matching `selector`, once there is one
+/// (`None` after five seconds).
+async fn appears(root: &Element, selector: &str) -> Option<Element> {
+    for _ in 0..250 {
+        if let Some(e) = root.query_selector(selector).unwrap() {
+            return Some(e);
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    None
+}
+
 fn all(root: &Element, sel: &str) -> Vec<Element> {
     let list = root.query_selector_all(sel).unwrap();
     (0..list.length())
@@ -199,9 +211,11 @@ async fn going_to_a_string_selects_it_and_shows_it_as_text() {
         vec![Action::Cursor(CursorAction::Goto(0x4C))],
     )
     .await;
-    let sel = root
-        .query_selector("#tree .trow[aria-selected=\"true\"]")
-        .unwrap()
+    // The go-to is answered, the tree opened to the node and its rows
+    // drawn in a few turns of the event loop: as many as a loaded machine
+    // takes.
+    let sel = appears(&root, "#tree .trow[aria-selected=\"true\"]")
+        .await
         .expect("a selected row");
     assert_eq!(
         sel.get_attribute("data-path").as_deref(),
