@@ -227,7 +227,7 @@ fn on_message(e: web_sys::MessageEvent) {
             message: get(&d, "message").as_string().unwrap_or_default(),
         },
         "copied" | "exported" => Event::Copied(d),
-        "reading" => return crate::ksy::reading(&d),
+        "reading" | "inner" => return crate::ksy::heard(&d),
         "bytediff" => Event::ByteDiff(d),
         "panic" => {
             stop();

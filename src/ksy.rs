@@ -84,17 +84,18 @@ pub fn inner(path: &str) {
     }
 }
 
-/// The decode worker's report on reading a list ahead (static/ksy.js
-/// shows it, with Stop).
-pub fn reading(m: &JsValue) {
-    if let Some(f) = formats(Some("reading")) {
+/// What the decode worker says for the scripts alone: how far it has read
+/// a list ahead (static/ksy.js shows it, with Stop), and the bytes a
+/// `process` made that static/inner.js asked for.
+pub fn heard(m: &JsValue) {
+    if let Some(f) = formats(Some("heard")) {
         let _ = f.call1(&JsValue::NULL, m);
     }
 }
 
 /// The decode worker and the load it holds (`[worker, job]`, or `null`):
-/// static/ksy.js asks it for the bytes a `process` made, the page ignoring
-/// its answers.
+/// static/inner.js asks it for the bytes a `process` made (its answers come
+/// back through [`heard`]).
 #[wasm_bindgen]
 pub fn ksy_worker() -> JsValue {
     crate::decoder::worker()

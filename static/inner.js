@@ -6,7 +6,7 @@
 // The decode worker holds them (`wasmBindings.ksy_worker()` gives it and
 // the load it holds): the view asks it for a window of them at a time
 // (`{type: "inner", job, path, from, to}`, crates/worker/src/worker.rs),
-// with which node owns each byte. Only the rows in view are in the DOM.
+// with which node owns each byte; the page hands its answers to `heard`. Only the rows in view are in the DOM.
 // The node asked about is marked; hovering a byte marks the node owning it
 // and names it; a click selects that node in the tree (`ksy_go`). While
 // open, the view follows the selection to other nodes in such bytes.
@@ -21,7 +21,6 @@ const WINDOW = 4096; // bytes asked for at once (a multiple of ROW)
 
 let pane = null; // its elements, once built
 let view = null; // what is shown: {path, job, holder, at, len, mark, windows}
-let hooked = new WeakSet(); // workers whose answers are heard
 let hover = -1; // the owner (an index into a window's segments) hovered
 let following = null; // what tells the view where the selection is
 
@@ -41,12 +40,6 @@ function open(path) {
   const w = bindings().ksy_worker?.();
   if (!w) return status('The decoder is not running: open the file again.', true);
   const [worker, job] = w;
-  if (!hooked.has(worker)) {
-    hooked.add(worker);
-    worker.addEventListener('message', (e) => {
-      if (e.data?.type === 'inner') heard(e.data);
-    });
-  }
   const same = view && view.job === job && view.path === path;
   if (same) return;
   view = { path, job, worker, holder: null, windows: new Map(), asked: new Set() };
@@ -60,7 +53,8 @@ function ask(from) {
   view.worker.postMessage({ type: 'inner', job: view.job, path: view.path, from, to: from + WINDOW });
 }
 
-function heard(m) {
+/** The worker's answer (static/shell.js hands it over). */
+export function heard(m) {
   if (!view || m.job !== view.job || m.path !== view.path) return;
   if (m.error) return status(m.error, true);
   const first = view.holder === null;

@@ -200,12 +200,16 @@ window.hexlensFormats = (files) => {
   withFormats((m) => m.pick(list));
 };
 window.hexlensFormats.apply = (name) => withFormats((m) => m.apply(name));
-// The decode worker reading a long list ahead: static/ksy.js shows how far,
-// with Stop.
-window.hexlensFormats.reading = (m) => withFormats((k) => k.reading(m));
 // The details pane's "Show" on a node in bytes a `.ksy` field's process made
 // (or on that field): static/inner.js shows them.
 let inner;
+// What the decode worker says for the scripts: the bytes static/inner.js
+// asked for, or how far it has read a long list ahead (static/ksy.js shows
+// it, with Stop).
+window.hexlensFormats.heard = (m) => {
+  if (m.type === 'inner') inner?.then((i) => i.heard(m));
+  else withFormats((k) => k.reading(m));
+};
 window.hexlensFormats.inner = (path) => {
   inner ??= import('./inner.js');
   inner.then(

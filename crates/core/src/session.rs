@@ -253,21 +253,16 @@ impl<S: ByteSource> Session<S> {
     /// node says how far it got, and shows what was read when opened.
     /// `None` when no rest is left to read.
     pub fn read_on(&mut self, budget: u64) -> Option<crate::tree::Ahead> {
-        loop {
-            let t = &self.tree;
-            let id = (0..t.len() as NodeId)
-                .rev()
-                .find(|&i| t.is_rest(i) && t.is_lazy(i) && !self.read.contains(&i))?;
-            let Some(a) = self.tree.read_ahead(&self.src, id, budget) else {
-                self.read.insert(id);
-                continue;
-            };
-            if a.done {
-                self.read.insert(id);
-            }
-            self.version += 1;
-            return Some(a);
+        let t = &self.tree;
+        let id = (0..t.len() as NodeId)
+            .rev()
+            .find(|&i| t.is_rest(i) && t.is_lazy(i) && !self.read.contains(&i))?;
+        let a = self.tree.read_ahead(&self.src, id, budget)?;
+        if a.done {
+            self.read.insert(id);
         }
+        self.version += 1;
+        Some(a)
     }
 
     /// The viewer was given rows `[first, first + count)` (see

@@ -448,7 +448,7 @@ mod worker {
     /// node owns each (static/ksy.js shows them). The answer is `{type:
     /// "inner", job, path, holder, at, end, len, node, mark: [start, end],
     /// from, bytes, segs: [start, end, owner…], owners: [id, path…]}` or
-    /// `{type: "inner", job, path, error}`; the page itself ignores it.
+    /// `{type: "inner", job, path, error}`; the page hands it to static/inner.js.
     #[cfg(feature = "ksy")]
     fn inner(m: &JsValue, job: u32) {
         let path = get(m, "path").as_string().unwrap_or_default();

@@ -135,7 +135,8 @@ enum Ended {
     Failed,
 }
 
-/// What reading a list's elements without nodes found.
+/// What reading a list's elements without nodes found (in one go, or, for
+/// a list's rest, in all the steps so far: `Paused` while it goes on).
 struct Skim {
     /// Where each page starts (the first: where the reading began).
     starts: Vec<u64>,
@@ -144,18 +145,6 @@ struct Skim {
     /// Where they end.
     to: u64,
     end: Ended,
-}
-
-/// How far the rest of a list has been read ([`RestCtx`]).
-struct AheadState {
-    /// Where each page of what was read starts (the first: the rest's start).
-    starts: Vec<u64>,
-    /// Elements read (whole pages).
-    count: u64,
-    /// Where they end.
-    to: u64,
-    /// How reading ended, if it has.
-    end: Option<Ended>,
 }
 
 /// The rest of a list read only as far as the viewer needed: what reads it
@@ -171,45 +160,45 @@ struct RestCtx {
     /// The decode's lazy threshold and page size.
     lazy: Option<u64>,
     page: Option<u32>,
-    state: std::sync::Mutex<AheadState>,
+    /// How far it has been read.
+    state: std::sync::Mutex<Skim>,
+}
+
+/// The field at `place` (its type, its index, whether it is an instance;
+/// see [`Run::attr_place`]).
+fn attr_at(spec: &Spec, (ty, k, instance): (TypeId, usize, bool)) -> &Attr {
+    let def = &spec.types[ty];
+    if instance {
+        &def.instances[k]
+    } else {
+        &def.seq[k]
+    }
 }
 
 impl RestCtx {
-    fn attr(&self) -> &Attr {
-        let (ty, k, instance) = self.place;
-        let def = &self.spec.types[ty];
-        if instance {
-            &def.instances[k]
-        } else {
-            &def.seq[k]
-        }
-    }
-
     /// Reads on for `budget` bytes (at a page's end) with builder `b`,
     /// making no node.
-    fn advance(&self, b: &mut Builder, st: &mut AheadState, budget: u64) {
-        if st.end.is_some() {
+    fn advance(&self, b: &mut Builder, st: &mut Skim, budget: u64) {
+        if st.end != Ended::Paused {
             return;
         }
         let Some(arena) = self.frozen.get() else {
-            st.end = Some(Ended::Failed);
+            st.end = Ended::Failed;
             return;
         };
         let page = self.page.unwrap_or(1).max(1) as u64;
         let mut run = Run::new(&self.spec, b, arena.objs.clone(), arena.ios.clone(), budget);
         let s = &mut run.ios[self.io as usize];
         (s.pos, s.bits_left) = (st.to, 0);
-        let a = self.attr();
+        let a = attr_at(&self.spec, self.place);
         match run.skim(self.o, self.io, a, self.first + st.count, page, budget) {
             Ok(sk) => {
                 st.starts.extend_from_slice(&sk.starts[1..]);
                 st.count += sk.count;
                 st.to = sk.to;
-                if sk.end != Ended::Paused {
-                    st.end = Some(sk.end);
-                }
+                st.end = sk.end;
             }
-            Err(_) => st.end = Some(Ended::Failed),
+            Err(_) => st.end = Ended::Failed,
         }
     }
 
@@ -218,7 +207,7 @@ impl RestCtx {
     /// error where it is), or a rest again.
     fn open(&self, b: &mut Builder) -> DResult<()> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if st.count == 0 && st.end.is_none() {
+        if st.count == 0 && st.end == Ended::Paused {
             self.advance(b, &mut st, SKIM_FIRST);
         }
         let Some(arena) = self.frozen.get() else {
@@ -230,19 +219,14 @@ impl RestCtx {
         let len = arena.ios.get(self.io as usize).map_or(0, |s| s.len);
         let mut run = Run::new(&self.spec, b, arena.objs.clone(), arena.ios.clone(), len);
         let here = run.b.current();
-        let sk = Skim {
-            starts: st.starts.clone(),
-            count: st.count,
-            to: st.to,
-            end: st.end.unwrap_or(Ended::Paused),
-        };
-        run.pages_of(self.o, self.io, self.place, self.first, page, &sk);
+        let sk = &*st;
+        run.pages_of(self.o, self.io, self.place, self.first, page, sk);
         let next = self.first + sk.count;
         match sk.end {
             Ended::Paused => run.rest(self.o, self.io, self.place, next, sk.to),
             Ended::Failed => {
                 // Read again with nodes, to the failure.
-                let a = self.attr();
+                let a = attr_at(&self.spec, self.place);
                 let s = &mut run.ios[self.io as usize];
                 (s.pos, s.bits_left) = (sk.to, 0);
                 for i in next.. {
@@ -289,7 +273,7 @@ impl crate::tree::ReadAhead for RestCtx {
             to: base + st.to,
             end: base + len,
             entries: st.count,
-            done: st.end.is_some(),
+            done: st.end != Ended::Paused,
         }
     }
 }
@@ -1321,7 +1305,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
     /// pages, each decoded when opened. The tree holds a node per page until
     /// one is opened, whatever the list's length. Past [`SKIM_FIRST`] bytes
     /// (at a page's end) the reading pauses: the list's last node is then
-    /// its rest, a lazy node that reads on when opened ([`Run::rest_of`],
+    /// its rest, a lazy node that reads on when opened ([`RestCtx`],
     /// [`Tree::is_rest`]). `None` (the stream put back where the list
     /// starts) when the list is not longer than a page or an element before
     /// the pause fails or reads nothing: it is then read as any list is,
@@ -1474,11 +1458,11 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             first,
             lazy: self.b.lazy_threshold(),
             page: self.b.page_size(),
-            state: std::sync::Mutex::new(AheadState {
+            state: std::sync::Mutex::new(Skim {
                 starts: vec![at],
                 count: 0,
                 to: at,
-                end: None,
+                end: Ended::Paused,
             }),
         });
         let name = Name::from(format!("[{first}…]"));
@@ -1520,12 +1504,7 @@ impl<'a, 'b, 's> Run<'a, 'b, 's> {
             let mut run = Run::new(&spec, b, arena.objs.clone(), arena.ios.clone(), len);
             let s = &mut run.ios[io as usize];
             (s.pos, s.bits_left) = (start, 0);
-            let def = &spec.types[ty];
-            let a = if instance {
-                &def.instances[k]
-            } else {
-                &def.seq[k]
-            };
+            let a = attr_at(&spec, (ty, k, instance));
             let at = run.b.current();
             let mut r = Ok(());
             for i in first..=last {
