@@ -52,7 +52,7 @@ export HEXLENS_CLI="$ROOT/target/debug/hexlens"
 echo "== end-to-end tests (headless Chromium; screenshots in target/browser-artifacts/)"
 cd "$ROOT/tests/browser"
 if ! HEXLENS_DIST="$DIST" HEXLENS_ARTIFACTS="$ART" \
-    node --test --test-concurrency=1 --test-reporter=tap e2e.test.mjs security.test.mjs offline.test.mjs budgets.test.mjs listing.test.mjs ksy.test.mjs 2>&1 | tee "$ART/e2e.tap"; then
+    node --test --test-concurrency=1 --test-reporter=tap e2e.test.mjs security.test.mjs offline.test.mjs budgets.test.mjs listing.test.mjs ksy.test.mjs glance.test.mjs 2>&1 | tee "$ART/e2e.tap"; then
     status=1
 fi
 # pipefail carries node's exit status through tee; the TAP summary (one for all

@@ -20,7 +20,16 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
+/// What the glance's map marks (see [`listing_source`]): the bookmarks, the
+/// last search and the comparison.
+type Marks = (
+    Rc<Vec<crate::state::Bookmark>>,
+    Option<Rc<crate::state::Search>>,
+    Rc<crate::state::DiffList>,
+);
+
 thread_local! {
+    static MARKS: std::cell::RefCell<Option<Marks>> = const { std::cell::RefCell::new(None) };
     /// The selected bits, as last told to the pane.
     static SELECTED: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
     /// The selected bytes, if a range of them is selected.
@@ -31,10 +40,12 @@ fn set(o: &js_sys::Object, k: &str, v: &JsValue) {
     let _ = js_sys::Reflect::set(o, &k.into(), v);
 }
 
-/// What the listing pane opens: `{blob, scan, start, end, range}` (the open
-/// file, whether it was scanned for containers, the selected bits, and the
-/// selected bytes `[start, end]` if a range of them is selected: where
-/// static/ksy.js applies a format), or `null` when no file is open.
+/// What the listing pane (and the glance, static/glance.js) opens: `{blob,
+/// scan, ksy, start, end, marks, range}` (the open file, whether it was
+/// scanned for containers, the `.ksy` format's message if it is decoded with
+/// one, the selected bits, what the glance's map marks, and the selected
+/// bytes `[start, end]` if a range of them is selected: where static/ksy.js
+/// applies a format), or `null` when no file is open.
 #[wasm_bindgen]
 pub fn listing_source() -> JsValue {
     let Some(blob) = decoder::blob() else {
@@ -44,8 +55,28 @@ pub fn listing_source() -> JsValue {
     let (start, end) = SELECTED.with(Cell::get);
     set(&o, "blob", &blob);
     set(&o, "scan", &decoder::scanned().into());
+    if let Some(k) = decoder::ksy() {
+        set(&o, "ksy", &k);
+    }
     set(&o, "start", &(start as f64).into());
     set(&o, "end", &(end as f64).into());
+    // What the glance's map marks: `kind, start, end` (bytes; kind 0: a
+    // bookmark, 1: a search match, 2: a difference from the compared file).
+    let mut v = Vec::new();
+    MARKS.with(|m| {
+        if let Some((marks, search, diff)) = m.borrow().as_ref() {
+            for b in marks.iter() {
+                v.extend([0.0, b.start as f64, b.end as f64]);
+            }
+            for h in search.iter().flat_map(|s| s.hits.iter()) {
+                v.extend([1.0, h.start as f64, (h.start + u64::from(h.len)) as f64]);
+            }
+            for r in diff.rows.iter().filter(|r| r.difference.is_some()) {
+                v.extend([2.0, r.align.0 as f64, r.align.0 as f64 + 1.0]);
+            }
+        }
+    });
+    set(&o, "marks", &js_sys::Float64Array::from(v.as_slice()));
     if let Some((a, b)) = RANGE.with(Cell::get) {
         set(
             &o,
@@ -82,9 +113,10 @@ fn call(name: &str, args: &js_sys::Array) {
     }
 }
 
-/// Opens or closes the listing pane (`window.hexlensListing`).
-pub fn toggle() {
-    call("hexlensListing", &js_sys::Array::new());
+/// Opens or closes the listing pane (`window.hexlensListing`) or the glance
+/// (`window.hexlensGlance`, static/glance.js): `f` names which.
+pub fn toggle(f: &str) {
+    call(f, &js_sys::Array::new());
 }
 
 /// Tells the listing pane when another file opens (it reads that file's
@@ -96,6 +128,13 @@ pub fn use_listing(state: &UseReducerHandle<State>) {
     let load = state.load.doc.as_ref().map(|d| d.load);
     use_effect_with(load, |_| {
         call("hexlensListingReload", &js_sys::Array::new())
+    });
+    MARKS.with(|m| {
+        *m.borrow_mut() = Some((
+            state.bookmarks.list.clone(),
+            state.search.last.clone(),
+            state.compare.list.clone(),
+        ))
     });
     RANGE.with(|r| r.set(state.cursor.byte_range()));
     let c = state.cursor.cursor;

@@ -182,6 +182,22 @@ window.hexlensListing = () => {
   );
 };
 
+// The glance (static/glance.js: a map of the whole file beside the bytes, its
+// byte statistics and a table of fields), fetched when it is first opened:
+// the app's toolbar button calls this to open or close it. Its worker starts
+// when it opens.
+let glance;
+window.hexlensGlance = () => {
+  glance ??= import('./glance.js');
+  glance.then(
+    (m) => m.toggle(),
+    (e) => {
+      glance = undefined;
+      alert(`Could not open the glance: ${e && e.message ? e.message : e}`);
+    },
+  );
+};
+
 // Formats the user describes (static/ksy.js), fetched when first used: the
 // app's "Format…" button and drops of .ksy files call `hexlensFormats(files)`,
 // its "Decode as" and "Built-in" buttons `hexlensFormats.apply(name)`, its

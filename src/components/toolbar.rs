@@ -200,10 +200,14 @@ pub fn toolbar(p: &Props) -> Html {
             { format_picker() }
             { for file_info }
             { for p.doc.as_ref().map(format_button) }
-            if p.doc.is_some() {
-                <button type="button" class="btn btn-small" id="listing-button"
-                    onclick={Callback::from(|_| crate::listing::toggle())}>{"Listing"}</button>
-            }
+            // The panes of static/listing.js and static/glance.js.
+            { for p.doc.iter().flat_map(|_| [
+                ("listing-button", "Listing", "hexlensListing"),
+                ("glance-button", "Glance", "hexlensGlance"),
+            ]).map(|(id, label, open)| html! {
+                <button type="button" class="btn btn-small" {id}
+                    onclick={Callback::from(move |_| crate::listing::toggle(open))}>{label}</button>
+            }) }
             <div class="spacer" />
             <div class="privacy" id="privacy-note" title="hexlens decodes your file with WebAssembly inside this tab. The page loads only its own files and makes no other network requests.">
                 { super::icons::lock() }

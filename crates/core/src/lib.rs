@@ -21,6 +21,7 @@ pub mod diff;
 pub mod dis;
 pub mod floattext;
 pub mod formats;
+pub mod glance;
 #[cfg(feature = "ksy")]
 pub mod ksy;
 #[cfg(feature = "bitcode")]

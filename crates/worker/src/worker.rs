@@ -249,6 +249,10 @@ mod worker {
             "stop-reading" | "read-on" => ahead::toggle(job, kind == "stop-reading"),
             #[cfg(feature = "tools")]
             "copy" | "export" | "diff" | "bytediff" => tools::handle(&kind, &m, job),
+            #[cfg(feature = "tools")]
+            "glance" | "stats" | "glance-stop" | "glance-on" | "table" | "table-copy" => {
+                glance::handle(&kind, &m, job)
+            }
             #[cfg(feature = "listing")]
             "listing" | "piece" | "locate" | "define" => listing::handle(&kind, &m, job),
             _ => {}
@@ -404,14 +408,7 @@ mod worker {
 
         /// The next step, once the page's questions waiting now are answered.
         fn later(job: u32) {
-            let g = js_sys::global();
-            let f = Reflect::get(&g, &"setTimeout".into())
-                .ok()
-                .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-            if let Some(f) = f {
-                let cb = Closure::once_into_js(move || step(job));
-                let _ = f.call2(&g, &cb, &0.into());
-            }
+            super::soon(move || step(job));
         }
 
         fn step(job: u32) {
@@ -440,6 +437,20 @@ mod worker {
                 ],
             ));
             later(job);
+        }
+    }
+
+    /// Runs `f` once the messages waiting now are handled (a step of work
+    /// done between the page's questions: `setTimeout` 0).
+    #[cfg(any(feature = "ksy", feature = "tools"))]
+    fn soon(f: impl FnOnce() + 'static) {
+        let g = js_sys::global();
+        let t = Reflect::get(&g, &"setTimeout".into())
+            .ok()
+            .and_then(|t| t.dyn_into::<js_sys::Function>().ok());
+        if let Some(t) = t {
+            let cb = Closure::once_into_js(f);
+            let _ = t.call2(&g, &cb, &0.into());
         }
     }
 
@@ -719,13 +730,13 @@ mod worker {
         /// How the session decoded the file: scanned for containers when the
         /// page asked for that, or with the `.ksy` format it was given.
         #[derive(Clone, Copy)]
-        struct How {
-            scan: bool,
-            format: Option<&'static hexlens_core::formats::Format>,
+        pub struct How {
+            pub scan: bool,
+            pub format: Option<&'static hexlens_core::formats::Format>,
         }
 
         /// The file of message `m` (its `blob`) and how the session decoded it.
-        fn file(m: &JsValue, job: u32) -> Result<(BlobSource, How), ()> {
+        pub fn file(m: &JsValue, job: u32) -> Result<(BlobSource, How), ()> {
             let Ok(blob) = get(m, "blob").dyn_into::<web_sys::Blob>() else {
                 fail(job, "no file was given to the tools".into());
                 return Err(());
@@ -906,6 +917,9 @@ mod worker {
             reply(kind, job, r);
         }
     }
+
+    #[cfg(feature = "tools")]
+    mod glance;
 
     /// The listing module (`hexlens-worker-listing`: every decoder and the
     /// program text, `hexlens_core::dis`), fetched when the listing pane is
