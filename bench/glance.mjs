@@ -12,7 +12,7 @@
 //                      its Parts list has 100,000 rows)
 // and, if bench/dense.sh has made it (target/dense/, or HEXLENS_DENSE_DIR), the
 // dense input sqlite-O1g.bc: clang-19 bitcode of SQLite with debug info, whose
-// table of all the nodes under its module block is timed too.
+// table of all the nodes under its module block (its biggest) is timed too.
 // Each run opens a new page and the file, then times, from the click that
 // opens the glance (its script, the tools module, the file's top levels and
 // the map's coarse pass, read from samples of each cell), to the map shown
@@ -168,7 +168,9 @@ if (dense) {
   let mem;
   for (let run = 0; run < RUNS; run++) {
     const { context, page } = await opened('sqlite-O1g.bc');
-    const block = await page.$eval('#tree .trow[aria-level="2"][data-kind="struct"], #tree .trow[aria-level="2"]', (r) => r.dataset.path);
+    // The biggest block shown (the module block).
+    const block = await page.$$eval('#tree .trow[data-kind="struct"]', (rs) =>
+      rs.filter((r) => r.dataset.path).sort((a, b) => (b.dataset.end - b.dataset.start) - (a.dataset.end - a.dataset.start))[0].dataset.path);
     await page.click(`#tree .trow[data-path="${block}"] .tname`);
     await page.waitForFunction((p) => document.getElementById('details-path')?.textContent === p, block);
     await page.click('#glance-button');
@@ -189,7 +191,7 @@ if (dense) {
     if (run === RUNS - 1) mem = await glanceMemory(page);
     await context.close();
   }
-  record(`sqlite-O1g.bc: the table of every node under its first block (${rows}), first screen`, first);
+  record(`sqlite-O1g.bc: the table of every node under its module block (${rows}), first screen`, first);
   record('sqlite-O1g.bc: that table sorted by size (two clicks)', sorted, mem);
 }
 

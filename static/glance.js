@@ -427,13 +427,18 @@ function colours() {
 
 // ---------- the map ----------
 
+/** The map's cells: arrays for `cells` cells of a `size`-byte file (kept if they are these). */
+function sizeMap(size, cells) {
+  if (map.have && map.cells === cells && map.size === size) return;
+  map = { ...map, size, cells, entropy: new Float32Array(cells), zeros: new Float32Array(cells), text: new Float32Array(cells), have: new Uint8Array(cells) };
+  ui.map.dataset.size = String(size);
+  ui.map.dataset.cells = String(cells);
+}
+
 function gotParts(m) {
-  const n = m.cells;
-  map = { ...emptyMap(), size: m.size, cells: n, parts: m.parts, owners: m.owners, entropy: new Float32Array(n), zeros: new Float32Array(n), text: new Float32Array(n), have: new Uint8Array(n) };
+  sizeMap(m.size, m.cells);
+  map = { ...map, parts: m.parts, owners: m.owners, paths: new Map() };
   m.parts.forEach((p, i) => map.paths.set(p.path, i));
-  ui.map.dataset.size = String(m.size);
-  ui.map.dataset.cells = String(n);
-  ui.map.dataset.pass = 'none';
   unsay('map');
   showPass();
   drawMap();
@@ -442,8 +447,10 @@ function gotParts(m) {
   soon(panesChanged);
 }
 
+/** Cells counted: the coarse pass's (which comes before the parts: the file's
+ * structure may take longer to read) or the exact pass's, which replace them. */
 function gotCells(m) {
-  if (!map.have) return;
+  sizeMap(m.size, m.cells);
   const full = m.pass === 'full';
   for (let k = m.from; k < m.to && k < map.cells; k++) {
     if (!full && map.have[k] === 2) continue;
@@ -518,7 +525,7 @@ function drawMap() {
   ctx.clearRect(0, 0, c.width, c.height);
   const n = map.cells;
   const H = c.height;
-  if (!n || !map.owners) return;
+  if (!n || (mode === 'structure' && !map.owners)) return;
   const t = colours();
   for (let i = 0; i < n; i++) {
     const y0 = Math.floor((i * H) / n);

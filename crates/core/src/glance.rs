@@ -156,8 +156,9 @@ pub fn cell_of(at: u64, size: u64, cells: u32) -> u32 {
 
 /// Bytes read from each cell by the coarse pass.
 pub const SAMPLE: u64 = 4096;
-/// Bytes read at once by the scans.
-const CHUNK: usize = 1 << 20;
+/// Bytes read at once by the scans (a read from a browser's file has a cost
+/// of its own: few big reads are faster than many small ones).
+const CHUNK: usize = 8 << 20;
 
 /// Counts bytes `[start, end)` of `src` into `counts`, a chunk at a time
 /// (`buf` is reused); returns the bytes counted (fewer at the file's end).
@@ -187,8 +188,11 @@ fn count_range(
 pub struct MapScan {
     size: u64,
     cells: u32,
-    /// The next cell of the full pass.
+    /// The next cell of the full pass, and where the full pass has read to
+    /// (inside that cell), with what it has counted of it.
     next: u32,
+    at: u64,
+    part: Counts,
     buf: Vec<u8>,
 }
 
@@ -199,6 +203,8 @@ impl MapScan {
             size,
             cells: cells_for(size, cells),
             next: 0,
+            at: 0,
+            part: Counts::default(),
             buf: Vec::new(),
         }
     }
@@ -227,19 +233,40 @@ impl MapScan {
             .collect()
     }
 
-    /// The next cells of the full pass, read whole, until about `budget`
-    /// bytes are read (one cell at least): the first cell's index and the
-    /// cells. Empty once the pass is done.
+    /// The full pass reads on for about `budget` bytes (in reads of up to
+    /// [`CHUNK`] bytes that may span many cells): the first cell it
+    /// finished and the cells finished (none if the budget ended inside a
+    /// cell). Empty once the pass is done.
     pub fn step(&mut self, src: &dyn ByteSource, budget: u64) -> (u32, Vec<Cell>) {
         let from = self.next;
         let mut out = Vec::new();
-        let mut read = 0;
-        while self.next < self.cells && (out.is_empty() || read < budget) {
-            let (a, b) = cell_range(self.next, self.size, self.cells);
-            let mut c = Counts::default();
-            read += count_range(src, a, b, &mut c, &mut self.buf).max(1);
-            out.push(Cell::of(&c));
-            self.next += 1;
+        let mut read = 0u64;
+        while self.next < self.cells && read < budget.max(1) {
+            let want = (self.size - self.at).min(CHUNK as u64) as usize;
+            self.buf.resize(want, 0);
+            let got = src.read_at(self.at, &mut self.buf[..want]);
+            // A file that ends early: what is missing counts as nothing.
+            let end = if got == 0 {
+                self.size
+            } else {
+                self.at + got as u64
+            };
+            read += (end - self.at).max(1);
+            let mut k = 0usize;
+            while self.at < end {
+                let cell_end = cell_range(self.next, self.size, self.cells).1;
+                let to = cell_end.min(end);
+                let n = (to - self.at) as usize;
+                if got > 0 {
+                    self.part.add(&self.buf[k..k + n]);
+                }
+                k += n;
+                self.at = to;
+                if to == cell_end {
+                    out.push(Cell::of(&std::mem::take(&mut self.part)));
+                    self.next += 1;
+                }
+            }
         }
         (from, out)
     }
@@ -502,6 +529,9 @@ impl Table {
         let needle = filter.to_lowercase();
         let mut keyed: Vec<(Key, NodeId)> = Vec::new();
         let mut plain: Vec<NodeId> = Vec::new();
+        // Offsets and sizes sort as bare numbers: a few bytes a row, where a
+        // table may hold millions.
+        let number = matches!(col, Col::Offset | Col::Size);
         for (i, &id) in self.rows.iter().enumerate() {
             if !needle.is_empty() {
                 let r = row(tree, id, clip::ROW);
@@ -512,14 +542,31 @@ impl Table {
                     continue;
                 }
             }
-            if col == Col::Order {
+            if col == Col::Order || number {
                 plain.push(id);
             } else {
                 keyed.push((key(tree, id, col, i), id));
             }
         }
-        if col == Col::Order {
-            if desc {
+        if number {
+            let n = |id: &NodeId| {
+                let s = tree.span(*id);
+                match col {
+                    Col::Offset => s.start_byte(),
+                    _ => s.end_byte() - s.start_byte(),
+                }
+            };
+            crate::sorted::sort_by(&mut plain, |a, b| {
+                let o = n(a).cmp(&n(b));
+                if desc {
+                    o.reverse()
+                } else {
+                    o
+                }
+            });
+        }
+        if col == Col::Order || number {
+            if desc && !number {
                 plain.reverse();
             }
             self.shown = plain;
@@ -807,6 +854,33 @@ mod tests {
             assert_eq!(cells[0].entropy, 0.0);
             assert!(cells[20].entropy > 7.9, "{:?}", cells[20]);
             assert!(cells[50].text == 1.0 && cells[50].entropy < 4.0);
+        }
+    }
+
+    #[test]
+    fn the_full_pass_in_any_steps_counts_each_cell_exactly() {
+        let data: Vec<u8> = (0..(1u32 << 20) + 13)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        let src = data.as_slice();
+        let size = data.len() as u64;
+        let want: Vec<Cell> = (0..100)
+            .map(|i| {
+                let (a, b) = cell_range(i, size, 100);
+                let mut c = Counts::default();
+                c.add(&data[a as usize..b as usize]);
+                Cell::of(&c)
+            })
+            .collect();
+        for budget in [1, 1000, 65_536, 1 << 30] {
+            let mut m = MapScan::new(size, 100);
+            let mut got = Vec::new();
+            while !m.done() {
+                let (from, cells) = m.step(&src, budget);
+                assert_eq!(from as usize, got.len());
+                got.extend(cells);
+            }
+            assert_eq!(got, want, "budget {budget}");
         }
     }
 

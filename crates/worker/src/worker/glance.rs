@@ -7,12 +7,13 @@
 //!
 //! Messages in (each `{type, job, …}`):
 //! - `{type: "glance", job, blob, scan, ksy, cells}` opens the file and
-//!   answers `{type: "glance-parts", job, size, cells, parts: [{path, name,
-//!   kind, start, end}], owners: Int32Array}` (the coloured nodes, and for
-//!   each cell the one holding most of its bytes, -1: none), then `{type:
-//!   "glance-cells", job, pass, from, to, entropy, zeros, text, done}`
-//!   (`Float32Array`s for cells `[from, to)`): the coarse pass at once, the
-//!   full one a step at a time.
+//!   answers `{type: "glance-cells", job, pass, size, cells, from, to,
+//!   entropy, zeros, text, done}` (`Float32Array`s for cells `[from, to)`)
+//!   for the coarse pass, at once; then `{type: "glance-parts", job, size,
+//!   cells, parts: [{path, name, kind, start, end}], owners: Int32Array}`
+//!   (the coloured nodes, and for each cell the one holding most of its
+//!   bytes, -1: none; the structure may take longer to read); then the full
+//!   pass's `glance-cells`, a step at a time.
 //! - `{type: "stats", job, start, end}` counts bytes `[start, end)`,
 //!   answered after each step `{type: "stats", job, start, end, done,
 //!   counts: Float64Array(256), finished}`.
@@ -33,7 +34,7 @@ use hexlens_core::glance::{self as g, Col, MapScan, StatsScan, Table};
 use hexlens_core::Tree;
 
 /// Bytes the map's full pass reads a step.
-const MAP_STEP: u64 = 8 << 20;
+const MAP_STEP: u64 = 16 << 20;
 /// Bytes the statistics count a step.
 const STATS_STEP: u64 = 16 << 20;
 /// Nodes the table looks through (or decodes) a step.
@@ -44,6 +45,26 @@ const MAX_CELLS: u32 = 8192;
 const MAX_COPY: usize = 64 << 20;
 /// Most rows a table answer carries.
 const MAX_WINDOW: usize = 2000;
+
+/// The file as the scans read it: straight from the blob, each read as
+/// asked (the decoder's reads go through pages kept and read ahead, which a
+/// scan reading each byte once, or a sample of each cell, has no use for).
+struct Direct<'a>(&'a BlobSource);
+
+impl ByteSource for Direct<'_> {
+    fn len(&self) -> u64 {
+        self.0.len()
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> usize {
+        let n = hexlens_core::source::clip(self.0.len(), offset, buf.len());
+        if n > 0 && self.0.fetch_into(offset, &mut buf[..n]) {
+            n
+        } else {
+            0
+        }
+    }
+}
 
 /// The table asked for: which node, how, and which rows.
 struct Ask {
@@ -151,13 +172,17 @@ fn open(m: &JsValue, job: u32) {
         scan: how.scan,
         ..hexlens_core::view::viewer_options()
     };
-    let mut tree = hexlens_core::decode_as_or_with(how.format, &src, &opts).tree;
     let size = src.len();
     let wanted = uint(m, "cells")
         .unwrap_or(1024)
         .clamp(1, u64::from(MAX_CELLS)) as u32;
     let mut map = MapScan::new(size, wanted);
     let cells = map.cells();
+    // The coarse pass first: a few MiB read, where the structure may take
+    // longer (a file scanned for containers is read whole).
+    let coarse = map.coarse(&Direct(&src));
+    cells_out(job, "coarse", 0, &coarse, (size, cells), cells == 0);
+    let mut tree = hexlens_core::decode_as_or_with(how.format, &src, &opts).tree;
     let parts = g::parts(&src, &mut tree);
     let owners = g::owners(&tree, &parts, size, cells);
     let list = js_sys::Array::new();
@@ -185,8 +210,6 @@ fn open(m: &JsValue, job: u32) {
             ("owners", own.into()),
         ],
     ));
-    let coarse = map.coarse(&src);
-    cells_out(job, "coarse", 0, &coarse, cells == 0);
     STATE.with(|s| {
         *s.borrow_mut() = Some(State {
             job,
@@ -203,8 +226,9 @@ fn open(m: &JsValue, job: u32) {
     step(job);
 }
 
-/// Posts cells `[from, from + cells.len())` of a pass.
-fn cells_out(job: u32, pass: &str, from: u32, cells: &[g::Cell], done: bool) {
+/// Posts cells `[from, from + cells.len())` of a pass over a map of `size`
+/// bytes in `count` cells.
+fn cells_out(job: u32, pass: &str, from: u32, cells: &[g::Cell], map: (u64, u32), done: bool) {
     let col = |f: fn(&g::Cell) -> f32| {
         let v: Vec<f32> = cells.iter().map(f).collect();
         js_sys::Float32Array::from(v.as_slice())
@@ -214,6 +238,8 @@ fn cells_out(job: u32, pass: &str, from: u32, cells: &[g::Cell], done: bool) {
         &[
             ("job", job.into()),
             ("pass", pass.into()),
+            ("size", (map.0 as f64).into()),
+            ("cells", map.1.into()),
             ("from", from.into()),
             ("to", (from + cells.len() as u32).into()),
             ("entropy", col(|c| c.entropy).into()),
@@ -255,7 +281,7 @@ fn work(job: u32) {
         if st.asked.is_some() {
             table_step(st);
         } else if let Some(sc) = st.stats.as_mut() {
-            let finished = sc.step(&st.src, STATS_STEP);
+            let finished = sc.step(&Direct(&st.src), STATS_STEP);
             let counts: Vec<f64> = sc.counts.0.iter().map(|&n| n as f64).collect();
             post(&msg(
                 "stats",
@@ -275,9 +301,12 @@ fn work(job: u32) {
                 st.stats = None;
             }
         } else if let Some(map) = st.map.as_mut().filter(|_| !st.map_stopped) {
-            let (from, cells) = map.step(&st.src, MAP_STEP);
+            let (from, cells) = map.step(&Direct(&st.src), MAP_STEP);
             let done = map.done();
-            cells_out(job, "full", from, &cells, done);
+            if !cells.is_empty() || done {
+                let shape = (st.src.len(), map.cells());
+                cells_out(job, "full", from, &cells, shape, done);
+            }
             if done {
                 st.map = None;
             }
