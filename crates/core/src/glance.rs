@@ -549,21 +549,26 @@ impl Table {
             }
         }
         if number {
-            let n = |id: &NodeId| {
-                let s = tree.span(*id);
-                match col {
-                    Col::Offset => s.start_byte(),
-                    _ => s.end_byte() - s.start_byte(),
-                }
-            };
-            crate::sorted::sort_by(&mut plain, |a, b| {
-                let o = n(a).cmp(&n(b));
+            let mut v: Vec<(u64, NodeId)> = plain
+                .iter()
+                .map(|&id| {
+                    let s = tree.span(id);
+                    let k = match col {
+                        Col::Offset => s.start_byte(),
+                        _ => s.end_byte() - s.start_byte(),
+                    };
+                    (k, id)
+                })
+                .collect();
+            crate::sorted::sort_by(&mut v, |a, b| {
+                let o = a.0.cmp(&b.0);
                 if desc {
                     o.reverse()
                 } else {
                     o
                 }
             });
+            plain = v.into_iter().map(|(_, id)| id).collect();
         }
         if col == Col::Order || number {
             if desc && !number {
