@@ -54,7 +54,6 @@ let table = emptyTable();
 let tab = 'stats';
 let shownPath = null; // the selected node's path, as the details pane names it
 let tinting = false; // whether tree rows and hex cells carry colours now
-let opened = false; // whether the worker was given a file (this job)
 let observer = null;
 let poller = 0;
 let follow = 0; // the timer that follows the selection
@@ -188,7 +187,6 @@ function load() {
   drawStats();
   soon(panesChanged);
   const src = bindings().listing_source?.();
-  opened = !!src;
   given = src && { blob: src.blob, ksy: src.ksy, scan: !!src.scan, at: place(src) };
   if (!src) {
     // Nothing to list until a file opens (the page reloads the glance then).
@@ -1007,7 +1005,7 @@ function sortBy(col) {
 }
 
 function askPage(k) {
-  if (!worker || !opened || table.asked.has(k)) return;
+  if (!worker || !given || table.asked.has(k)) return;
   table.asked.add(k);
   const { path, all, sort, desc, filter } = table;
   worker.postMessage({ type: 'table', job, path, all, sort, desc, filter, first: k * PAGE, count: PAGE });
@@ -1107,7 +1105,7 @@ function trimPages(first) {
 }
 
 function copy(form) {
-  if (!worker || !opened || !table.key) return;
+  if (!worker || !given || !table.key) return;
   copying = form;
   const { path, all, sort, desc, filter } = table;
   worker.postMessage({ type: 'table-copy', job, path, all, sort, desc, filter, form });

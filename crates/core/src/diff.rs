@@ -25,7 +25,7 @@
 
 use crate::source::ByteSource;
 use crate::tree::{Kind, NameRef, NodeId, Tree, Value};
-use crate::{expand, Decoded};
+use crate::Decoded;
 use std::collections::HashMap;
 
 /// What differs at one path.
@@ -755,8 +755,8 @@ impl Walk<'_> {
         // in B reads the same.)
         let own = self.out.rows[row].difference.filter(|_| !path.is_empty());
         let refused = self.refused;
-        let ka = children(self.a, da, ia);
-        let kb = children(self.b, db, ib);
+        let ka = crate::open_children(self.a, &mut da.tree, ia);
+        let kb = crate::open_children(self.b, &mut db.tree, ib);
         // A group decoded just now says more than it did unopened.
         if self.out.rows[row].mark == Mark::Inside {
             self.out.rows[row].text = one_line_text(&da.tree, ia);
@@ -914,27 +914,6 @@ fn text(t: &Tree, id: NodeId) -> String {
         (None, Some(d)) => d.into_owned(),
         (None, None) => String::new(),
     }
-}
-
-/// The children of `id` as the file's structure has them (pages looked
-/// through), decoding `id` and its pages first if they wait to be opened.
-fn children(src: &dyn ByteSource, d: &mut Decoded, id: NodeId) -> Vec<NodeId> {
-    if d.tree.is_lazy(id) {
-        let _ = expand(src, &mut d.tree, id);
-    }
-    let mut out = Vec::new();
-    let mut stack: Vec<NodeId> = d.tree.children(id).iter().rev().copied().collect();
-    while let Some(c) = stack.pop() {
-        if d.tree.is_page(c) {
-            if d.tree.is_lazy(c) {
-                let _ = expand(src, &mut d.tree, c);
-            }
-            stack.extend(d.tree.children(c).iter().rev());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// True if node `x` of `ta` and node `y` of `tb` lie at the same bytes of

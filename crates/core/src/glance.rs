@@ -332,21 +332,19 @@ pub const MAX_PARTS: usize = 4096;
 /// none.
 pub fn parts(src: &dyn ByteSource, tree: &mut Tree) -> Vec<NodeId> {
     let mut level = tree.root();
+    let mut kids = crate::open_children(src, tree, level);
     for _ in 0..16 {
-        open(src, tree, level);
-        let kids = tree.children_flat(level);
         match kids.as_slice() {
             [only] if tree.kind(*only).is_group() => level = *only,
             _ => break,
         }
+        kids = crate::open_children(src, tree, level);
     }
     let mut out = Vec::new();
-    let kids = tree.children_flat(level);
     let mut room = MAX_PARTS.saturating_sub(kids.len());
     for k in kids {
         if tree.kind(k) == Kind::Array {
-            open(src, tree, k);
-            let items = tree.children_flat(k);
+            let items = crate::open_children(src, tree, k);
             let groups = items.iter().any(|&i| tree.kind(i).is_group());
             if groups && items.len() <= room + 1 {
                 room -= items.len() - 1;
@@ -360,22 +358,6 @@ pub fn parts(src: &dyn ByteSource, tree: &mut Tree) -> Vec<NodeId> {
     out.truncate(MAX_PARTS);
     crate::sorted::sort_by_key(&mut out, |&id| tree.span(id).start);
     out
-}
-
-/// Decodes node `id`'s children and pages if they are not yet.
-fn open(src: &dyn ByteSource, tree: &mut Tree, id: NodeId) {
-    let mut stack = vec![id];
-    while let Some(n) = stack.pop() {
-        if tree.is_lazy(n) && crate::expand(src, tree, n).is_err() {
-            continue;
-        }
-        stack.extend(
-            tree.children(n)
-                .iter()
-                .copied()
-                .filter(|&c| tree.is_page(c)),
-        );
-    }
 }
 
 /// For each of `cells` cells of a `size`-byte file, the index in `parts`
@@ -514,6 +496,11 @@ impl Table {
         if self.todo.is_empty() {
             self.reached = self.span.1.saturating_sub(self.span.0);
         }
+        self.todo.is_empty()
+    }
+
+    /// True once every row is known (see [`Table::fill`]).
+    pub fn filled(&self) -> bool {
         self.todo.is_empty()
     }
 

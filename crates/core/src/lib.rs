@@ -242,6 +242,28 @@ pub fn expand(
     Ok(first as NodeId..tree.len() as NodeId)
 }
 
+/// The children of node `id` as the file's structure has them (pages looked
+/// through), decoding `id` and its pages first if they wait to be opened (a
+/// group that cannot be decoded has the children it had).
+pub fn open_children(src: &dyn ByteSource, tree: &mut Tree, id: NodeId) -> Vec<NodeId> {
+    if tree.is_lazy(id) {
+        let _ = expand(src, tree, id);
+    }
+    let mut out = Vec::new();
+    let mut stack: Vec<NodeId> = tree.children(id).iter().rev().copied().collect();
+    while let Some(c) = stack.pop() {
+        if tree.is_page(c) {
+            if tree.is_lazy(c) {
+                let _ = expand(src, tree, c);
+            }
+            stack.extend(tree.children(c).iter().rev());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Releases what [`expand`] added below node `id` (see [`Tree::release`]): the
 /// node becomes lazy again and can be expanded anew. Nodes keep their ids when
 /// groups are released in the reverse order of their opening; otherwise the

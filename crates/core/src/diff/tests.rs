@@ -49,7 +49,7 @@ fn decoders_key_list_entries_by_what_names_them() {
     // Parts by FourCC, ASCII case ignored, FXC's and DXC's forms of a
     // signature under one key.
     let at = d.tree.find("Parts").unwrap();
-    let parts = children(&src, &mut d, at);
+    let parts = crate::open_children(&src, &mut d.tree, at);
     let keyed: Vec<(String, String)> = parts
         .iter()
         .map(|&p| {
@@ -75,12 +75,12 @@ fn decoders_key_list_entries_by_what_names_them() {
     let src = a.as_slice();
     let mut d = crate::decode_with(&src, &crate::view::viewer_options());
     let body = d.tree.find("Parts/[4]/Program").unwrap();
-    let _ = children(&src, &mut d, body);
+    let _ = crate::open_children(&src, &mut d.tree, body);
     let body = d
         .tree
         .find("Parts/[4]/Program/DXIL/Blocks/[0]/Body")
         .unwrap();
-    let kids = children(&src, &mut d, body);
+    let kids = crate::open_children(&src, &mut d.tree, body);
     let keys: Vec<String> = kids
         .iter()
         .map(|&c| d.tree.key(c).map(|k| k.into_owned()).unwrap_or_default())

@@ -72,13 +72,12 @@ struct Ask {
     copy: bool,
 }
 
-/// A field table: its node's path and `all`, the table, whether it is
-/// filled, and how it was last arranged (column, `desc`, filter).
+/// A field table: its node's path and `all`, the table, and how it was last
+/// arranged (column, `desc`, filter).
 struct Shown {
     path: String,
     all: bool,
     table: Table,
-    filled: bool,
     arranged: Option<(Col, bool, String)>,
 }
 
@@ -341,32 +340,25 @@ fn table_step(st: &mut State) {
             table: Table::new(&st.tree, id, all),
             path,
             all,
-            filled: false,
             arranged: None,
         });
     }
     let Some(Shown {
-        table,
-        filled,
-        arranged,
-        ..
+        table, arranged, ..
     }) = st.table.as_mut()
     else {
         return;
     };
-    if !*filled {
-        *filled = table.fill(&st.src, &mut st.tree, TABLE_STEP);
-        if !*filled {
-            let (done, total) = table.progress();
-            return post(&msg(
-                "table-progress",
-                &[
-                    ("job", job.into()),
-                    ("done", (done as f64).into()),
-                    ("total", (total as f64).into()),
-                ],
-            ));
-        }
+    if !table.filled() && !table.fill(&st.src, &mut st.tree, TABLE_STEP) {
+        let (done, total) = table.progress();
+        return post(&msg(
+            "table-progress",
+            &[
+                ("job", job.into()),
+                ("done", (done as f64).into()),
+                ("total", (total as f64).into()),
+            ],
+        ));
     }
     st.asked = None;
     let col = Col::from_name(&text("sort")).unwrap_or(Col::Order);
